@@ -1,0 +1,18 @@
+"""Uniformly random legal play, for both seats: the floor of the strength ladder."""
+
+from __future__ import annotations
+
+from rnsim.engine.decision import Decision, Option
+from rnsim.engine.view import View
+from rnsim.strategy import Strategy
+
+
+class RandomStrategy(Strategy):
+    """Every decision: a uniformly random legal option from the seat's stream."""
+
+    name = "random"
+    uses_view = False
+
+    def choose(self, view: View, decision: Decision) -> Option:
+        opts = decision.options
+        return opts[self.rng.randrange(len(opts))]
