@@ -1,0 +1,32 @@
+"""The `rnsim` command line. Each command lives with the layer it drives; this
+module only wires them into one click group and turns rnsim's input errors into
+clear messages with exit code 2."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from rnsim.errors import RnsimError
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except RnsimError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="rnsim")
+def main() -> None:
+    """rnsim: play Red Notice by the million to measure its balance."""
+
+
+from rnsim.commands_play import play, replay  # noqa: E402
+
+main.add_command(play)
+main.add_command(replay)
