@@ -15,4 +15,6 @@ class RandomStrategy(Strategy):
 
     def choose(self, view: View, decision: Decision) -> Option:
         opts = decision.options
-        return opts[self.rng.randrange(len(opts))]
+        # random() * n rather than randrange(n): several times cheaper, and the
+        # bias (n / 2**53) is far below anything a tournament can measure.
+        return opts[int(self.rng.random() * len(opts))]

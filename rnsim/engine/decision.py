@@ -33,6 +33,8 @@ kind                   options
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 SEATS = ("angela", "jessah")
@@ -46,7 +48,7 @@ class Decision:
 
     __slots__ = ("seat", "kind", "options", "info")
 
-    def __init__(self, seat: int, kind: str, options: list[Option], info: dict[str, Any] | None = None) -> None:
+    def __init__(self, seat: int, kind: str, options: Sequence[Option], info: dict[str, Any] | None = None) -> None:
         self.seat = seat
         self.kind = kind
         self.options = options
@@ -55,3 +57,80 @@ class Decision:
     def __repr__(self) -> str:
         opts = self.options if len(self.options) <= 8 else [*self.options[:8], "..."]
         return f"Decision({SEATS[self.seat]}, {self.kind!r}, {opts}, {self.info})"
+
+
+class JessahSecurityOptions(Sequence):
+    """The options of a ``jessah_security`` decision, without building them.
+
+    There can be ~200 of them (every barrier to every free route), and most
+    decisions only need a random index or a membership test, so they are
+    computed on demand, in this order: radars on free continents, new barriers
+    on free routes, moves of a placed barrier to a free route, then ``"pass"``.
+    """
+
+    __slots__ = ("radars", "free", "new_barriers", "placed", "_free_set", "_placed_set", "_nf", "_nnew")
+
+    def __init__(self, radars: list[int], free: list[int], new_barriers: bool, placed: list[int]) -> None:
+        self.radars = radars  # continents where a radar may go (empty if none in supply)
+        self.free = free  # routes without a barrier
+        self.new_barriers = new_barriers  # a barrier is left in the supply
+        self.placed = placed  # routes holding a barrier
+        self._free_set = frozenset(free)
+        self._placed_set = frozenset(placed)
+        self._nf = len(free)
+        self._nnew = len(free) if new_barriers else 0
+
+    def __len__(self) -> int:
+        return len(self.radars) + self._nnew + len(self.placed) * self._nf + 1
+
+    def __getitem__(self, i: Any) -> Any:  # type: ignore[override]
+        if isinstance(i, slice):
+            return list(islice(iter(self), *i.indices(len(self))))
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        nr = len(self.radars)
+        if i < nr:
+            return ("radar", self.radars[i])
+        i -= nr
+        if i < self._nnew:
+            return ("barrier", self.free[i])
+        i -= self._nnew
+        nf = self._nf
+        if i < len(self.placed) * nf:
+            return ("move_barrier", self.placed[i // nf], self.free[i % nf])
+        return "pass"
+
+    def __iter__(self) -> Iterator[Any]:
+        for k in self.radars:
+            yield ("radar", k)
+        if self.new_barriers:
+            for r in self.free:
+                yield ("barrier", r)
+        for b in self.placed:
+            for t in self.free:
+                yield ("move_barrier", b, t)
+        yield "pass"
+
+    def __contains__(self, opt: object) -> bool:
+        if opt == "pass":
+            return True
+        if not isinstance(opt, tuple) or not opt:
+            return False
+        if opt[0] == "radar" and len(opt) == 2:
+            return opt[1] in self.radars
+        if opt[0] == "barrier" and len(opt) == 2:
+            return self.new_barriers and opt[1] in self._free_set
+        if opt[0] == "move_barrier" and len(opt) == 3:
+            return opt[1] in self._placed_set and opt[2] in self._free_set
+        return False
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and not isinstance(other, str) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"JessahSecurityOptions({len(self)} options)"

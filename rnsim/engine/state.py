@@ -21,7 +21,7 @@ import random
 from typing import Any
 
 from rnsim.engine import belief as bel
-from rnsim.engine.decision import ANGELA, JESSAH, SEATS, Decision, Option
+from rnsim.engine.decision import ANGELA, JESSAH, SEATS, Decision, JessahSecurityOptions, Option
 from rnsim.errors import IllegalOption
 from rnsim.rules.components import BANK, CHECK, MOVEMENT, POW, SECURITY, Components
 from rnsim.rules.ruleset import RuleSet
@@ -73,26 +73,53 @@ _JOKER_ACTION = {"check": CHECK, "bank": BANK, "security": SECURITY, "movement":
 class GameState:
     """The full (omniscient) state of one game. Strategies never see it."""
 
-    __slots__ = (
-        "rules", "comps", "rng", "seed", "log",
-        # board
-        "angela_city", "jessah_city", "radars", "n_radars", "barriers", "n_barriers", "radar_pending",
-        # checks
-        "deck", "hands", "cashed", "cash_total",
-        # angela
-        "security", "identities_up", "identities_down", "captures",
-        # upgrades
-        "upgrade_deck", "upgrades_face_up", "permanents", "upgrades_gone",
-        # round and tokens
-        "round", "initiative", "action_deck", "round_cards", "token_pool", "token_hand",
-        "slots", "revealed", "spent",
-        # machine
-        "stack", "pending", "over", "winner", "end_reason",
-        # public information
-        "belief", "last_seen", "last_announcement", "revealed_hand",
-        # statistics for results
-        "stats", "cash_by_round", "captures_by_round", "upgrade_rounds", "burnt",
-    )
+    rules: RuleSet
+    comps: Components
+    rng: random.Random
+    seed: int
+    log: list[dict[str, Any]] | None
+    angela_city: int
+    jessah_city: int
+    radars: list[int]
+    n_radars: int
+    barriers: list[int]
+    n_barriers: int
+    radar_pending: int
+    deck: list[int]
+    hands: list[list[int]]
+    cashed: list[list[int]]
+    cash_total: list[int]
+    security: int
+    identities_up: list[int]
+    identities_down: list[int]
+    captures: int
+    upgrade_deck: list[int]
+    upgrades_face_up: list[int]
+    permanents: list[int]
+    upgrades_gone: list[int]
+    round: int
+    initiative: int
+    action_deck: list[int]
+    round_cards: list[int]
+    token_pool: list[list[int]]
+    token_hand: list[list[int]]
+    slots: list[list[Any]]
+    revealed: list[bool]
+    spent: list[list[int]]
+    stack: list[list[Any]]
+    pending: Decision | None
+    over: bool
+    winner: int | None
+    end_reason: str | None
+    belief: int
+    last_seen: tuple[int, int, int] | None
+    last_announcement: tuple[tuple[int, int], ...]
+    revealed_hand: tuple[int, tuple[int, ...]] | None
+    stats: dict[str, int]
+    cash_by_round: list[list[int]]
+    captures_by_round: list[int]
+    upgrade_rounds: dict[str, int]
+    burnt: list[str]
 
     # ------------------------------------------------------------------ setup
 
@@ -107,7 +134,7 @@ class GameState:
         log: bool = False,
     ) -> GameState:
         """A new game, ready for its first decision (Jessah's start, R19)."""
-        s = cls.__new__(cls)
+        s = cls()
         comps = comps if comps is not None else rules.load_components()
         s.rules, s.comps, s.rng, s.seed = rules, comps, rng, seed
         s.log = [] if log else None
@@ -182,9 +209,10 @@ class GameState:
         s.stack = [[F_ROUND, P_START, 0], [F_A_START]]
         s.stack.extend([F_SETUP_RADAR] for _ in range(rules.radars_at_setup))
         s.stack.append([F_J_START])
-        s._event("setup", identities=[comps.identities[i].id for i in chosen],
-                 hands=[[s._check_name(c) for c in h] for h in s.hands],
-                 upgrades_face_up=[comps.upgrade_cards[u].id for u in s.upgrades_face_up])
+        if s.log is not None:
+            s._event("setup", identities=[comps.identities[i].id for i in chosen],
+                     hands=[[s._check_name(c) for c in h] for h in s.hands],
+                     upgrades_face_up=[comps.upgrade_cards[u].id for u in s.upgrades_face_up])
         s._advance()
         return s
 
@@ -213,9 +241,27 @@ class GameState:
         self._advance()
 
     def clone(self) -> GameState:
-        c = GameState.__new__(GameState)
-        for name in _SIMPLE:
-            setattr(c, name, getattr(self, name))
+        c = GameState()
+        c.rules = self.rules
+        c.comps = self.comps
+        c.seed = self.seed
+        c.angela_city = self.angela_city
+        c.jessah_city = self.jessah_city
+        c.n_radars = self.n_radars
+        c.n_barriers = self.n_barriers
+        c.radar_pending = self.radar_pending
+        c.security = self.security
+        c.captures = self.captures
+        c.round = self.round
+        c.initiative = self.initiative
+        c.pending = self.pending
+        c.over = self.over
+        c.winner = self.winner
+        c.end_reason = self.end_reason
+        c.belief = self.belief
+        c.last_seen = self.last_seen
+        c.last_announcement = self.last_announcement
+        c.revealed_hand = self.revealed_hand
         c.rng = random.Random()
         c.rng.setstate(self.rng.getstate())
         c.log = None if self.log is None else list(self.log)
@@ -273,7 +319,8 @@ class GameState:
         self.pending = None
         self.stack = []
         self._close_round_stats()
-        self._event("game_end", winner=None if winner is None else SEATS[winner], reason=reason)
+        if self.log is not None:
+            self._event("game_end", winner=None if winner is None else SEATS[winner], reason=reason)
 
     def _close_round_stats(self) -> None:
         if len(self.captures_by_round) < self.round:
@@ -310,7 +357,8 @@ class GameState:
         self.hands[JESSAH].remove(chk)
         self.deck.insert(0, chk)  # shown, then placed beneath the deck (R19)
         self.jessah_city = city
-        self._event("jessah_start", city=self._city_name(city), shown=self._check_name(chk))
+        if self.log is not None:
+            self._event("jessah_start", city=self._city_name(city), shown=self._check_name(chk))
 
     def _s_setup_radar(self, frame: list) -> Decision | None:
         opts = [k for k, r in enumerate(self.radars) if not r]
@@ -322,7 +370,8 @@ class GameState:
     def _a_setup_radar(self, frame: list, k: int) -> None:
         self.stack.pop()
         self._place_radar(k, WHITE)
-        self._event("setup_radar", continent=self.comps.continents[k].id)
+        if self.log is not None:
+            self._event("setup_radar", continent=self.comps.continents[k].id)
 
     def _s_a_start(self, frame: list) -> Decision:
         return Decision(ANGELA, "start", self._start_options(ANGELA))
@@ -336,8 +385,9 @@ class GameState:
         k = self.comps.city_continent[city]
         self.belief = self.comps.continent_mask[k]  # her continent is public, not her city
         self.last_seen = (-1, k, 0)
-        self._event("angela_start", city=self._city_name(city), continent=self.comps.continents[k].id,
-                    shown=self._check_name(chk))
+        if self.log is not None:
+            self._event("angela_start", city=self._city_name(city), continent=self.comps.continents[k].id,
+                        shown=self._check_name(chk))
 
     # ---------------------------------------------------------------- rounds
 
@@ -362,9 +412,10 @@ class GameState:
                     hand.append(pool.pop(self.rng.randrange(len(pool))))
                 hand.sort()
                 self.token_hand[seat] = hand
-            self._event("round_start", initiative=SEATS[self.initiative],
-                        cards=[[h.label() for h in self.comps.cards[c]] for c in self.round_cards],
-                        tokens=[list(self.token_hand[0]), list(self.token_hand[1])])
+            if self.log is not None:
+                self._event("round_start", initiative=SEATS[self.initiative],
+                            cards=[[h.label() for h in self.comps.cards[c]] for c in self.round_cards],
+                            tokens=[list(self.token_hand[0]), list(self.token_hand[1])])
             frame[1] = P_PLACE
             self.stack.append([F_PLACE, 0])
             return None
@@ -382,7 +433,8 @@ class GameState:
             return None
         # P_END: prepare the next round
         self._close_round_stats()
-        self._event("round_end", cashed=list(self.cash_total), captures=self.captures)
+        if self.log is not None:
+            self._event("round_end", cashed=list(self.cash_total), captures=self.captures)
         self.initiative = 1 - self.initiative
         if self.round >= rules.max_rounds:
             self._end(None, "timeout")  # R23
@@ -397,17 +449,15 @@ class GameState:
             self.stack.pop()
             return None
         seat = self.initiative if k % 2 == 0 else 1 - self.initiative
-        opts = []
-        mine = [i for i, s in enumerate(self.slots) if (s[0] is not None and s[0][0] == seat)
-                or (s[1] is not None and s[1][0] == seat)]
         values = sorted(set(self.token_hand[seat]))
-        for i, s in enumerate(self.slots):
-            if i in mine:
+        opts = []
+        for i, (a, b) in enumerate(self.slots):
+            if (a is not None and a[0] == seat) or (b is not None and b[0] == seat):
                 continue  # never two own tokens on one card (R1)
-            for half in (0, 1):
-                if s[half] is None:
-                    for v in values:
-                        opts.append((v, i, half))
+            if a is None:
+                opts.extend([(v, i, 0) for v in values])
+            if b is None:
+                opts.extend([(v, i, 1) for v in values])
         return Decision(seat, "place_token", opts)
 
     def _a_place(self, frame: list, opt: tuple[int, int, int]) -> None:
@@ -416,7 +466,8 @@ class GameState:
         self.token_hand[seat].remove(v)
         self.slots[i][half] = (seat, v)
         frame[1] += 1
-        self._event("token_placed", seat=SEATS[seat], card=i, half=half, value=_token_name(v))
+        if self.log is not None:
+            self._event("token_placed", seat=SEATS[seat], card=i, half=half, value=_token_name(v))
 
     def pending_seat_for_place(self, frame: list) -> int:
         return self.initiative if frame[1] % 2 == 0 else 1 - self.initiative
@@ -436,7 +487,7 @@ class GameState:
         frame[3] = j + 1
         seat, half = seq[j]
         h = self.comps.cards[self.round_cards[i]][half]
-        self.stack.append([F_ACTION, seat, h.action, h.icons, M_CARD])
+        self._push_action(seat, h.action, h.icons, M_CARD)
         return None
 
     def _card_performances(self, i: int) -> tuple[tuple[int, int], ...]:
@@ -449,7 +500,8 @@ class GameState:
         if a is None and b is None:
             self._event("card", card=i, tokens=None)
             return ()
-        self._event("card", card=i, tokens=[None if s is None else [SEATS[s[0]], _token_name(s[1])] for s in (a, b)])
+        if self.log is not None:
+            self._event("card", card=i, tokens=[None if s is None else [SEATS[s[0]], _token_name(s[1])] for s in (a, b)])
         if a is None or b is None:
             seat, _ = a if a is not None else b  # type: ignore[misc]
             half = 0 if a is not None else 1
@@ -512,7 +564,8 @@ class GameState:
             self.hands[seat].append(self.deck.pop())
             got += 1
         self.stats["checks_drawn_" + SEATS[seat]] += got
-        self._event("draw", seat=SEATS[seat], n=got)
+        if self.log is not None:
+            self._event("draw", seat=SEATS[seat], n=got)
 
     # joker
     def _s_joker(self, frame: list) -> Decision:
@@ -520,7 +573,8 @@ class GameState:
 
     def _a_joker(self, frame: list, opt: str) -> None:
         self.stack.pop()
-        self._event("joker", seat=SEATS[frame[1]], choice=opt)
+        if self.log is not None:
+            self._event("joker", seat=SEATS[frame[1]], choice=opt)
         if opt != "pass":
             self._push_action(frame[1], _JOKER_ACTION[opt], 1, M_CARD)  # R4
 
@@ -552,7 +606,8 @@ class GameState:
         self.cash_total[seat] += value
         self.stats["checks_cashed_" + SEATS[seat]] += 1
         city = self._city_of(seat)
-        self._event("cash", seat=SEATS[seat], check=self._check_name(chk), city=self._city_name(city))
+        if self.log is not None:
+            self._event("cash", seat=SEATS[seat], check=self._check_name(chk), city=self._city_name(city))
         if seat == ANGELA:
             self._reveal_angela(city)  # R8
             if self.cash_total[ANGELA] >= rules.money_target:
@@ -586,18 +641,13 @@ class GameState:
             return None
         return Decision(JESSAH, "jessah_security", self._j_security_options(), {"left": frame[2]})
 
-    def _j_security_options(self) -> list[Option]:
-        opts: list[Option] = []
-        if self.n_radars < self.comps.radar_supply:
-            opts.extend(("radar", k) for k, r in enumerate(self.radars) if not r)
-        free = [r for r, b in enumerate(self.barriers) if not b]
-        if self.n_barriers < self.comps.barrier_supply:
-            opts.extend(("barrier", r) for r in free)
+    def _j_security_options(self) -> JessahSecurityOptions:
+        radars = [k for k, r in enumerate(self.radars) if not r] if self.n_radars < self.comps.radar_supply else []
+        free: list[int] = []
+        placed: list[int] = []
         for r, b in enumerate(self.barriers):
-            if b:
-                opts.extend(("move_barrier", r, t) for t in free)
-        opts.append("pass")
-        return opts
+            (placed if b else free).append(r)
+        return JessahSecurityOptions(radars, free, self.n_barriers < self.comps.barrier_supply, placed)
 
     def _a_j_security(self, frame: list, opt: Option) -> None:
         frame[2] -= 1
@@ -609,17 +659,20 @@ class GameState:
         if opt[0] == "radar":
             self._place_radar(opt[1], WHITE)
             self.stats["radars_placed"] += 1
-            self._event("radar", continent=self.comps.continents[opt[1]].id)
+            if self.log is not None:
+                self._event("radar", continent=self.comps.continents[opt[1]].id)
         elif opt[0] == "barrier":
             self._place_barrier(opt[1], WHITE)
             self.stats["barriers_placed"] += 1
-            self._event("barrier", route=self.comps.route_name(opt[1]))
+            if self.log is not None:
+                self._event("barrier", route=self.comps.route_name(opt[1]))
         else:
             _, frm, to = opt
             self.barriers[to] = self.barriers[frm]  # a moved barrier keeps its side
             self.barriers[frm] = 0
             self.stats["barriers_moved"] += 1
-            self._event("barrier_moved", frm=self.comps.route_name(frm), to=self.comps.route_name(to))
+            if self.log is not None:
+                self._event("barrier_moved", frm=self.comps.route_name(frm), to=self.comps.route_name(to))
 
     def _place_radar(self, k: int, side: int) -> None:
         if not self.radars[k]:
@@ -655,10 +708,12 @@ class GameState:
         self.stats["security_spent"] += self.rules.security_removal_cost
         if opt[0] == "remove_radar":
             self._remove_radar(opt[1])
-            self._event("security_spent", removed="radar", continent=self.comps.continents[opt[1]].id)
+            if self.log is not None:
+                self._event("security_spent", removed="radar", continent=self.comps.continents[opt[1]].id)
         else:
             self._remove_barrier(opt[1])
-            self._event("security_spent", removed="barrier", route=self.comps.route_name(opt[1]))
+            if self.log is not None:
+                self._event("security_spent", removed="barrier", route=self.comps.route_name(opt[1]))
         # The public knows the token is gone; a movement in progress is judged
         # without it (see _finish_angela_move).
         for f in self.stack:
@@ -679,7 +734,8 @@ class GameState:
         if opt == "gain":
             frame[2] -= 1
             self.security = min(self.rules.security_cap, self.security + 1)  # excess lost (R11)
-            self._event("security_gain", security=self.security)
+            if self.log is not None:
+                self._event("security_gain", security=self.security)
         elif opt == "pass":
             frame[2] -= 1
         else:
@@ -740,7 +796,8 @@ class GameState:
         frame[2] -= 1
         city = self.angela_city if opt == "stay" else opt[1]
         self.angela_city = city
-        self._event("angela_step", to=self._city_name(city))
+        if self.log is not None:
+            self._event("angela_step", to=self._city_name(city))
         if frame[3] & M_JOURNALIST:
             return
         k = self.comps.city_continent[city]
@@ -763,8 +820,9 @@ class GameState:
         self.radar_pending = 0
         self.last_announcement = triggered
         comps = self.comps
-        self._event("announce", triggers=[
-            comps.continents[k].id + ("" if c < 0 else f" ({comps.cities[c]})") for k, c in triggered])
+        if self.log is not None:
+            self._event("announce", triggers=[
+                comps.continents[k].id + ("" if c < 0 else f" ({comps.cities[c]})") for k, c in triggered])
         steps = frame[7]
         if frame[3] & M_JOURNALIST:
             self.belief = bel.reach(frame[6], comps.neighbour_mask, steps)
@@ -792,7 +850,8 @@ class GameState:
             self.stack.pop()
             self.stack.append([F_CAPTURE, city])
         else:
-            self._event("inspect", city=self._city_name(city), found=False)
+            if self.log is not None:
+                self._event("inspect", city=self._city_name(city), found=False)
             self.belief &= ~(1 << city)
 
     # --------------------------------------------------------------- capture
@@ -801,7 +860,8 @@ class GameState:
         city = frame[1]
         self.captures += 1
         self._reveal_angela(city)
-        self._event("capture", city=self._city_name(city), captures=self.captures)
+        if self.log is not None:
+            self._event("capture", city=self._city_name(city), captures=self.captures)
         self.stack.pop()
         if not self.identities_up:
             self._end(JESSAH, "arrest")  # R22
@@ -820,7 +880,8 @@ class GameState:
         self.identities_down.append(i)
         self.burnt.append(opt)
         ident = self.comps.identities[i]
-        self._event("identity", identity=opt)
+        if self.log is not None:
+            self._event("identity", identity=opt)
         _IDENTITY_EFFECTS[ident.effect](self, ident)
 
     # -------------------------------------------------------------- upgrades
@@ -839,7 +900,8 @@ class GameState:
         if not self.upgrades_face_up:
             # R9: no upgrade left: 1 Security action, then 1 Movement action.
             self.stack.pop()
-            self._event("no_upgrade_left")
+            if self.log is not None:
+                self._event("no_upgrade_left")
             self._push_move(JESSAH, 1, 0)
             self.stack.append([F_J_SECURITY, JESSAH, 1])
             return None
@@ -860,8 +922,9 @@ class GameState:
         self._reveal_upgrades()
         card = cards[chosen]
         self.upgrade_rounds.setdefault(card.id, self.round)
-        self._event("upgrade", chooser=SEATS[frame[1]], upgrade=card.id,
-                    face_up=[cards[u].id for u in self.upgrades_face_up])
+        if self.log is not None:
+            self._event("upgrade", chooser=SEATS[frame[1]], upgrade=card.id,
+                        face_up=[cards[u].id for u in self.upgrades_face_up])
         if card.kind == "permanent":
             self.permanents.append(chosen)
         else:
@@ -879,7 +942,8 @@ class GameState:
     def _a_black_radar(self, frame: list, k: int) -> None:
         self.stack.pop()
         self._place_radar(k, BLACK)
-        self._event("black_radar", continent=self.comps.continents[k].id)
+        if self.log is not None:
+            self._event("black_radar", continent=self.comps.continents[k].id)
 
     def _s_black_barrier(self, frame: list) -> Decision | None:
         supply_left = self.n_barriers < self.comps.barrier_supply
@@ -892,7 +956,8 @@ class GameState:
     def _a_black_barrier(self, frame: list, r: int) -> None:
         self.stack.pop()
         self._place_barrier(r, BLACK)
-        self._event("black_barrier", route=self.comps.route_name(r))
+        if self.log is not None:
+            self._event("black_barrier", route=self.comps.route_name(r))
 
     def _s_informant(self, frame: list) -> Decision:
         return Decision(JESSAH, "informant", list(range(self.comps.n_cities)))
@@ -902,7 +967,8 @@ class GameState:
         near = bel.adjacent_or_same(city, self.comps.neighbour_mask)
         yes = bool(near >> self.angela_city & 1)
         self.belief = self.belief & near if yes else self.belief & ~near
-        self._event("informant", city=self._city_name(city), answer=yes)
+        if self.log is not None:
+            self._event("informant", city=self._city_name(city), answer=yes)
 
     # Businesswoman
     def _s_destroy(self, frame: list) -> Decision | None:
@@ -922,7 +988,8 @@ class GameState:
         u = next(x for x in self.permanents if cards[x].id == opt)
         self.permanents.remove(u)
         self.upgrades_gone.append(u)
-        self._event("upgrade_destroyed", upgrade=opt)
+        if self.log is not None:
+            self._event("upgrade_destroyed", upgrade=opt)
         if cards[u].effect == "permanent_units":
             # Its effects are cancelled: Angela picks the black tokens to remove.
             self.stack.append([F_REMOVE_BLACK_BARRIER])
@@ -938,7 +1005,8 @@ class GameState:
     def _a_remove_black_radar(self, frame: list, k: int) -> None:
         self.stack.pop()
         self._remove_radar(k)
-        self._event("black_removed", radar=self.comps.continents[k].id)
+        if self.log is not None:
+            self._event("black_removed", radar=self.comps.continents[k].id)
 
     def _s_remove_black_barrier(self, frame: list) -> Decision | None:
         opts = [r for r, b in enumerate(self.barriers) if b == BLACK]
@@ -950,7 +1018,8 @@ class GameState:
     def _a_remove_black_barrier(self, frame: list, r: int) -> None:
         self.stack.pop()
         self._remove_barrier(r)
-        self._event("black_removed", barrier=self.comps.route_name(r))
+        if self.log is not None:
+            self._event("black_removed", barrier=self.comps.route_name(r))
 
     # Lawyer
     def _s_lawyer_barrier(self, frame: list) -> Decision | None:
@@ -963,7 +1032,8 @@ class GameState:
     def _a_lawyer_barrier(self, frame: list, r: int) -> None:
         self.stack.pop()
         self._remove_barrier(r)
-        self._event("lawyer_discard", barrier=self.comps.route_name(r))
+        if self.log is not None:
+            self._event("lawyer_discard", barrier=self.comps.route_name(r))
 
     def _s_lawyer_radar(self, frame: list) -> Decision | None:
         opts = [k for k, r in enumerate(self.radars) if r == WHITE]
@@ -975,12 +1045,14 @@ class GameState:
     def _a_lawyer_radar(self, frame: list, k: int) -> None:
         self.stack.pop()
         self._remove_radar(k)
-        self._event("lawyer_discard", radar=self.comps.continents[k].id)
+        if self.log is not None:
+            self._event("lawyer_discard", radar=self.comps.continents[k].id)
 
     def _s_security_to_cap(self, frame: list) -> None:
         self.stack.pop()
         self.security = self.rules.security_cap
-        self._event("security_set", security=self.security)
+        if self.log is not None:
+            self._event("security_set", security=self.security)
 
     def _s_draw(self, frame: list) -> None:
         self.stack.pop()
@@ -1053,14 +1125,16 @@ def _up_permanent_units(s: GameState) -> None:
 
 def _up_wiretap(s: GameState) -> None:
     s.revealed_hand = (s.round, tuple(s.hands[ANGELA]))
-    s._event("wiretap", hand=[s._check_name(c) for c in s.hands[ANGELA]])
+    if s.log is not None:
+        s._event("wiretap", hand=[s._check_name(c) for c in s.hands[ANGELA]])
 
 
 def _up_satellite_sweep(s: GameState) -> None:
     k = s.comps.city_continent[s.angela_city]
     s.belief &= s.comps.continent_mask[k]
     s.last_seen = (-1, k, s.round)
-    s._event("satellite_sweep", continent=s.comps.continents[k].id)
+    if s.log is not None:
+        s._event("satellite_sweep", continent=s.comps.continents[k].id)
 
 
 def _up_roadblocks(s: GameState) -> None:
@@ -1122,6 +1196,3 @@ _ANSWER = tuple(_HANDLERS[k][1] for k in range(len(_HANDLERS)))
 # Decisions asked even with a single option (none today: a forced answer is
 # applied by the engine and logged like any other).
 _ALWAYS_ASK: frozenset[str] = frozenset()
-_SIMPLE = ("rules", "comps", "seed", "angela_city", "jessah_city", "n_radars", "n_barriers", "radar_pending",
-           "security", "captures", "round", "initiative", "pending", "over", "winner", "end_reason", "belief",
-           "last_seen", "last_announcement", "revealed_hand")

@@ -83,7 +83,7 @@ def build_view(state, seat: int) -> View:  # type: ignore[no-untyped-def]
     cards = comps.upgrade_cards
     slots = []
     for i, pair in enumerate(state.slots):
-        row = []
+        row: list[tuple[int, int] | None] = []
         for s in pair:
             if s is None:
                 row.append(None)
