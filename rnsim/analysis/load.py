@@ -1,0 +1,117 @@
+"""Reading a run directory: the result shards, the error side table and the
+manifest (layout in docs/architecture.md). Everything is lazy, so an
+aggregation over a million games reads only the columns it needs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from rnsim.errors import RnsimError
+
+#: the fixed columns of the result table (docs/architecture.md); the
+#: ``upgrade_<id>`` / ``upgrade_<id>_round`` columns depend on the component set.
+RESULT_SCHEMA: dict[str, pl.DataType] = {
+    "run_id": pl.String(),
+    "variant": pl.String(),
+    "identity_pair": pl.String(),
+    "identity_1": pl.String(),
+    "identity_2": pl.String(),
+    "angela_strategy": pl.String(),
+    "jessah_strategy": pl.String(),
+    "game_index": pl.Int64(),
+    "seed": pl.Int64(),
+    "rules_hash": pl.String(),
+    "winner": pl.String(),
+    "end_reason": pl.String(),
+    "rounds": pl.Int16(),
+    "angela_cashed": pl.Int64(),
+    "jessah_cashed": pl.Int64(),
+    "captures": pl.Int8(),
+    "checks_cashed_angela": pl.Int16(),
+    "checks_cashed_jessah": pl.Int16(),
+    "radar_triggers": pl.Int16(),
+    "radars_placed": pl.Int16(),
+    "barriers_placed": pl.Int16(),
+    "barriers_moved": pl.Int16(),
+    "security_spent": pl.Int16(),
+    "inspections": pl.Int16(),
+    "identity_burnt_1": pl.String(),
+    "identity_burnt_2": pl.String(),
+    "angela_cash_by_round": pl.List(pl.Int32()),
+    "jessah_cash_by_round": pl.List(pl.Int32()),
+    "captures_by_round": pl.List(pl.Int8()),
+}
+
+#: the columns the reports need; a shard missing one of these is rejected with
+#: a message naming it, rather than failing deep inside a query.
+REQUIRED = ("variant", "identity_1", "identity_2", "identity_pair", "angela_strategy", "jessah_strategy",
+            "winner", "end_reason", "rounds")
+
+
+class ResultsError(RnsimError):
+    """A run directory or result table cannot be read."""
+
+
+def shard_paths(run_dir: str | Path) -> list[Path]:
+    shards = Path(run_dir) / "shards"
+    if not shards.is_dir():
+        raise ResultsError(f"{run_dir}: no shards/ directory; is this a run directory (written by `rnsim run`)?")
+    paths = sorted(shards.glob("*.parquet"))
+    if not paths:
+        raise ResultsError(f"{shards}: no result shards (*.parquet) yet; the run has not finished any chunk")
+    return paths
+
+
+def scan_results(run_dir: str | Path) -> pl.LazyFrame:
+    """A lazy frame over every result row of a run (``RUN_DIR/shards/*.parquet``).
+
+    Raises :class:`ResultsError` when the directory has no shards or a shard
+    lacks a column the analysis needs.
+    """
+    paths = shard_paths(run_dir)
+    lf = pl.scan_parquet(paths)
+    check_columns(lf.collect_schema().names(), source=str(Path(run_dir) / "shards"))
+    return lf
+
+
+def check_columns(names: list[str], source: str) -> None:
+    missing = [c for c in REQUIRED if c not in names]
+    if missing:
+        raise ResultsError(f"{source}: result table lacks column(s) {', '.join(missing)}; "
+                           f"expected the schema of docs/architecture.md")
+
+
+def scan_errors(run_dir: str | Path) -> pl.LazyFrame | None:
+    """The error side table (``RUN_DIR/errors/*.parquet``), or None when the
+    run recorded no errors."""
+    paths = sorted((Path(run_dir) / "errors").glob("*.parquet"))
+    return pl.scan_parquet(paths) if paths else None
+
+
+def read_manifest(run_dir: str | Path) -> dict[str, Any]:
+    """``RUN_DIR/manifest.json`` as a dict ({} when absent: a bare directory of
+    shards can still be reported on)."""
+    path = Path(run_dir) / "manifest.json"
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise ResultsError(f"{path}: not valid JSON ({e})") from e
+    if not isinstance(data, dict):
+        raise ResultsError(f"{path}: expected a JSON object at the top level")
+    return data
+
+
+def upgrade_ids(schema: pl.Schema | dict[str, pl.DataType] | list[str]) -> list[str]:
+    """Upgrade ids present in a result table, in column order: the Boolean
+    ``upgrade_<id>`` columns (the ``upgrade_<id>_round`` columns are integers)."""
+    if isinstance(schema, list):
+        names = set(schema)
+        return [c[len("upgrade_"):] for c in schema
+                if c.startswith("upgrade_") and not (c.endswith("_round") and c[:-len("_round")] in names)]
+    return [c[len("upgrade_"):] for c, t in schema.items() if c.startswith("upgrade_") and t == pl.Boolean]
