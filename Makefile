@@ -6,7 +6,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 EXTRAS ?= test,ray
 
-.PHONY: install run test lint typecheck bench clean
+NATIVE_SRC := rnsim/engine/decision.py rnsim/engine/belief.py rnsim/engine/state.py
+NATIVE_STAMP := rnsim/engine/_native.sha256
+
+.PHONY: install run test lint typecheck bench clean native pure
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -15,7 +18,18 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-install: $(STAMP)
+# The engine's hot modules compiled with mypyc (about 3x faster). If the
+# build fails the Python source is used: same results, slower.
+$(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
+	$(BIN)/python -c "import mypyc" 2>/dev/null || $(BIN)/python -m pip install --quiet mypy
+	$(BIN)/python scripts/build_native.py || echo "warning: compiled engine not built; using the Python source"
+
+native: $(NATIVE_STAMP)
+
+pure:
+	$(BIN)/python scripts/build_native.py --clean
+
+install: $(STAMP) $(NATIVE_STAMP)
 
 run: install
 	$(BIN)/rnsim play --seed 1
@@ -32,3 +46,4 @@ bench: install
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+	rm -f rnsim/engine/*.so $(NATIVE_STAMP)

@@ -1,7 +1,15 @@
-"""The rules engine: game state, decisions, views, belief, event log."""
+"""The rules engine: game state, decisions, views, belief, event log.
 
-from rnsim.engine.decision import ANGELA, JESSAH, SEATS, Decision
-from rnsim.engine.state import GameState
-from rnsim.engine.view import View, build_view
+``NATIVE`` tells whether the mypyc-compiled build of the hot modules is in
+use (see scripts/build_native.py); results are identical either way.
+"""
 
-__all__ = ["ANGELA", "JESSAH", "SEATS", "Decision", "GameState", "View", "build_view"]
+from rnsim.engine._native import select as _select
+
+NATIVE = _select()
+
+from rnsim.engine.decision import ANGELA, JESSAH, SEATS, Decision  # noqa: E402
+from rnsim.engine.state import GameState  # noqa: E402
+from rnsim.engine.view import View, build_view  # noqa: E402
+
+__all__ = ["ANGELA", "JESSAH", "NATIVE", "SEATS", "Decision", "GameState", "View", "build_view"]

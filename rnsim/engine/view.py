@@ -51,7 +51,7 @@ class View:
     upgrade_deck_size: int
     # --- this round's cards and tokens
     cards: tuple[int, ...]  # card ids in resolution order
-    slots: tuple[tuple[tuple[int, int] | None, tuple[int, int] | None], ...]
+    slots: tuple[tuple[tuple[int, int] | None, ...], ...]
     # ^ per card, per half: (owner seat, value) with value -1 while face down and not own
     my_tokens: tuple[int, ...]  # own tokens still to place this round
     my_pool: tuple[int, ...]  # own tokens not yet drawn this reset cycle
