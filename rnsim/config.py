@@ -1,0 +1,447 @@
+"""Tournament configuration: one TOML file -> a validated, resolved :class:`RunConfig`.
+
+The whole file is checked before anything runs. Every error names the file, the
+key and what is allowed; an unknown key suggests the closest valid one. The
+format (every key has a default, so a file holding only ``[rules]`` is a valid
+run)::
+
+    [run]
+    games = 1000            # games per cell (cell = variant x identity pair x strategy pair)
+    seed = 0                # master seed
+    workers = "auto"        # "auto" = every core, or a number
+    backend = "process"     # "process", "serial", or a registered cluster backend
+    out = "runs/NAME"       # run directory (relative to the current directory)
+    chunk_size = 250        # games per work unit / Parquet shard
+    identities = "all"      # "all" | "random" | [["journalist", "pilot"], ...]
+
+    [rules]
+    extends = "other.toml"  # start from that file's [rules]; state only what differs
+    money_target = 900_000
+
+    [[variants]]            # optional; without it the run has one variant, "base"
+    name = "short-hands"
+    hand_limit = 4          # overrides on top of [rules]
+
+    [strategies]            # several per seat = a round robin (every Angela x every Jessah)
+    angela = ["random", { ref = "strategies.x:Y", params = { depth = 2 }, label = "y2" }]
+    jessah = "random"
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import itertools
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rnsim.errors import ConfigError, RnsimError
+from rnsim.rules.ruleset import KNOBS, RuleSet
+
+TOP_KEYS = ("run", "rules", "variants", "strategies")
+RUN_KEYS = ("games", "seed", "workers", "backend", "out", "chunk_size", "identities")
+STRATEGY_SEATS = ("angela", "jessah")
+STRATEGY_KEYS = ("ref", "params", "label")
+VARIANT_META_KEYS = ("name", "extends")
+
+MAX_GAMES = 1_000_000_000
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 1024
+MAX_CHUNK = 1_000_000
+DEFAULT_GAMES = 1000
+DEFAULT_CHUNK = 250
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+
+
+def default_strategy() -> str:
+    """The strongest built-in strategy available (the default for both seats)."""
+    from rnsim.strategy import BUILTIN
+
+    for name in ("expert", "rule"):
+        if name in BUILTIN:
+            return name
+    return "random"
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    ref: str
+    params: dict[str, Any]
+    label: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ref": self.ref, "params": dict(self.params), "label": self.label}
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    rules: RuleSet
+    digest: str
+    # identity tuples to play (component order), or None = drawn by the engine (R20)
+    identity_sets: tuple[tuple[str, ...] | None, ...]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One series of games: a variant, an identity pair and a strategy pair."""
+
+    id: int
+    variant: int  # index into RunConfig.variants
+    identities: tuple[str, ...] | None
+    angela: int  # index into RunConfig.angela
+    jessah: int  # index into RunConfig.jessah
+
+
+@dataclass
+class RunConfig:
+    path: Path | None
+    games: int
+    seed: int
+    workers: int
+    backend: str
+    out: Path
+    chunk_size: int
+    identities: str | list[list[str]]
+    variants: list[Variant]
+    angela: list[StrategySpec]
+    jessah: list[StrategySpec]
+    sources: dict[str, Any] = field(default_factory=dict)
+
+    def cells(self) -> list[Cell]:
+        """Every cell, in a fixed order: variant, then identity pair, then strategy pair."""
+        out: list[Cell] = []
+        for v, var in enumerate(self.variants):
+            for ids in var.identity_sets:
+                for a, j in itertools.product(range(len(self.angela)), range(len(self.jessah))):
+                    out.append(Cell(len(out), v, ids, a, j))
+        return out
+
+    def resolved(self) -> dict[str, Any]:
+        """What determines the results (the run's identity). Workers, backend,
+        chunk size and output directory are excluded: they never change a row."""
+        return {
+            "games": self.games,
+            "seed": self.seed,
+            "identities": self.identities,
+            "variants": [
+                {"name": v.name, "rules": v.rules.to_dict(), "rules_hash": v.digest,
+                 "identity_sets": [None if s is None else list(s) for s in v.identity_sets]}
+                for v in self.variants
+            ],
+            "strategies": {
+                "angela": [s.to_dict() for s in self.angela],
+                "jessah": [s.to_dict() for s in self.jessah],
+            },
+        }
+
+    def config_hash(self) -> str:
+        blob = json.dumps(self.resolved(), sort_keys=True, separators=(",", ":"), default=str).encode()
+        return hashlib.sha256(blob).hexdigest()
+
+    def execution(self) -> dict[str, Any]:
+        return {"workers": self.workers, "backend": self.backend, "chunk_size": self.chunk_size, "out": str(self.out)}
+
+    @property
+    def total_games(self) -> int:
+        return self.games * len(self.cells())
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def _unknown(src: str, where: str, key: str, allowed: list[str] | tuple[str, ...]) -> ConfigError:
+    close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.5)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    place = f"{where}.{key}" if where else key
+    return ConfigError(f"{src}: unknown key {place!r}{hint}; valid keys{' in ' + where if where else ''}: {', '.join(allowed)}")
+
+
+def _check_keys(src: str, where: str, table: Mapping[str, Any], allowed: list[str] | tuple[str, ...]) -> None:
+    for key in table:
+        if key not in allowed:
+            raise _unknown(src, where, key, allowed)
+
+
+def _whole(src: str, key: str, value: Any, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"{src}: {key}: must be a whole number {lo}..{hi}, got {value!r}")
+    if not lo <= value <= hi:
+        raise ConfigError(f"{src}: {key}: must be {lo}..{hi}, got {value}")
+    return value
+
+
+def _read_toml(path: Path, src: str) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"{src}: file not found: {path}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e}") from None
+
+
+def _resolve_extends(src: str, key: str, ref: Any, base_dir: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
+    """The knob table of the [rules] of the file ``ref`` (its own extends resolved)."""
+    if not isinstance(ref, str) or not ref:
+        raise ConfigError(f"{src}: {key}: must be a path to another config file, got {ref!r}")
+    path = (base_dir / ref).resolve()
+    if path in chain:
+        cycle = " -> ".join(str(p) for p in (*chain, path))
+        raise ConfigError(f"{src}: {key}: extends cycle: {cycle}")
+    if not path.is_file():
+        raise ConfigError(f"{src}: {key}: file not found: {ref!r} (looked for {path})")
+    raw = _read_toml(path, src)
+    _check_keys(str(path), "", raw, TOP_KEYS)
+    return _rules_table(str(path), raw.get("rules", {}), "rules", path.parent, (*chain, path))
+
+
+def _rules_table(
+    src: str, table: Any, where: str, base_dir: Path, chain: tuple[Path, ...]
+) -> dict[str, Any]:
+    """Flatten a rules table: the extended file's knobs, then this table's."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{src}: {where}: must be a table of rule knobs, got {table!r}")
+    out: dict[str, Any] = {}
+    if "extends" in table:
+        out.update(_resolve_extends(src, f"{where}.extends", table["extends"], base_dir, chain))
+    allowed = [*KNOBS, "components", "extends"]
+    for k, v in table.items():
+        if k == "extends":
+            continue
+        if k not in allowed:
+            raise _unknown(src, where, k, allowed)
+        out[k] = v
+    return out
+
+
+def _strategy_label(ref: str, params: Mapping[str, Any]) -> str:
+    if not params:
+        return ref
+    inner = ",".join(f"{k}={json.dumps(params[k], sort_keys=True)}" for k in sorted(params))
+    return f"{ref}({inner})"
+
+
+def _strategies(src: str, seat: str, value: Any) -> list[StrategySpec]:
+    from rnsim.strategy import load_strategy
+
+    key = f"strategies.{seat}"
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        raise ConfigError(f"{src}: {key}: needs at least one strategy")
+    specs: list[StrategySpec] = []
+    for n, item in enumerate(items):
+        k = f"{key}[{n}]" if isinstance(value, list) else key
+        if isinstance(item, str):
+            ref, params, label = item, {}, None
+        elif isinstance(item, dict):
+            _check_keys(src, k, item, STRATEGY_KEYS)
+            if "ref" not in item:
+                raise ConfigError(f"{src}: {k}: missing 'ref' (a strategy name like 'random' or 'module:Class')")
+            ref, params, label = item["ref"], item.get("params", {}), item.get("label")
+        else:
+            raise ConfigError(
+                f"{src}: {k}: must be a strategy name or a table {{ ref = ..., params = {{...}}, label = ... }}, got {item!r}"
+            )
+        if not isinstance(ref, str) or not ref:
+            raise ConfigError(f"{src}: {k}.ref: must be a strategy name or 'module:Class', got {ref!r}")
+        if not isinstance(params, dict):
+            raise ConfigError(f"{src}: {k}.params: must be a table of parameters, got {params!r}")
+        if label is not None and (not isinstance(label, str) or not label):
+            raise ConfigError(f"{src}: {k}.label: must be a non-empty string, got {label!r}")
+        try:
+            load_strategy(ref, params)  # unknown strategies and params fail here, before any game
+        except RnsimError as e:
+            raise ConfigError(f"{src}: {k}: {e}") from None
+        except Exception as e:  # a plugin's constructor may raise anything
+            raise ConfigError(f"{src}: {k}: strategy {ref!r} cannot be built: {type(e).__name__}: {e}") from None
+        spec = StrategySpec(ref, dict(params), label or _strategy_label(ref, params))
+        if any(s.label == spec.label for s in specs):
+            raise ConfigError(f"{src}: {k}: label {spec.label!r} is used twice for {seat}; give each a distinct 'label'")
+        specs.append(spec)
+    return specs
+
+
+def _identity_sets(src: str, value: Any, variant: str, rules: RuleSet) -> tuple[tuple[str, ...] | None, ...]:
+    comps = rules.load_components()
+    ids = [i.id for i in comps.identities]
+    k = rules.identities_per_game
+    if value == "random":
+        return (None,)
+    if value == "all":
+        return tuple(itertools.combinations(ids, k))
+    out: list[tuple[str, ...]] = []
+    for n, pair in enumerate(value):
+        key = f"run.identities[{n}]"
+        if not isinstance(pair, list) or not all(isinstance(x, str) for x in pair):
+            raise ConfigError(f"{src}: {key}: must be a list of identity ids like [\"journalist\", \"pilot\"], got {pair!r}")
+        for x in pair:
+            if x not in ids:
+                close = difflib.get_close_matches(x, ids, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ConfigError(f"{src}: {key}: unknown identity {x!r}{hint}; identities are: {', '.join(ids)}")
+        if len(pair) != k:
+            raise ConfigError(
+                f"{src}: {key}: variant {variant!r} gives Angela {k} identities (identities_per_game), got {len(pair)}: {pair}"
+            )
+        if len(set(pair)) != len(pair):
+            raise ConfigError(f"{src}: {key}: the same identity twice in {pair}")
+        canon = tuple(sorted(pair, key=ids.index))
+        if canon in out:
+            raise ConfigError(f"{src}: {key}: pair {list(canon)} is listed twice")
+        out.append(canon)
+    return tuple(out)
+
+
+def _rules(src: str, table: dict[str, Any], source: str) -> RuleSet:
+    try:
+        return RuleSet.from_mapping(table, source=source)
+    except RnsimError as e:
+        raise ConfigError(str(e)) from None
+    except TypeError as e:  # e.g. a dataclass field given the wrong shape
+        raise ConfigError(f"{source}: {e}") from None
+
+
+# ------------------------------------------------------------------------ load
+
+
+def load_config(
+    path: str | Path,
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    workers: int | str | None = None,
+    out: str | Path | None = None,
+    backend: str | None = None,
+    chunk_size: int | None = None,
+) -> RunConfig:
+    """Read and validate a tournament config; keyword arguments override ``[run]``
+    (the CLI flags). Raises ConfigError naming the file and key on any problem."""
+    path = Path(path)
+    src = str(path)
+    raw = _read_toml(path, src)
+    return config_from_mapping(
+        raw, src=src, base_dir=path.parent, path=path, games=games, seed=seed, workers=workers, out=out,
+        backend=backend, chunk_size=chunk_size,
+    )
+
+
+def config_from_mapping(
+    raw: dict[str, Any],
+    *,
+    src: str = "config",
+    base_dir: Path = Path("."),
+    path: Path | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    workers: int | str | None = None,
+    out: str | Path | None = None,
+    backend: str | None = None,
+    chunk_size: int | None = None,
+) -> RunConfig:
+    from rnsim.tournament.backends import BACKENDS
+
+    _check_keys(src, "", raw, TOP_KEYS)
+    run = raw.get("run", {})
+    if not isinstance(run, dict):
+        raise ConfigError(f"{src}: run: must be a table, got {run!r}")
+    _check_keys(src, "run", run, RUN_KEYS)
+
+    # Overrides are validated like the file's values, but named as flags.
+    def pick(key: str, override: Any, default: Any) -> tuple[Any, str]:
+        if override is not None:
+            return override, f"--{key.replace('_', '-')} (overriding {src})"
+        return run.get(key, default), src
+
+    v, s = pick("games", games, DEFAULT_GAMES)
+    n_games = _whole(s, "run.games", v, 1, MAX_GAMES)
+    v, s = pick("seed", seed, 0)
+    master = _whole(s, "run.seed", v, 0, MAX_SEED)
+    v, s = pick("workers", workers, "auto")
+    if isinstance(v, str) and v.isdigit() and s != src:
+        v = int(v)
+    if v == "auto":
+        n_workers = max(1, os.cpu_count() or 1)
+    else:
+        if isinstance(v, str):
+            raise ConfigError(f'{s}: run.workers: must be "auto" or a whole number 1..{MAX_WORKERS}, got {v!r}')
+        n_workers = _whole(s, "run.workers", v, 1, MAX_WORKERS)
+    v, s = pick("backend", backend, "process")
+    if v not in BACKENDS:
+        close = difflib.get_close_matches(str(v), list(BACKENDS), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ConfigError(f"{s}: run.backend: unknown backend {v!r}{hint}; backends: {', '.join(BACKENDS)}")
+    backend_name = str(v)
+    v, s = pick("chunk_size", chunk_size, DEFAULT_CHUNK)
+    chunk = _whole(s, "run.chunk_size", v, 1, MAX_CHUNK)
+    stem = path.stem if path is not None else "run"
+    v, s = pick("out", out, f"runs/{stem}")
+    if not isinstance(v, str | os.PathLike) or not str(v):
+        raise ConfigError(f"{s}: run.out: must be a directory path, got {v!r}")
+    out_dir = Path(v)
+
+    ident = run.get("identities", "all")
+    if not (ident in ("all", "random") or isinstance(ident, list)):
+        raise ConfigError(
+            f'{src}: run.identities: must be "all" (every pair), "random" (drawn as in the rulebook) '
+            f'or a list of pairs like [["journalist", "pilot"]], got {ident!r}'
+        )
+    if isinstance(ident, list) and not ident:
+        raise ConfigError(f"{src}: run.identities: the list of pairs is empty")
+
+    base_table = _rules_table(src, raw.get("rules", {}), "rules", base_dir, (path.resolve(),) if path else ())
+    base_rules = _rules(src, base_table, f"{src}: rules")
+
+    variants: list[Variant] = []
+    raw_variants = raw.get("variants")
+    if raw_variants is None:
+        variants.append(Variant("base", base_rules, base_rules.digest(), _identity_sets(src, ident, "base", base_rules)))
+    else:
+        if not isinstance(raw_variants, list) or not raw_variants:
+            raise ConfigError(f"{src}: variants: must be one or more [[variants]] tables, got {raw_variants!r}")
+        for n, vt in enumerate(raw_variants):
+            where = f"variants[{n}]"
+            if not isinstance(vt, dict):
+                raise ConfigError(f"{src}: {where}: must be a table, got {vt!r}")
+            name = vt.get("name")
+            if not isinstance(name, str) or not _NAME_RE.match(name):
+                raise ConfigError(
+                    f"{src}: {where}.name: every variant needs a name of letters, digits, '_', '.', '+' or '-', got {name!r}"
+                )
+            if any(x.name == name for x in variants):
+                raise ConfigError(f"{src}: {where}.name: variant name {name!r} is used twice")
+            table = dict(base_table)
+            if "extends" in vt:
+                table.update(_resolve_extends(src, f"{where}.extends", vt["extends"], base_dir,
+                                              (path.resolve(),) if path else ()))
+            allowed = [*VARIANT_META_KEYS, *KNOBS, "components"]
+            for k, val in vt.items():
+                if k in VARIANT_META_KEYS:
+                    continue
+                if k not in allowed:
+                    raise _unknown(src, f"variants[{name}]", k, allowed)
+                table[k] = val
+            rules = _rules(src, table, f"{src}: variants[{name}]")
+            variants.append(Variant(name, rules, rules.digest(), _identity_sets(src, ident, name, rules)))
+
+    strat = raw.get("strategies", {})
+    if not isinstance(strat, dict):
+        raise ConfigError(f"{src}: strategies: must be a table with 'angela' and 'jessah', got {strat!r}")
+    _check_keys(src, "strategies", strat, STRATEGY_SEATS)
+    best = default_strategy()
+    angela = _strategies(src, "angela", strat.get("angela", best))
+    jessah = _strategies(src, "jessah", strat.get("jessah", best))
+
+    return RunConfig(
+        path=path, games=n_games, seed=master, workers=n_workers, backend=backend_name, out=out_dir,
+        chunk_size=chunk, identities=ident, variants=variants, angela=angela, jessah=jessah,
+        sources={"config": str(path) if path else None, "raw": raw},
+    )

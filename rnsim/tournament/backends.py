@@ -1,0 +1,197 @@
+"""Where chunks are played. A backend takes the plan and the chunks still to
+play and hands every finished :class:`ChunkOutput` to ``on_result`` in the
+parent process, in any order. Results never depend on the backend.
+
+Backends are registered by name -> "module:Class" so optional ones (a cluster
+backend such as ``ray``) import their dependencies only when chosen.
+"""
+
+from __future__ import annotations
+
+import importlib
+import signal
+import traceback
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from rnsim.errors import RnsimError
+from rnsim.tournament.schedule import Chunk
+from rnsim.tournament.worker import ChunkOutput, Plan, WorkerState, play_chunk
+
+BACKENDS: dict[str, str] = {
+    "process": "rnsim.tournament.backends:ProcessBackend",
+    "serial": "rnsim.tournament.backends:SerialBackend",
+}
+
+# A chunk whose worker dies this many times is not tried again: the run stops
+# (resumable) and names the chunk, rather than looping forever.
+MAX_ATTEMPTS = 3
+
+
+class RunnerError(RnsimError):
+    """The run cannot go on (a worker cannot start, or a chunk keeps killing workers)."""
+
+
+class Backend(Protocol):
+    name: str
+
+    def __init__(self, workers: int) -> None: ...
+
+    def run(self, plan: Plan, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None: ...
+
+
+def get_backend(name: str, workers: int) -> Backend:
+    ref = BACKENDS[name]
+    mod, _, cls = ref.partition(":")
+    backend: Backend = getattr(importlib.import_module(mod), cls)(workers)
+    return backend
+
+
+class SerialBackend:
+    """Every chunk in this process, in order: for debugging and profiling."""
+
+    name = "serial"
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = 1
+
+    def run(self, plan: Plan, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+        ws = WorkerState(plan)
+        for c in chunks:
+            on_result(play_chunk(ws, c))
+
+
+def _worker_main(conn: Any, plan: Plan) -> None:
+    # Ctrl-C goes to the whole process group; the parent decides what to do.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        ws = WorkerState(plan)
+    except BaseException:
+        conn.send(("fatal", None, traceback.format_exc()))
+        return
+    while True:
+        try:
+            chunk = conn.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
+        if chunk is None:
+            return
+        try:
+            out = play_chunk(ws, chunk)
+        except BaseException:
+            conn.send(("fatal", chunk, traceback.format_exc()))
+            return
+        try:
+            conn.send(("done", out))
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Slot:
+    __slots__ = ("proc", "conn", "chunk", "retired")
+
+    def __init__(self, proc: Any, conn: Any) -> None:
+        self.proc = proc
+        self.conn = conn
+        self.chunk: Chunk | None = None
+        self.retired = False
+
+
+class ProcessBackend:
+    """A pool of ``workers`` processes (multiprocess, spawn start), one chunk in
+    flight per worker. A worker that dies (crash, os._exit, SIGKILL) is
+    replaced and its chunk played again."""
+
+    name = "process"
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.replaced = 0
+
+    def run(self, plan: Plan, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+        import multiprocess as mp
+        from multiprocess.connection import wait
+
+        # spawn, not fork: the parent has Polars' thread pool running, and a
+        # forked child of a threaded process can deadlock.
+        ctx = mp.get_context("spawn")
+        pending: deque[Chunk] = deque(chunks)
+        attempts: dict[Chunk, int] = {}
+        slots: list[_Slot] = []
+
+        def start() -> _Slot:
+            parent_end, child_end = ctx.Pipe()
+            p = ctx.Process(target=_worker_main, args=(child_end, plan), daemon=True)
+            p.start()
+            child_end.close()
+            return _Slot(p, parent_end)
+
+        def feed(s: _Slot) -> None:
+            if pending and s.chunk is None:
+                s.chunk = pending.popleft()
+                s.conn.send(s.chunk)
+
+        def handle(s: _Slot, msg: Any) -> None:
+            if msg[0] == "fatal":
+                where = f" in chunk {msg[1].name}" if msg[1] is not None else " while starting"
+                raise RunnerError(f"a worker failed{where}:\n{msg[2]}")
+            out: ChunkOutput = msg[1]
+            s.chunk = None
+            feed(s)  # keep the worker busy while the parent writes the shard
+            on_result(out)
+
+        try:
+            for _ in range(min(self.workers, len(pending))):
+                slots.append(start())
+            for s in slots:
+                feed(s)
+            while any(s.chunk is not None for s in slots):
+                live = [s for s in slots if not s.retired]
+                ready = set(wait([s.conn for s in live if s.chunk is not None] + [s.proc.sentinel for s in live]))
+                for n, s in enumerate(slots):
+                    if s.retired:
+                        continue
+                    alive_msg = s.conn in ready
+                    died = s.proc.sentinel in ready
+                    if alive_msg or died:
+                        # A result may sit in the pipe of a worker that died just after sending it.
+                        try:
+                            while s.chunk is not None and s.conn.poll():
+                                handle(s, s.conn.recv())
+                        except (EOFError, OSError):
+                            died = True
+                    if died or not s.proc.is_alive():
+                        if s.chunk is None and not pending:
+                            s.retired = True  # nothing left for it to do
+                            continue
+                        lost = s.chunk
+                        s.conn.close()
+                        s.proc.join(timeout=1)
+                        if lost is not None:
+                            attempts[lost] = attempts.get(lost, 0) + 1
+                            if attempts[lost] >= MAX_ATTEMPTS:
+                                raise RunnerError(
+                                    f"chunk {lost.name} (cell {lost.cell}, games {lost.start}..{lost.stop - 1}) "
+                                    f"killed its worker {MAX_ATTEMPTS} times (exit code {s.proc.exitcode}); "
+                                    "run it with backend = \"serial\" to debug"
+                                )
+                            pending.appendleft(lost)
+                        self.replaced += 1
+                        slots[n] = start()
+                        feed(slots[n])
+        finally:
+            for s in slots:
+                try:
+                    s.conn.send(None)
+                except (OSError, ValueError):
+                    pass
+            for s in slots:
+                s.proc.join(timeout=2)
+                if s.proc.is_alive():
+                    s.proc.terminate()
+                    s.proc.join(timeout=2)
+                try:
+                    s.conn.close()
+                except OSError:
+                    pass

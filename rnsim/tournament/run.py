@@ -1,0 +1,250 @@
+"""Run a tournament: prepare (or resume) the run directory, play the missing
+chunks on a backend, write shards as they arrive, keep the manifest.
+
+Resume is by construction: a chunk is done when its shard exists; a new
+session plays exactly the games no shard covers. A directory holding a run of
+a different config is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import polars as pl
+
+from rnsim.config import RunConfig
+from rnsim.errors import ConfigError, RnsimError
+from rnsim.tournament.backends import get_backend
+from rnsim.tournament.schedule import covered, overlaps, plan_chunks
+from rnsim.tournament.shards import (
+    ERRORS,
+    SHARDS,
+    clean_partial,
+    finished_chunks,
+    load_errors,
+    shard_path,
+    write_atomic,
+)
+from rnsim.tournament.worker import ChunkOutput, Plan
+
+MANIFEST = "manifest.json"
+
+
+@dataclass
+class RunSummary:
+    run_dir: Path
+    run_id: str
+    total_games: int
+    done_before: int
+    played: int
+    errors: int
+    seconds: float
+    complete: bool
+    workers_replaced: int = 0
+    end_reasons: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def games_per_s(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+    def lines(self) -> list[str]:
+        state = "complete" if self.complete else "INTERRUPTED (run the same command again to resume)"
+        out = [
+            f"run {self.run_id}: {state}",
+            f"  directory: {self.run_dir}",
+            f"  games: {self.done_before + self.played:,} of {self.total_games:,} "
+            f"({self.played:,} played now in {self.seconds:.1f} s, {self.games_per_s:,.0f} games/s"
+            + (f"; {self.done_before:,} kept from before" if self.done_before else "") + ")",
+        ]
+        if self.end_reasons:
+            out.append("  end reasons: " + ", ".join(f"{k} {v:,}" for k, v in sorted(self.end_reasons.items())))
+        out.append(f"  error games: {self.errors:,}" + (f" (tracebacks in {self.run_dir / ERRORS})" if self.errors else ""))
+        if self.workers_replaced:
+            out.append(f"  workers replaced after dying: {self.workers_replaced}")
+        return out
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def read_manifest(run_dir: Path) -> dict[str, Any] | None:
+    p = run_dir / MANIFEST
+    if not p.is_file():
+        return None
+    try:
+        data: dict[str, Any] = json.loads(p.read_text())
+        return data
+    except (OSError, json.JSONDecodeError) as e:
+        raise ConfigError(f"{p}: unreadable manifest ({e}); not resuming into this directory") from None
+
+
+def _write_manifest(run_dir: Path, data: dict[str, Any]) -> None:
+    write_atomic(run_dir / MANIFEST, (json.dumps(data, indent=2, sort_keys=False, default=str) + "\n").encode())
+
+
+def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    out = []
+    for k in sorted(set(old) | set(new)):
+        if old.get(k) != new.get(k):
+            a, b = old.get(k), new.get(k)
+            if isinstance(a, int | str | None) and isinstance(b, int | str | None):
+                out.append(f"{k}: {a!r} -> {b!r}")
+            else:
+                out.append(k)
+    return out
+
+
+def prepare_run_dir(cfg: RunConfig) -> tuple[str, dict[str, Any] | None]:
+    """Create the run directory, or check that it holds a run of this same config.
+    Returns the run id and the existing manifest (None for a new run)."""
+    out = cfg.out
+    chash = cfg.config_hash()
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"run.out: {out} exists and is not a directory")
+    entries = [p for p in out.iterdir() if p.name != MANIFEST + ".tmp"] if out.is_dir() else []
+    if entries:
+        old = read_manifest(out)
+        if old is None:
+            raise ConfigError(
+                f"run.out: {out} is not empty and holds no {MANIFEST}; choose another --out or empty it"
+            )
+        if old.get("config_hash") != chash:
+            diff = _differences(old.get("config", {}), cfg.resolved())
+            raise ConfigError(
+                f"run.out: {out} holds a run of a different config ({old.get('config_file')}; differs in: "
+                f"{', '.join(diff) or 'rnsim version or component data'}). Resume only with the same config; "
+                "choose another --out for a new run"
+            )
+        return str(old["run_id"]), old
+    out.mkdir(parents=True, exist_ok=True)
+    stem = cfg.path.stem if cfg.path is not None else "run"
+    return f"{stem}-{chash[:8]}", None
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: stop, keep every finished shard."""
+
+
+def run_tournament(
+    cfg: RunConfig, *, progress: bool = True, echo: Callable[[str], None] = print
+) -> RunSummary:
+    from rnsim import __version__
+
+    run_id, old = prepare_run_dir(cfg)
+    run_dir = cfg.out
+    (run_dir / SHARDS).mkdir(exist_ok=True)
+    (run_dir / ERRORS).mkdir(exist_ok=True)
+    if old is not None:
+        clean_partial(run_dir)
+    cells = cfg.cells()
+    done = covered(finished_chunks(run_dir))
+    bad = overlaps(done)
+    if bad or any(c >= len(cells) or iv[-1][1] > cfg.games for c, iv in done.items()):
+        raise RnsimError(f"{run_dir}: its shards do not match the config (overlapping or out-of-range chunks: {bad[:3]})")
+    done_games = sum(b - a for iv in done.values() for a, b in iv)
+    chunks = plan_chunks(len(cells), cfg.games, cfg.chunk_size, done)
+    plan = Plan.from_config(cfg, run_id)
+
+    manifest: dict[str, Any] = old or {
+        "rnsim_version": __version__,
+        "run_id": run_id,
+        "config_file": str(cfg.path) if cfg.path else None,
+        "config_hash": cfg.config_hash(),
+        "config": cfg.resolved(),
+        "source_config": cfg.sources.get("raw"),
+        "rules_hash": {v.name: v.digest for v in cfg.variants},
+        "strategies": {"angela": [s.to_dict() for s in cfg.angela], "jessah": [s.to_dict() for s in cfg.jessah]},
+        "master_seed": cfg.seed,
+        "games_per_cell": cfg.games,
+        "cells": len(cells),
+        "games": cfg.total_games,
+        "upgrade_ids": list(plan.upgrade_ids),
+        "started": _now(),
+        "sessions": [],
+    }
+    session: dict[str, Any] = {
+        "started": _now(), "rnsim_version": __version__, **cfg.execution(),
+        "games_before": done_games, "games_played": 0,
+    }
+    manifest["sessions"].append(session)
+    manifest["status"] = "running"
+    _write_manifest(run_dir, manifest)
+
+    backend = get_backend(cfg.backend, min(cfg.workers, max(1, len(chunks))))
+    played = 0
+    errors_now = 0
+    bar = None
+    if progress and chunks:
+        from tqdm import tqdm
+
+        bar = tqdm(total=cfg.total_games, initial=done_games, unit="game", unit_scale=True, smoothing=0.05,
+                   dynamic_ncols=True, desc=run_id)
+
+    def on_result(out: ChunkOutput) -> None:
+        nonlocal played, errors_now
+        # errors first: a result shard marks the chunk done, so its errors must already be there
+        if out.errors is not None:
+            write_atomic(shard_path(run_dir, out.chunk, ERRORS), out.errors)
+        write_atomic(shard_path(run_dir, out.chunk, SHARDS), out.rows)
+        played += out.games
+        errors_now += out.n_errors
+        if bar is not None:
+            bar.update(out.games)
+            if errors_now:
+                bar.set_postfix(errors=errors_now, refresh=False)
+
+    def on_term(signum: int, frame: FrameType | None) -> None:
+        raise _Terminated()
+
+    prev_term = signal.signal(signal.SIGTERM, on_term) if _main_thread() else None
+    t0 = time.perf_counter()
+    complete = False
+    try:
+        backend.run(plan, chunks, on_result)
+        complete = True
+    except KeyboardInterrupt:
+        pass
+    finally:
+        seconds = time.perf_counter() - t0
+        if prev_term is not None:
+            signal.signal(signal.SIGTERM, prev_term)
+        if bar is not None:
+            bar.close()
+        session.update(finished=_now(), games_played=played, seconds=round(seconds, 3),
+                       games_per_s=round(played / seconds, 1) if seconds > 0 else None,
+                       workers_replaced=getattr(backend, "replaced", 0))
+        manifest["status"] = "complete" if complete else "interrupted"
+        if complete:
+            manifest["finished"] = session["finished"]
+        _write_manifest(run_dir, manifest)
+
+    summary = RunSummary(run_dir, run_id, cfg.total_games, done_games, played, 0, seconds, complete,
+                         getattr(backend, "replaced", 0))
+    if complete:
+        summary.errors = load_errors(run_dir).height
+        counts = (pl.scan_parquet(run_dir / SHARDS / "part-*.parquet").group_by("end_reason").len().collect())
+        summary.end_reasons = dict(zip(counts["end_reason"].to_list(), counts["len"].to_list(), strict=True))
+        total_s = sum(float(s.get("seconds") or 0) for s in manifest["sessions"])
+        manifest.update(
+            games_played=summary.done_before + played, errors=summary.errors, end_reasons=summary.end_reasons,
+            seconds=round(total_s, 3), games_per_s=round(cfg.total_games / total_s, 1) if total_s > 0 else None,
+        )
+        _write_manifest(run_dir, manifest)
+    else:
+        summary.errors = errors_now
+    return summary
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()

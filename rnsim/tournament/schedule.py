@@ -1,0 +1,92 @@
+"""Which games a run plays, cut into chunks.
+
+A game is (variant, identity pair, strategy pair, game index); a cell is the
+first three. Every cell plays game indices ``0..games-1`` with the same master
+seed, so game ``i`` sees the same chance stream in every cell (paired
+comparisons). A chunk is a run of consecutive indices of one cell; its name is
+derived from (cell, start, stop) only, so a resumed run knows exactly which
+games are done whatever chunk size or worker count either session used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+_NAME = re.compile(r"^part-(\d+)-(\d+)-(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    cell: int
+    start: int  # first game index
+    stop: int  # one past the last game index
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
+
+    @property
+    def name(self) -> str:
+        return f"part-{self.cell:05d}-{self.start:010d}-{self.stop:010d}"
+
+    @classmethod
+    def from_name(cls, name: str) -> Chunk | None:
+        m = _NAME.match(name)
+        if m is None:
+            return None
+        cell, start, stop = (int(x) for x in m.groups())
+        return cls(cell, start, stop) if start < stop else None
+
+
+def _gaps(start: int, stop: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of [start, stop) not covered by the sorted intervals ``done``."""
+    out: list[tuple[int, int]] = []
+    at = start
+    for a, b in done:
+        if b <= at or a >= stop:
+            continue
+        if a > at:
+            out.append((at, a))
+        at = max(at, b)
+        if at >= stop:
+            break
+    if at < stop:
+        out.append((at, stop))
+    return out
+
+
+def plan_chunks(
+    n_cells: int, games: int, chunk_size: int, done: Mapping[int, Iterable[tuple[int, int]]] | None = None
+) -> list[Chunk]:
+    """Chunks still to play, interleaved across cells (block by block of game
+    indices) so a run stopped half-way holds a balanced sample of every cell."""
+    finished = {c: sorted(v) for c, v in (done or {}).items()}
+    out: list[Chunk] = []
+    for block in range(0, games, chunk_size):
+        end = min(block + chunk_size, games)
+        for cell in range(n_cells):
+            for a, b in _gaps(block, end, finished.get(cell, [])):
+                out.append(Chunk(cell, a, b))
+    return out
+
+
+def covered(chunks: Iterable[Chunk]) -> dict[int, list[tuple[int, int]]]:
+    """Finished intervals per cell. Overlaps (which a correct run never makes)
+    are reported by ``overlaps``."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for c in chunks:
+        out.setdefault(c.cell, []).append((c.start, c.stop))
+    for v in out.values():
+        v.sort()
+    return out
+
+
+def overlaps(done: Mapping[int, list[tuple[int, int]]]) -> list[tuple[int, tuple[int, int], tuple[int, int]]]:
+    bad = []
+    for cell, iv in done.items():
+        for x, y in zip(iv, iv[1:], strict=False):
+            if y[0] < x[1]:
+                bad.append((cell, x, y))
+    return bad
