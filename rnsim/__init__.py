@@ -5,4 +5,13 @@ from rnsim.rules import RuleSet, load_components
 
 __version__ = "0.1.0"
 
-__all__ = ["GameResult", "RuleSet", "__version__", "load_components", "play_game"]
+
+def load_results(run_dir, lazy=True):  # type: ignore[no-untyped-def]
+    """The per-game result table of a run directory (a Polars LazyFrame, or a
+    DataFrame with ``lazy=False``). Imported lazily so ``import rnsim`` stays light."""
+    from rnsim.tournament.shards import load_results as _load
+
+    return _load(run_dir, lazy=lazy)
+
+
+__all__ = ["GameResult", "RuleSet", "__version__", "load_components", "load_results", "play_game"]

@@ -1,0 +1,140 @@
+"""Tournament config: strict validation with clear messages, extends, variants,
+strategy labels, CLI overrides. A broken config never starts a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rnsim.cli import main
+from rnsim.config import load_config
+from rnsim.errors import ConfigError
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def write(tmp_path: Path, text: str, name: str = "cfg.toml") -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+BROKEN = [
+    ("rule = {}", ["unknown key 'rule'", "did you mean 'rules'"]),
+    ("[run]\ngmaes = 10", ["unknown key 'run.gmaes'", "did you mean 'games'"]),
+    ('[run]\ngames = "many"', ["run.games: must be a whole number 1..1000000000, got 'many'"]),
+    ("[run]\ngames = 0", ["run.games: must be 1..1000000000, got 0"]),
+    ('[run]\nworkers = "lots"', ['run.workers: must be "auto" or a whole number 1..1024']),
+    ('[run]\nbackend = "proces"', ["run.backend: unknown backend 'proces'", "did you mean 'process'"]),
+    ("[run]\nseed = -1", ["run.seed: must be 0..9223372036854775807, got -1"]),
+    ('[run]\nidentities = "some"', ['run.identities: must be "all"']),
+    ('[run]\nidentities = [["journalist", "pilott"]]', ["run.identities[0]: unknown identity 'pilott'", "did you mean 'pilot'"]),
+    ('[run]\nidentities = [["journalist"]]', ["run.identities[0]: variant 'base' gives Angela 2 identities"]),
+    ("[rules]\nhand_limt = 4", ["unknown key 'rules.hand_limt'", "did you mean 'hand_limit'"]),
+    ("[rules]\nhand_limit = 0", ["cfg.toml: rules: hand_limit: must be 1..50, got 0"]),
+    ("[rules]\nmoney_target = 1.5", ["cfg.toml: rules: money_target: must be a whole number"]),
+    ("[[variants]]\nhand_limit = 4", ["variants[0].name: every variant needs a name"]),
+    ('[[variants]]\nname = "a"\n[[variants]]\nname = "a"', ["variants[1].name: variant name 'a' is used twice"]),
+    ('[[variants]]\nname = "short"\nhand_limitt = 4', ["unknown key 'variants[short].hand_limitt'", "did you mean 'hand_limit'"]),
+    ('[[variants]]\nname = "short"\nsecurity_start = 9', ["cfg.toml: variants[short]: security_start: must be at most security_cap"]),
+    ('[strategies]\nangela = "randm"', ["strategies.angela: unknown strategy 'randm'", "did you mean 'random'"]),
+    ('[strategies]\nangela = { ref = "random", prams = {} }', ["unknown key 'strategies.angela.prams'", "did you mean 'params'"]),
+    ('[strategies]\njessah = [{ ref = "random", params = { depth = 2 } }]', ["strategies.jessah[0]:", "unknown param 'depth'"]),
+    ('[strategies]\njessah = ["random", "random"]', ["strategies.jessah[1]: label 'random' is used twice"]),
+    ('[strategies]\nanglea = "random"', ["unknown key 'strategies.anglea'", "did you mean 'angela'"]),
+    ('[rules]\nextends = "missing.toml"', ["rules.extends: file not found: 'missing.toml'"]),
+    ("[run\ngames = 3", ["cfg.toml: not valid TOML"]),
+]
+
+
+@pytest.mark.parametrize("text,expected", BROKEN, ids=[b[1][0][:40] for b in BROKEN])
+def test_broken_config_names_file_key_and_allowed(tmp_path: Path, text: str, expected: list[str]) -> None:
+    cfg = write(tmp_path, text)
+    out = tmp_path / "run"
+    r = CliRunner().invoke(main, ["run", str(cfg), "--out", str(out), "--no-progress"])
+    assert r.exit_code == 2, r.output
+    for e in expected:
+        assert e in r.output, f"{e!r} not in {r.output!r}"
+    assert str(cfg) in r.output  # every message names the file
+    assert not out.exists()  # nothing started
+
+
+def test_cli_override_is_validated_and_named(tmp_path: Path) -> None:
+    cfg = write(tmp_path, "[run]\ngames = 5")
+    r = CliRunner().invoke(main, ["run", str(cfg), "--games", "-3", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2
+    assert "--games (overriding" in r.output and "run.games: must be 1..1000000000, got -3" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_extends_cycle_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, '[rules]\nextends = "b.toml"\nhand_limit = 4', "a.toml")
+    write(tmp_path, '[rules]\nextends = "a.toml"', "b.toml")
+    with pytest.raises(ConfigError, match="extends cycle"):
+        load_config(tmp_path / "a.toml")
+
+
+def test_extends_and_variants_resolve_in_order(tmp_path: Path) -> None:
+    write(tmp_path, "[rules]\nhand_limit = 4\nmoney_target = 900_000", "base.toml")
+    (tmp_path / "v").mkdir()
+    write(tmp_path, '[rules]\nextends = "../base.toml"\nmoney_target = 800_000', "v/cheap.toml")
+    cfg_path = write(
+        tmp_path,
+        '[rules]\nextends = "base.toml"\nmax_rounds = 40\n'
+        '[[variants]]\nname = "base"\n'
+        '[[variants]]\nname = "cheap"\nextends = "v/cheap.toml"\n'
+        '[[variants]]\nname = "long"\nmax_rounds = 80\n',
+    )
+    cfg = load_config(cfg_path)
+    by = {v.name: v.rules for v in cfg.variants}
+    assert (by["base"].hand_limit, by["base"].money_target, by["base"].max_rounds) == (4, 900_000, 40)
+    # a variant's extends replaces the knobs that file sets, then its own keys apply
+    assert (by["cheap"].hand_limit, by["cheap"].money_target, by["cheap"].max_rounds) == (4, 800_000, 40)
+    assert by["long"].max_rounds == 80 and by["long"].money_target == 900_000
+    assert len({v.digest for v in cfg.variants}) == 3
+
+
+def test_defaults_pairs_and_round_robin(tmp_path: Path) -> None:
+    cfg = load_config(write(
+        tmp_path,
+        '[strategies]\nangela = ["random", { ref = "random", label = "r2" }]\n'
+        'jessah = [{ ref = "strategies.random_play:RandomStrategy" }]\n',
+    ))
+    assert cfg.games == 1000 and cfg.seed == 0 and cfg.backend == "process" and cfg.out == Path("runs/cfg")
+    ids = cfg.variants[0].identity_sets
+    assert len(ids) == 15 and ids[0] == ("lawyer", "journalist") and len(set(ids)) == 15
+    assert [s.label for s in cfg.angela] == ["random", "r2"]
+    assert cfg.jessah[0].label == "strategies.random_play:RandomStrategy"
+    cells = cfg.cells()
+    assert len(cells) == 15 * 2 and cfg.total_games == 30_000
+    assert {(c.angela, c.jessah) for c in cells} == {(0, 0), (1, 0)}
+
+
+def test_random_pairs_and_explicit_list_in_component_order(tmp_path: Path) -> None:
+    cfg = load_config(write(tmp_path, '[run]\nidentities = "random"'))
+    assert cfg.variants[0].identity_sets == (None,)
+    cfg = load_config(write(tmp_path, '[run]\nidentities = [["pilot", "journalist"]]'))
+    assert cfg.variants[0].identity_sets == (("journalist", "pilot"),)
+
+
+def test_label_defaults_to_ref_with_sorted_params() -> None:
+    from rnsim.config import _strategy_label
+
+    assert _strategy_label("x:Y", {"b": 2, "a": "s"}) == 'x:Y(a="s",b=2)'
+    assert _strategy_label("random", {}) == "random"
+
+
+def test_hash_ignores_execution_knobs_but_not_results(tmp_path: Path) -> None:
+    p = write(tmp_path, "[run]\ngames = 10\nseed = 4")
+    h = load_config(p).config_hash()
+    assert load_config(p, workers=1, out=tmp_path / "x", backend="serial", chunk_size=3).config_hash() == h
+    assert load_config(p, seed=5).config_hash() != h
+    assert load_config(p, games=11).config_hash() != h
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "configs").rglob("*.toml")), ids=lambda p: p.name)
+def test_shipped_configs_are_valid(path: Path) -> None:
+    cfg = load_config(path)
+    assert cfg.total_games > 0
