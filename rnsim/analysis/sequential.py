@@ -19,15 +19,24 @@ more likely to pass than to be flagged, a larger one the opposite ("moved by
 less than delta" against "moved by more than delta"), and the band between 0
 and ``2 delta`` is the indifference zone that makes a finite test possible.
 
-The test is Sobel and Wald's pair of one-sided SPRTs on the normal
-approximation of the difference: "up" tests ``theta = 0`` against
-``theta = +2 delta`` and "down" tests ``theta = 0`` against
-``theta = -2 delta``, each at level ``alpha / (2 cells)`` with Wald's bounds
-``A = (1 - beta) / a`` and ``B = beta / (1 - a)``. Each side stops on its own
-when its log-likelihood ratio leaves ``(log B, log A)``. A cell is "drift" as
-soon as either side crosses ``log A``, "no drift" once both sides have crossed
-``log B``. Wald's bounds ignore the overshoot of the last batch, which only
-makes the real error rates smaller; the simulation tests measure them.
+The test is a mixture SPRT on the normal approximation of the difference:
+the likelihood ratio of the data under "moved by 2 delta, up or down with
+equal weight" against "not moved",
+
+    LLR = log cosh(2 delta W) - (2 delta)^2 I / 2,
+
+with ``W`` and ``I`` below. A cell says "drift" when the LLR reaches
+``log A = log(cells / alpha)`` and "no drift" when it falls to
+``log B = log(beta / (1 - alpha / cells))``. Under no change the mixture
+likelihood ratio is a martingale of mean 1, so by Ville's inequality it ever
+reaches ``A`` with probability at most ``1/A = alpha / cells`` even under
+continuous monitoring; Bonferroni over the cells keeps the family-wise false
+alarm rate at ``alpha``. Against a move of ``2 delta`` the ratio is at least
+half the one-sided ratio, so the miss rate is about ``beta`` (Wald). Batches
+overshoot the bounds a little, which only lowers both error rates; the
+simulation tests measure them. (The mixture accepts "no drift" sooner than
+Sobel and Wald's pair of one-sided SPRTs: about 15% fewer games in the
+benchmark.)
 
 The baseline is an estimate too
 -------------------------------
@@ -42,9 +51,15 @@ group-sequential tests), so the SPRT on ``W`` is valid with the baseline's
 uncertainty counted once, not ignored. The price is honest: information can
 never exceed ``n0 / (p0 (1 - p0))``, so a baseline too small for ``delta`` leaves
 the gate undecided whatever the budget (``baseline_games_needed`` says how
-many baseline games a design needs). The variances are plugged in from the
-data with a +1/+2 (Agresti) smoothing so a cell with no wins yet still has a
-finite information.
+many baseline games a design needs).
+
+The variance is plugged in from the data, pooled over baseline and current
+games as the two-proportion score test does (under "no change" the two rates
+are one rate), with a +1/+2 smoothing so a cell with no wins yet still has a
+finite information. Pooling keeps false alarms under alpha even for rates near
+0 or 1, where the unpooled plug-in over-alarms (measured: 7% instead of 5% at
+a 15% win rate over 6 cells); it costs a little power for upward moves from
+rates under about 10%, where the normal approximation is coarse anyway.
 """
 
 from __future__ import annotations
@@ -54,14 +69,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import brentq
 from scipy.stats import norm
 
 from rnsim.errors import ConfigError
 
 Z95 = float(norm.ppf(0.975))
 
-RUNNING, ACCEPTED, REJECTED = 0, -1, 1  # state of one side's SPRT
 DRIFT, NO_DRIFT, UNDECIDED = "drift", "no drift", "undecided"
+VERDICT_NAMES = {1: DRIFT, -1: NO_DRIFT, 0: UNDECIDED}  # cell state codes
 
 # The normal approximation needs a few games per cell before a decision is trusted.
 MIN_GAMES = 30
@@ -77,8 +93,8 @@ class GateDesign:
     cells: int = 1
 
     def __post_init__(self) -> None:
-        if not 0 < self.delta < 0.5:
-            raise ConfigError(f"gate: delta: must be between 0 and 0.5 (a win-rate difference), got {self.delta}")
+        if not 0 < self.delta < 0.25:
+            raise ConfigError(f"gate: delta: must be between 0 and 0.25 (a win-rate difference), got {self.delta}")
         if not 0 < self.alpha < 0.5:
             raise ConfigError(f"gate: alpha: must be between 0 and 0.5, got {self.alpha}")
         if not 0 < self.beta < 0.5:
@@ -88,37 +104,54 @@ class GateDesign:
 
     @property
     def theta1(self) -> float:
-        """The alternative each side tests against: a move of 2 delta."""
+        """The alternative: a move of 2 delta (either way)."""
         return 2 * self.delta
 
     @property
-    def alpha_side(self) -> float:
-        """False-alarm budget of one side of one cell (Bonferroni over cells and sides)."""
-        return self.alpha / (2 * self.cells)
+    def alpha_cell(self) -> float:
+        """False-alarm budget of one cell (Bonferroni)."""
+        return self.alpha / self.cells
 
     @property
     def upper(self) -> float:
-        """log A: a side's LLR at or above this says the rate moved."""
-        return math.log((1 - self.beta) / self.alpha_side)
+        """log A: an LLR at or above this says the cell drifted."""
+        return math.log(1 / self.alpha_cell)
 
     @property
     def lower(self) -> float:
-        """log B: a side's LLR at or below this says it did not move that way."""
-        return math.log(self.beta / (1 - self.alpha_side))
+        """log B: an LLR at or below this says it did not."""
+        return math.log(self.beta / (1 - self.alpha_cell))
 
     @property
     def fixed_information(self) -> float:
-        """Information a fixed-sample two-sided z-test of the same alpha, beta and delta needs."""
-        z = norm.ppf(1 - self.alpha_side) + norm.ppf(1 - self.beta)
+        """Information a fixed-sample two-sided z-test with the same alpha (per cell),
+        beta and delta needs: level alpha/cells, power 1 - beta at a move of 2 delta
+        (variance taken as equal under both hypotheses)."""
+        z = norm.ppf(1 - self.alpha_cell / 2) + norm.ppf(1 - self.beta)
         return float((z / self.theta1) ** 2)
 
-    def fixed_games(self, p: float, p0: float, n0: int) -> float:
-        """Current games one cell of that fixed-sample test needs against ``n0`` baseline
-        games (infinite when the baseline alone is too imprecise)."""
-        room = 1 / self.fixed_information - p0 * (1 - p0) / n0
-        return math.inf if room <= 0 else p * (1 - p) / room
+    def fixed_games(self, p0: float, n0: int) -> float:
+        """Current games one cell of the fixed-sample z-test needs against ``n0`` baseline
+        games at rate ``p0``: level ``alpha/cells`` under no change, power ``1 - beta``
+        against a move of ``2 delta`` in the harder direction (the one nearer 50%).
+        Infinite when the baseline alone is too imprecise."""
+        za = float(norm.ppf(1 - self.alpha_cell / 2))
+        zb = float(norm.ppf(1 - self.beta))
+        p1 = p0 + self.theta1 if p0 < 0.5 else p0 - self.theta1
+        p1 = min(max(p1, 1e-9), 1 - 1e-9)
+        base = p0 * (1 - p0) / n0
 
-    def baseline_games_needed(self, p0: float, factor: float = 3.0) -> int:
+        def shortfall(n: float) -> float:
+            return za * math.sqrt(p0 * (1 - p0) / n + base) + zb * math.sqrt(p1 * (1 - p1) / n + base) - self.theta1
+
+        if za * math.sqrt(base) + zb * math.sqrt(base) >= self.theta1:
+            return math.inf
+        hi = 1.0
+        while shortfall(hi) > 0:
+            hi *= 2
+        return float(brentq(shortfall, 1e-9, hi, xtol=1e-6))
+
+    def baseline_games_needed(self, p0: float, factor: float = 4.0) -> int:
         """Baseline games per cell so the baseline's own error takes at most
         ``1/factor`` of the variance the fixed-sample test allows."""
         return math.ceil(factor * p0 * (1 - p0) * self.fixed_information)
@@ -134,42 +167,36 @@ def drift_statistics(x0, n0, x, n):  # type: ignore[no-untyped-def]
     x = np.asarray(x, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        p0s = (x0 + 1) / (n0 + 2)
-        ps = (x + 1) / (n + 2)
-        var = ps * (1 - ps) / n + p0s * (1 - p0s) / n0
+        pooled = (x0 + x + 1) / (n0 + n + 2)
+        var = pooled * (1 - pooled) * (1 / n + 1 / n0)
         diff = np.where(n > 0, x / n, np.nan) - x0 / n0
         info = np.where(n > 0, 1 / var, 0.0)
         score = np.where(n > 0, diff * info, 0.0)
     return diff, var, info, score
 
 
-def side_llrs(design: GateDesign, score, info):  # type: ignore[no-untyped-def]
-    """Log-likelihood ratios of the "up" and "down" SPRTs (theta = +-2 delta against 0)."""
+def interval_variance(x0: int, n0: int, x: int, n: int) -> float:
+    """Variance of the difference for its 95% interval: each rate's own (smoothed)
+    variance, since under a move the two rates differ (the test pools them because
+    under its null they are equal)."""
+    if n == 0:
+        return math.nan
+    p0s, ps = (x0 + 1) / (n0 + 2), (x + 1) / (n + 2)
+    return ps * (1 - ps) / n + p0s * (1 - p0s) / n0
+
+
+def mixture_llr(design: GateDesign, score, info):  # type: ignore[no-untyped-def]
+    """log of (LR(+2 delta) + LR(-2 delta)) / 2 against no move, on the Brownian score."""
     t = design.theta1
-    half = t * t * np.asarray(info) / 2
-    return t * np.asarray(score) - half, -t * np.asarray(score) - half
+    tw = t * np.asarray(score, dtype=float)
+    return np.logaddexp(tw, -tw) - math.log(2) - t * t * np.asarray(info, dtype=float) / 2
 
 
-def advance_sides(design: GateDesign, sides: np.ndarray, llr_up, llr_down, n) -> np.ndarray:  # type: ignore[no-untyped-def]
-    """New side states (shape ``(..., 2)``) after looking at the latest LLRs.
-    A side that has stopped stays stopped (Sobel-Wald)."""
-    out = sides.copy()
-    ready = np.asarray(n) >= MIN_GAMES
-    for k, llr in enumerate((llr_up, llr_down)):
-        running = (out[..., k] == RUNNING) & ready
-        out[..., k] = np.where(running & (llr >= design.upper), REJECTED, out[..., k])
-        out[..., k] = np.where(running & (llr <= design.lower), ACCEPTED, out[..., k])
-    return out
-
-
-def cell_verdicts(sides: np.ndarray) -> np.ndarray:
-    """Per cell: 1 = drift (either side moved), -1 = no drift (both sides held), 0 = undecided."""
-    drift = (sides == REJECTED).any(axis=-1)
-    held = (sides == ACCEPTED).all(axis=-1)
-    return np.where(drift, 1, np.where(held, -1, 0))
-
-
-VERDICT_NAMES = {1: DRIFT, -1: NO_DRIFT, 0: UNDECIDED}
+def advance(design: GateDesign, state: np.ndarray, llr, n) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """New cell states after looking at the latest LLRs; decided cells stay decided."""
+    running = (state == 0) & (np.asarray(n) >= MIN_GAMES)
+    out = np.where(running & (llr >= design.upper), 1, state)
+    return np.where(running & (llr <= design.lower), -1, out).astype(np.int8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,9 +210,7 @@ class CellResult:
     diff: float
     low: float  # 95% interval of the difference (fixed-sample, not adjusted for stopping)
     high: float
-    llr: float  # the side pointing the way the rate moved
-    llr_up: float
-    llr_down: float
+    llr: float
     lower: float
     upper: float
     verdict: str
@@ -213,29 +238,24 @@ class SequentialGate:
         self.n0 = np.array([g for _, g in baseline], dtype=np.int64)
         self.x = np.zeros(design.cells, dtype=np.int64)
         self.n = np.zeros(design.cells, dtype=np.int64)
-        self.sides = np.full((design.cells, 2), RUNNING, dtype=np.int8)
+        self.state = np.zeros(design.cells, dtype=np.int8)
 
     def update(self, counts: Sequence[tuple[int, int]]) -> None:
         """Give the cumulative (forger wins, games) of the current run, per cell.
-        Decided cells keep their verdict whatever comes after."""
+        Decided cells keep their verdict and numbers whatever comes after."""
         x = np.array([w for w, _ in counts], dtype=np.int64)
         n = np.array([g for _, g in counts], dtype=np.int64)
         if len(x) != self.design.cells or (n < self.n).any() or (x < self.x).any() or (x > n).any():
             raise ValueError("counts must be cumulative (wins <= games, never decreasing), one per cell")
-        decided = cell_verdicts(self.sides) != 0
-        self.x = np.where(decided, self.x, x)
-        self.n = np.where(decided, self.n, n)
+        open_ = self.state == 0
+        self.x = np.where(open_, x, self.x)
+        self.n = np.where(open_, n, self.n)
         _, _, info, score = drift_statistics(self.x0, self.n0, self.x, self.n)
-        up, down = side_llrs(self.design, score, info)
-        self.sides = advance_sides(self.design, self.sides, up, down, self.n)
-
-    @property
-    def verdict_codes(self) -> np.ndarray:
-        return cell_verdicts(self.sides)
+        self.state = advance(self.design, self.state, mixture_llr(self.design, score, info), self.n)
 
     @property
     def undecided(self) -> list[int]:
-        return [i for i, v in enumerate(self.verdict_codes) if v == 0]
+        return [i for i, v in enumerate(self.state) if v == 0]
 
     @property
     def done(self) -> bool:
@@ -245,23 +265,22 @@ class SequentialGate:
     def overall(self) -> str:
         """Drift if any cell drifted (family-wise error alpha), else undecided if any
         cell is still open, else no drift."""
-        codes = self.verdict_codes
-        if (codes == 1).any():
+        if (self.state == 1).any():
             return DRIFT
-        return UNDECIDED if (codes == 0).any() else NO_DRIFT
+        return UNDECIDED if (self.state == 0).any() else NO_DRIFT
 
     def results(self) -> list[CellResult]:
-        diff, var, info, score = drift_statistics(self.x0, self.n0, self.x, self.n)
-        up, down = side_llrs(self.design, score, info)
+        diff, _, info, score = drift_statistics(self.x0, self.n0, self.x, self.n)
+        llr = mixture_llr(self.design, score, info)
         out = []
-        for i, code in enumerate(self.verdict_codes):
-            half = Z95 * math.sqrt(var[i]) if self.n[i] else math.nan
+        for i, code in enumerate(self.state):
+            half = Z95 * math.sqrt(interval_variance(self.x0[i], self.n0[i], self.x[i], self.n[i]))
             out.append(CellResult(
                 baseline_wins=int(self.x0[i]), baseline_games=int(self.n0[i]),
                 wins=int(self.x[i]), games=int(self.n[i]),
                 diff=float(diff[i]), low=float(diff[i] - half), high=float(diff[i] + half),
-                llr=float(max(up[i], down[i])), llr_up=float(up[i]), llr_down=float(down[i]),
-                lower=self.design.lower, upper=self.design.upper, verdict=VERDICT_NAMES[int(code)],
+                llr=float(llr[i]), lower=self.design.lower, upper=self.design.upper,
+                verdict=VERDICT_NAMES[int(code)],
             ))
         return out
 
@@ -300,13 +319,13 @@ def simulate_checks(
     n0a = np.full((checks, m), n0)
     x = np.zeros((checks, m), dtype=np.int64)
     n = np.zeros((checks, m), dtype=np.int64)
-    sides = np.full((checks, m, 2), RUNNING, dtype=np.int8)
+    state = np.zeros((checks, m), dtype=np.int8)
     used = np.zeros(checks, dtype=np.int64)
     while True:
-        open_cells = cell_verdicts(sides) == 0
+        open_cells = state == 0
         n_open = open_cells.sum(axis=1)
-        per_cell = np.minimum(batch, (budget - used) // np.maximum(n_open, 1))
-        active = (n_open > 0) & (per_cell > 0)
+        per_cell = batch_sizes(batch, budget - used, n_open)
+        active = per_cell > 0
         if not active.any():
             break
         k = np.where(open_cells & active[:, None], per_cell[:, None], 0)
@@ -314,11 +333,9 @@ def simulate_checks(
         n += k
         used += k.sum(axis=1)
         _, _, info, score = drift_statistics(x0, n0a, x, n)
-        up, down = side_llrs(design, score, info)
-        sides = advance_sides(design, sides, up, down, n)
-    codes = cell_verdicts(sides)
-    drift = (codes == 1).any(axis=1)
-    undecided = ~drift & (codes == 0).any(axis=1)
+        state = advance(design, state, mixture_llr(design, score, info), n)
+    drift = (state == 1).any(axis=1)
+    undecided = ~drift & (state == 0).any(axis=1)
     return SimulationSummary(
         checks=checks,
         drift=float(drift.mean()),
@@ -327,3 +344,12 @@ def simulate_checks(
         mean_games_per_cell=float(n.mean()),
         mean_games=float(used.mean()),
     )
+
+
+def batch_sizes(batch: int, remaining, open_cells):  # type: ignore[no-untyped-def]
+    """Games each open cell plays next: a full batch, or an even share of what is
+    left of the budget (0 when nothing is open or the budget is spent)."""
+    remaining = np.asarray(remaining)
+    open_cells = np.asarray(open_cells)
+    share = remaining // np.maximum(open_cells, 1)
+    return np.where(open_cells > 0, np.clip(np.minimum(batch, share), 0, None), 0)
