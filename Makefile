@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 EXTRAS ?= test,ray
 
-NATIVE_SRC := rnsim/engine/decision.py rnsim/engine/belief.py rnsim/engine/state.py
+NATIVE_SRC := rnsim/engine/decision.py rnsim/engine/belief.py rnsim/engine/state.py rnsim/engine/view.py
 NATIVE_STAMP := rnsim/engine/_native.sha256
 
 .PHONY: install run test lint typecheck bench clean native pure

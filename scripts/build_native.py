@@ -12,6 +12,7 @@ build. `make install` runs this; it is safe to run again at any time.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -19,9 +20,12 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from rnsim.engine._native import MODULES, STAMP, clean, source_hash  # noqa: E402
+# Load _native.py by path: importing the rnsim package would import the engine.
+_spec = importlib.util.spec_from_file_location("_rnsim_native", ROOT / "rnsim/engine/_native.py")
+assert _spec is not None and _spec.loader is not None
+_native = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_native)
+MODULES, STAMP, clean, source_hash = _native.MODULES, _native.STAMP, _native.clean, _native.source_hash
 
 
 def build() -> None:

@@ -12,7 +12,7 @@ import warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MODULES = ("decision", "belief", "state")  # in import order
+MODULES = ("decision", "belief", "state", "view")  # in import order
 STAMP = HERE / "_native.sha256"
 
 

@@ -11,12 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rnsim.engine.decision import ANGELA, JESSAH
+from rnsim.engine.state import GameState
 from rnsim.rules.components import Components
 from rnsim.rules.ruleset import RuleSet
 
 
-@dataclass(frozen=True, slots=True, eq=True)
+@dataclass(slots=True, eq=True)
 class View:
+    # Not frozen: a frozen dataclass sets each field through object.__setattr__,
+    # which doubles the cost of the view built at every decision. It is a
+    # snapshot all the same: changing it changes nothing in the game.
     seat: int  # 0 Angela, 1 Jessah
     rules: RuleSet
     comps: Components
@@ -76,12 +80,12 @@ class View:
         return self.angela_city if self.seat == ANGELA else self.jessah_city
 
 
-def build_view(state, seat: int) -> View:  # type: ignore[no-untyped-def]
+def build_view(state: GameState, seat: int) -> View:
     """The view of ``seat``. Only this function reads hidden state for a view."""
     comps = state.comps
     ids = comps.identities
     cards = comps.upgrade_cards
-    slots = []
+    slots: list[tuple[tuple[int, int] | None, ...]] = []
     for i, pair in enumerate(state.slots):
         row: list[tuple[int, int] | None] = []
         for s in pair:
@@ -115,11 +119,11 @@ def build_view(state, seat: int) -> View:  # type: ignore[no-untyped-def]
         check_deck_size=len(state.deck),
         revealed_hand=state.revealed_hand,
         security=state.security,
-        identities_up=tuple(ids[i].id for i in state.identities_up),
-        identities_down=tuple(ids[i].id for i in state.identities_down),
+        identities_up=tuple([ids[i].id for i in state.identities_up]),
+        identities_down=tuple([ids[i].id for i in state.identities_down]),
         captures=state.captures,
-        permanents=tuple(cards[u].id for u in state.permanents),
-        upgrades_face_up=tuple(cards[u].id for u in state.upgrades_face_up),
+        permanents=tuple([cards[u].id for u in state.permanents]),
+        upgrades_face_up=tuple([cards[u].id for u in state.upgrades_face_up]),
         upgrade_deck_size=len(state.upgrade_deck),
         cards=tuple(state.round_cards),
         slots=tuple(slots),
