@@ -29,6 +29,8 @@ from rnsim.errors import ConfigError
 # Short names of the built-in strategies (module:Class under `strategies`).
 BUILTIN: dict[str, str] = {
     "random": "strategies.random_play:RandomStrategy",
+    "rule": "strategies.rules_based:RuleBased",
+    "expert": "strategies.expert:Expert",
 }
 
 
@@ -41,6 +43,8 @@ class Strategy:
 
     name: ClassVar[str] = "strategy"
     PARAMS: ClassVar[dict[str, Any]] = {}
+    # Optional checks per param: (type, low, high); None bounds are open.
+    PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {}
     # A strategy that never reads its view may set this False and is then
     # handed None instead, which saves building a view per decision.
     uses_view: ClassVar[bool] = True
@@ -52,9 +56,25 @@ class Strategy:
             raise ConfigError(
                 f"strategy {type(self).__name__}: unknown param {unknown[0]!r}; accepted params: {accepted}"
             )
+        for k, v in params.items():
+            self._check_param(k, v)
         self.params: dict[str, Any] = {**self.PARAMS, **params}
         self.rng: random.Random = random.Random(0)
         self.seat: int = 0
+
+    def _check_param(self, key: str, value: Any) -> None:
+        spec = self.PARAM_RANGES.get(key)
+        if spec is None:
+            return
+        typ, lo, hi = spec
+        ok_type = isinstance(value, typ) and not isinstance(value, bool)
+        if typ is float and isinstance(value, int) and not isinstance(value, bool):
+            ok_type = True  # an int where a float is expected is fine (TOML `risk = 1`)
+        where = f"strategy {type(self).__name__}: param {key!r}"
+        if not ok_type:
+            raise ConfigError(f"{where} must be {'a number' if typ is float else typ.__name__}, got {value!r}")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise ConfigError(f"{where} must be in {lo}..{hi}, got {value!r}")
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         """Called before each game with the seat played and the seat's stream."""
@@ -73,12 +93,40 @@ class Strategy:
         opts = decision.options
         return opts[self.rng.randrange(len(opts))]
 
-    # Sensible defaults where random play is clearly silly.
+    # Sensible defaults where random play is clearly silly; every other kind
+    # (start, setup_radar, place_token, upgrade, identity, informant, ...) falls
+    # back to ``default``.
     def on_check(self, view: View, decision: Decision) -> Option:
         return "draw"
 
     def on_angela_security(self, view: View, decision: Decision) -> Option:
         return "gain"
+
+    def on_bank(self, view: View, decision: Decision) -> Option:
+        """Cash the most valuable check that can be cashed here."""
+        checks = view.comps.checks
+        cashable = [o for o in decision.options if o != "pass"]
+        return max(cashable, key=lambda c: (checks[c].value, -c))
+
+    def on_joker(self, view: View, decision: Decision) -> Option:
+        """Any action rather than none."""
+        opts = [o for o in decision.options if o != "pass"]
+        return opts[self.rng.randrange(len(opts))]
+
+    def on_jessah_security(self, view: View, decision: Decision) -> Option:
+        """Place something rather than nothing."""
+        opts = [o for o in decision.options if o != "pass"] or decision.options
+        return opts[self.rng.randrange(len(opts))]
+
+    def on_angela_move(self, view: View, decision: Decision) -> Option:
+        """A random step (or standing still); never spends security by default."""
+        opts = [o for o in decision.options if o in ("stay", "stop") or o[0] == "move"]
+        return opts[self.rng.randrange(len(opts))]
+
+    def on_jessah_move(self, view: View, decision: Decision) -> Option:
+        """A random step or inspection; never gives up the movement by default."""
+        opts = [o for o in decision.options if o != "stop"]
+        return opts[self.rng.randrange(len(opts))]
 
 
 def _load_reference(ref: str) -> type:

@@ -1,0 +1,586 @@
+"""The expert player, for both seats: the top rung of the ladder.
+
+Jessah (the agent) hunts with the public belief, the bitmask of cities Angela
+can be in: her movements pick the path that inspects the most belief cities,
+else close in on the belief; radars go where they split Angela's likely next
+cities best, barriers cut the exits of the belief; she draws and cashes checks
+for the upgrades and picks the upgrade that helps the hunt most right now.
+
+Angela (the forger) plans a cashing route over the cities of her hand's
+colours, weighing each city's distance against Jessah's reach and the radars
+it would trip; she cashes when the risk is acceptable, spends security to clear
+radars and barriers from her path, picks the identity that escapes best and
+hands Jessah the least useful upgrade.
+
+Both bid tokens from the value of each card half to each side and the tokens
+the opponent has left (spent tokens are public).
+
+Params: ``risk`` (0..1) is Angela's appetite for cashing and walking near
+Jessah, and Jessah's taste for chasing thin leads over holding a central post;
+``greed`` (0..1) is Angela's preference for $200k checks over $100k ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rnsim.engine.decision import ANGELA, Decision, Option
+from rnsim.engine.view import View
+from rnsim.rules.components import POW
+from rnsim.strategy import Strategy
+from strategies.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, bits, board_for, expand
+
+# How much an upgrade helps Jessah, in general (situational terms are added).
+_UPGRADE_HELP = {
+    "private_jet": 5.0,
+    "bank_alert": 4.5,
+    "precise_radars": 4.0,
+    "permanent_units": 3.0,
+    "frozen_accounts": 2.5,
+    "rapid_response": 1.5,
+    "informant": 1.5,
+    "satellite_sweep": 1.5,
+    "wiretap": 1.0,
+    "roadblocks": 1.5,
+}
+# How quickly Jessah can be on a city at distance d (the danger of standing there).
+_PROXIMITY = (1.0, 0.7, 0.35, 0.12, 0.03)
+
+
+def _token_strength(v: int) -> int:
+    return 6 if v == POW else v
+
+
+class Expert(Strategy):
+    """Plays either seat; see the module docstring."""
+
+    name = "expert"
+    PARAMS = {"risk": 0.5, "greed": 0.5}
+    PARAM_RANGES = {"risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0)}
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.risk = float(self.params["risk"])
+        self.greed = float(self.params["greed"])
+
+    # ------------------------------------------------------------- shared
+
+    @staticmethod
+    def _b(view: View) -> Board:
+        return board_for(view.comps)
+
+    def on_check(self, view: View, decision: Decision) -> Option:
+        # Angela wants colours; Jessah takes checks out of Angela's reach and
+        # may cash them for upgrades.
+        return "draw"
+
+    def on_start(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        if view.seat != ANGELA:
+            # A central post, showing the check whose colour is the least useful to keep.
+            return min(decision.options, key=lambda o: (b.centrality[o[1]], -b.check_value[o[0]], o))
+        best, best_key = decision.options[0], None
+        for chk, city in decision.options:
+            rest = list(view.hand)
+            rest.remove(chk)
+            targets = 0
+            for c in rest:
+                targets |= b.cont_mask[b.check_cont[c]]
+            d = b.dist_to_mask(targets)[city]
+            dj = b.dist[view.jessah_city][city]
+            radar = 1.5 if view.radars[b.cont[city]] else 0.0
+            score = -1.0 * min(d, 4) + 0.6 * min(dj, 4) - radar - 0.3 * (b.check_value[chk] > 100_000)
+            key = (score, -chk, -city)
+            if best_key is None or key > best_key:
+                best, best_key = (chk, city), key
+        return best
+
+    def on_setup_radar(self, view: View, decision: Decision) -> Option:
+        # Angela's start continent is one of her checks' colours; the big,
+        # central continents hold most of her options.
+        b = self._b(view)
+        return max(decision.options, key=lambda k: (b.cont_mask[k].bit_count(),
+                                                    -sum(b.centrality[c] for c in view.comps.continents[k].cities), -k))
+
+    # ------------------------------------------------------------- tokens
+
+    def _angela_targets(self, view: View, b: Board) -> int:
+        m = 0
+        for c in view.hand:
+            m |= b.cont_mask[b.check_cont[c]]
+        return m
+
+    def _angela_half_values(self, view: View, b: Board) -> dict[tuple[int, int], float]:
+        """Angela's value of each (action, icons) this round, from her view."""
+        here = view.angela_city
+        targets = self._angela_targets(view, b)
+        hand_here = [c for c in view.hand if b.check_cont[c] == b.cont[here]]
+        can_cash = bool(hand_here)
+        need = view.rules.money_target - view.cash_total[ANGELA]
+        win_now = any(b.check_value[c] >= need for c in hand_here)
+        d_open = b.open_dist_from(targets, view.barriers)[here] if targets else FAR
+        dj = b.dist[view.jessah_city][here]
+        threat = _PROXIMITY[dj] if dj < len(_PROXIMITY) else 0.0
+        vals: dict[tuple[int, int], float] = {}
+        bank = (12.0 if win_now else 3.0) if can_cash else (1.2 if d_open <= 2 else 0.2)
+        vals[(BANK, 1)] = bank
+        for n in (1, 2, 3):
+            if can_cash:
+                mv = 0.3 * n + 1.5 * threat * n
+            elif targets:
+                mv = 1.0 * min(n, d_open) + 0.2 + 1.2 * threat
+            else:
+                mv = 0.4 * n + 1.2 * threat
+            vals[(MOVEMENT, n)] = mv
+            room = view.rules.hand_limit - len(view.hand)
+            far = d_open >= 3
+            vals[(CHECK, n)] = 0.0 if room <= 0 else (1.0 if (not view.hand or far) else 0.35) * min(n, room)
+            vals[(SECURITY, n)] = 0.1 * n if view.security >= view.rules.security_cap else 0.25 * n
+        vals[(JOKER, 1)] = max(bank, vals[(MOVEMENT, 1)], vals[(CHECK, 1)], vals[(SECURITY, 1)])
+        return vals
+
+    def _jessah_half_values(self, view: View, b: Board, angela_city: int) -> dict[tuple[int, int], float]:
+        """Jessah's value of each (action, icons). ``angela_city`` >= 0 when the
+        caller (Angela) knows where she is; otherwise the belief is used."""
+        here = view.jessah_city
+        jet = 1 if "private_jet" in view.permanents else 0
+        last = len(view.identities_up) == 0
+        cap_w = 6.0 if last else 4.0
+        vals: dict[tuple[int, int], float] = {}
+        for n in (1, 2, 3):
+            steps = n + jet
+            if angela_city >= 0:
+                p = 1.0 if b.dist[here][angela_city] <= steps else 0.0
+                p /= max(1, min(view.belief.bit_count(), 4)) ** 0.5
+            else:
+                p = self._capture_chance(view, b, steps)
+            vals[(MOVEMENT, n)] = cap_w * p + 0.35 * steps
+        supply = view.radar_supply + view.barrier_supply
+        for n in (1, 2):
+            vals[(SECURITY, n)] = (0.55 if supply else 0.25) * n
+            room = view.rules.hand_limit - view.hand_sizes[1]
+            vals[(CHECK, n)] = 0.3 * min(n, room) if view.check_deck_size else 0.0
+        cashable = [c for c in view.hand if b.check_cont[c] == b.cont[here]] if view.seat != ANGELA else []
+        if view.seat != ANGELA:
+            bank = max((1.6 if b.check_value[c] == view.rules.upgrade_check_value else 0.8 for c in cashable),
+                       default=0.0)
+        else:
+            bank = 0.2  # Angela does not know Jessah's hand
+        vals[(BANK, 1)] = bank
+        vals[(JOKER, 1)] = max(bank, vals[(MOVEMENT, 1)], vals[(SECURITY, 1)], vals[(CHECK, 1)])
+        for n in (1, 2, 3):
+            vals.setdefault((SECURITY, n), 0.5 * n)
+            vals.setdefault((CHECK, n), 0.3 * n)
+        return vals
+
+    @staticmethod
+    def _generic_angela_values() -> dict[tuple[int, int], float]:
+        """What Jessah assumes a half is worth to Angela (her hand is hidden)."""
+        v = {(BANK, 1): 1.8, (JOKER, 1): 1.8}
+        for n in (1, 2, 3):
+            v[(MOVEMENT, n)] = 0.7 * n
+            v[(CHECK, n)] = 0.35 * n
+            v[(SECURITY, n)] = 0.2 * n
+        return v
+
+    def on_place_token(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        me = view.seat
+        if me == ANGELA:
+            mine = self._angela_half_values(view, b)
+            theirs = self._jessah_half_values(view, b, view.angela_city)
+        else:
+            mine = self._jessah_half_values(view, b, -1)
+            theirs = self._generic_angela_values()
+        opp = view.opponent_tokens_left()
+        n_opp = max(1, len(opp))
+        # Opponent placements still to come this round, and the cards they may use.
+        placed_opp = sum(1 for row in view.slots for s in row if s is not None and s[0] != me)
+        opp_left = view.rules.tokens_per_round - placed_opp
+        opp_free_cards = sum(1 for row in view.slots if not any(s is not None and s[0] != me for s in row))
+        q = min(1.0, opp_left / opp_free_cards) * 0.6 if opp_free_cards else 0.0
+        win_cache: dict[int, tuple[float, float]] = {}
+        best, best_key = decision.options[0], None
+        for v, i, half in decision.options:
+            wt = win_cache.get(v)
+            if wt is None:
+                if v == POW:
+                    tie = sum(1 for o in opp if o == POW) / n_opp
+                    wt = (1.0 - tie, tie)
+                else:
+                    wt = (sum(1 for o in opp if o < v) / n_opp, sum(1 for o in opp if o == v) / n_opp)
+                win_cache[v] = wt
+            p_win, p_tie = wt
+            card = b.halves[view.cards[i]]
+            h_mine = card[half]
+            h_other = card[1 - half]
+            m_h = mine.get(h_mine, 0.0)
+            m_o = mine.get(h_other, 0.0)
+            other = view.slots[i][1 - half]
+            if other is not None:  # the opponent is already there
+                o_h = theirs.get(h_mine, 0.0)
+                score = p_win * (m_h + m_o) + (1 - p_win) * m_h + (p_win + p_tie) * o_h
+            else:
+                score = m_h + m_o * ((1 - q) + q * p_win)
+            score -= 0.07 * _token_strength(v)
+            key = (score, -_token_strength(v), -i, -half)
+            if best_key is None or key > best_key:
+                best, best_key = (v, i, half), key
+        return best
+
+    # ------------------------------------------------------------ Jessah
+
+    def _capture_chance(self, view: View, b: Board, steps: int) -> float:
+        """Best chance of a capture within ``steps`` steps from Jessah's city
+        (uniform over the belief)."""
+        return self._best_path(view, b, view.jessah_city, steps)[0]
+
+    def _best_path(self, view: View, b: Board, start: int, steps: int) -> tuple[float, int]:
+        """(capture chance, first step) of the best inspection path; the first
+        step is a city, or -1 for "inspect here", or -2 when nothing is in reach."""
+        belief = view.belief
+        size = belief.bit_count()
+        if size == 0 or steps <= 0:
+            return 0.0, -2
+        # Nothing to find within reach: skip the search.
+        if min(b.dist[start][c] for c in bits(belief)) > steps and not belief >> start & 1:
+            return 0.0, -2
+        best = (0, 0.0, -2)
+        nbr = b.nbr
+        # DFS over paths; value = number of distinct belief cities inspected.
+        stack: list[tuple[int, int, int, int]] = [(start, 0, 0, -3)]
+        while stack:
+            city, seen, depth, first = stack.pop()
+            if depth == steps:
+                continue
+            # inspect here (only useful as a first step, before moving on)
+            if depth == 0 and belief >> city & 1:
+                s2 = seen | (1 << city)
+                got = (s2 & belief).bit_count()
+                cand = (got, -0.0, -1)
+                if cand[0] > best[0]:
+                    best = (got, 0.0, -1)
+                stack.append((city, s2, depth + 1, -1))
+            for nx in nbr[city]:
+                s2 = seen | (1 << nx)
+                got = (s2 & belief).bit_count()
+                f = nx if first == -3 else first
+                if got > best[0]:
+                    best = (got, 0.0, f)
+                stack.append((nx, s2, depth + 1, f))
+        return best[0] / size, best[2]
+
+    def _mean_dist(self, b: Board, x: int, cities: list[int]) -> float:
+        row = b.dist[x]
+        return sum(row[c] for c in cities) / len(cities)
+
+    def on_jessah_move(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        left = decision.info.get("left", 1)
+        p, first = self._best_path(view, b, view.jessah_city, left)
+        if p > 0:
+            return "inspect" if first == -1 else ("move", first)
+        cities = bits(view.belief) or [view.jessah_city]
+        # Close in on where Angela can be next: the belief one step on.
+        grown = bits(expand(view.belief, b.nbr_mask)) if len(cities) < 12 else cities
+        here = view.jessah_city
+        best: Option = "stop"
+        best_d = self._mean_dist(b, here, grown) - 0.05
+        for o in decision.options:
+            if isinstance(o, tuple):
+                d = self._mean_dist(b, o[1], grown)
+                if d < best_d - 1e-9:
+                    best, best_d = o, d
+        return best
+
+    def _likely_next(self, view: View, b: Board) -> int:
+        """Cities Angela may stand in after her next movement (two steps)."""
+        masks = b.open_masks(view.barriers)
+        m = expand(view.belief, masks)
+        return expand(m, masks)
+
+    def _radar_score(self, view: View, b: Board, k: int, nxt: int) -> float:
+        total = nxt.bit_count() or 1
+        inside = (nxt & b.cont_mask[k]).bit_count()
+        here = (view.belief & b.cont_mask[k]).bit_count()
+        # A radar splits best when it covers about half of where she can go;
+        # on the continent she stands on, any step she takes trips it.
+        split = min(inside, total - inside) / total
+        return 2.0 * split + 1.5 * here / max(1, view.belief.bit_count()) + 0.3 * inside / total
+
+    def _barrier_score(self, view: View, b: Board, r: int, masks: list[int]) -> float:
+        x, y = b.route_ends[r]
+        belief = view.belief
+        s = 0.0
+        for a, c in ((x, y), (y, x)):
+            if belief >> a & 1 and not belief >> c & 1:
+                exits = masks[a].bit_count() or 1
+                s += (1.0 + 0.5 * (b.cont[a] != b.cont[c])) / exits
+        near = expand(belief, b.nbr_mask)
+        if not s and (near >> x & 1 or near >> y & 1):
+            s = 0.1
+        return s / max(1.0, belief.bit_count() ** 0.5)
+
+    def on_jessah_security(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        nxt = self._likely_next(view, b)
+        masks = b.open_masks(view.barriers)
+        best: Option = "pass"
+        best_s = 0.02
+        bar_scores: dict[int, float] = {}
+        for o in decision.options:
+            if o == "pass":
+                continue
+            s: float
+            if o[0] == "radar":
+                s = self._radar_score(view, b, o[1], nxt)
+            elif o[0] == "barrier":
+                got = bar_scores.get(o[1])
+                if got is None:
+                    got = bar_scores[o[1]] = self._barrier_score(view, b, o[1], masks)
+                s = got
+            else:
+                frm, to = o[1], o[2]
+                st = bar_scores.get(to)
+                if st is None:
+                    st = bar_scores[to] = self._barrier_score(view, b, to, masks)
+                sf = bar_scores.get(frm)
+                if sf is None:
+                    sf = bar_scores[frm] = self._barrier_score(view, b, frm, masks)
+                s = st - sf - 0.1
+            if s > best_s:
+                best, best_s = o, s
+        return best
+
+    def on_black_radar(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        nxt = self._likely_next(view, b)
+        return max(decision.options, key=lambda k: (self._radar_score(view, b, k, nxt), -k))
+
+    def on_black_barrier(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        masks = b.open_masks(view.barriers)
+        return max(decision.options, key=lambda r: (self._barrier_score(view, b, r, masks), -r))
+
+    def on_informant(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        belief = view.belief
+        size = belief.bit_count()
+
+        def split(c: int) -> tuple[int, int]:
+            near = (b.nbr_mask[c] | (1 << c)) & belief
+            return (abs(2 * near.bit_count() - size), c)
+
+        return min(decision.options, key=split)
+
+    def _jessah_upgrade_value(self, view: View, b: Board, u: str) -> float:
+        v = _UPGRADE_HELP.get(u, 1.0)
+        size = view.belief.bit_count()
+        if u == "rapid_response":
+            v += 4.0 * self._capture_chance(view, b, 2)
+        elif u == "informant":
+            v += 1.5 if 3 <= size <= 16 else -1.0
+        elif u == "satellite_sweep":
+            conts = {b.cont[c] for c in bits(view.belief)}
+            v += 1.5 if len(conts) > 1 else -1.5
+        elif u == "wiretap":
+            v += 0.5
+        elif u == "frozen_accounts" and "frozen_accounts" in view.permanents:
+            v = 0.0
+        return v
+
+    def _angela_upgrade_harm(self, view: View, b: Board, u: str) -> float:
+        """How much handing Jessah ``u`` hurts Angela now (she knows her city)."""
+        v = _UPGRADE_HELP.get(u, 1.0)
+        here = view.angela_city
+        dj = b.dist[view.jessah_city][here]
+        size = view.belief.bit_count()
+        if u == "rapid_response":
+            v = 0.5 + (8.0 if dj <= 2 else 0.0)
+        elif u == "informant":
+            v = 0.3 if size <= 1 else 2.0
+        elif u == "satellite_sweep":
+            v = 0.2 if size <= 1 or len({b.cont[c] for c in bits(view.belief)}) == 1 else 2.0
+        elif u == "roadblocks":
+            v = 1.0 + (1.0 if size <= 3 else 0.0)
+        elif u == "wiretap":
+            v = 1.2
+        elif u == "frozen_accounts":
+            v = 2.0 if any(b.check_value[c] == view.rules.bonus_move_check_value for c in view.hand) else 1.5
+        elif u == "bank_alert":
+            v = 4.5 + (1.0 if dj <= 2 else 0.0)
+        return v
+
+    def on_upgrade(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        if view.seat == ANGELA:
+            return min(decision.options, key=lambda u: (self._angela_upgrade_harm(view, b, u), u))
+        return max(decision.options, key=lambda u: (self._jessah_upgrade_value(view, b, u), u))
+
+    def on_joker(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        if view.seat == ANGELA:
+            vals = self._angela_half_values(view, b)
+        else:
+            vals = self._jessah_half_values(view, b, -1)
+        choice = {"bank": (BANK, 1), "movement": (MOVEMENT, 1), "check": (CHECK, 1), "security": (SECURITY, 1)}
+        best = max(("bank", "movement", "check", "security"), key=lambda o: vals.get(choice[o], 0.0))
+        return best if best in decision.options else decision.options[0]
+
+    def on_bank(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        cashable = [o for o in decision.options if o != "pass"]
+        if view.seat != ANGELA:
+            # Jessah cashes for the effects: an upgrade of her choice, or a move.
+            return max(cashable, key=lambda c: (b.check_value[c], -c))
+        need = view.rules.money_target - view.cash_total[ANGELA]
+        winning = [c for c in cashable if b.check_value[c] >= need]
+        if winning:
+            return winning[0]
+        here = view.angela_city
+        dj = b.dist[view.jessah_city][here]
+        last = not view.identities_up
+        # Cashing reveals her city. With no identity left a capture ends the game.
+        if last and dj <= 1 and self.risk < 0.9:
+            return "pass"
+        bonus = view.rules.bonus_move_check_value
+        frozen = "frozen_accounts" in view.permanents
+
+        def pref(c: int) -> tuple[float, int]:
+            val = b.check_value[c]
+            s = val / 100_000 * (0.5 + self.greed)
+            if val == bonus and not frozen:
+                s += 1.5 * (_PROXIMITY[dj] if dj < len(_PROXIMITY) else 0.0) + 0.2
+            if val == view.rules.upgrade_check_value:
+                s -= 0.4
+            return (s, -c)
+
+        return max(cashable, key=pref)
+
+    # ------------------------------------------------------------ Angela
+
+    def _danger(self, view: View, b: Board, city: int) -> float:
+        d = b.dist[view.jessah_city][city]
+        prox = _PROXIMITY[d] if d < len(_PROXIMITY) else 0.0
+        if not view.identities_up:
+            prox *= 1.8
+        return prox * (1.4 - self.risk)
+
+    def _radar_cost(self, view: View, b: Board, city: int) -> float:
+        r = view.radars[b.cont[city]]
+        if not r:
+            return 0.0
+        if r == 1 and view.security >= view.rules.security_removal_cost:
+            return 0.35  # she can spend security to clear it first
+        return 0.5 + (0.5 if "precise_radars" in view.permanents else 0.0)
+
+    def on_angela_move(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        here = view.angela_city
+        opts = decision.options
+        if decision.info.get("escape"):
+            targets = 0
+        else:
+            targets = self._angela_targets(view, b)
+        dt = b.open_dist_from(targets, view.barriers) if targets else None
+        # Security: clear a barrier that lengthens the way to her cities.
+        if dt is not None and any(isinstance(o, tuple) and o[0] == "remove_barrier" for o in opts):
+            free = b.dist_to_mask(targets)[here]
+            if dt[here] >= free + 2 and dt[here] > 0:
+                for o in opts:
+                    if isinstance(o, tuple) and o[0] == "remove_barrier":
+                        x, y = b.route_ends[o[1]]
+                        if b.dist_to_mask(targets)[x] != b.dist_to_mask(targets)[y]:
+                            return o
+        in_target = bool(targets >> here & 1)
+
+        def score(city: int, stay: bool) -> float:
+            s = -2.2 * self._danger(view, b, city)
+            if dt is not None:
+                s -= 1.0 * min(dt[city], 8)
+                if in_target and city != here:
+                    s -= 0.3  # already where she can cash
+            else:
+                s += 0.25 * min(b.dist[view.jessah_city][city], 5)
+            if city != here or stay:
+                s -= self._radar_cost(view, b, city)
+            return s
+
+        best: Option = "stop"
+        best_s = score(here, False)
+        for o in opts:
+            if o == "stay":
+                s = score(here, True) - 0.05
+            elif isinstance(o, tuple) and o[0] == "move":
+                s = score(o[1], False) + 1e-3 * (o[1] % 7) * 0  # deterministic ties by order
+            else:
+                continue
+            if s > best_s + 1e-9:
+                best, best_s = o, s
+        # Clear a white radar rather than trip it, when that is affordable.
+        if isinstance(best, tuple) and view.radars[b.cont[best[1]]] == 1:
+            k = b.cont[best[1]]
+            if ("remove_radar", k) in opts:
+                return ("remove_radar", k)
+        return best
+
+    def on_angela_security(self, view: View, decision: Decision) -> Option:
+        opts = decision.options
+        spends = [o for o in opts if isinstance(o, tuple)]
+        if spends and view.security >= view.rules.security_cap:
+            # Spend before gaining so the point is not lost (R11): a radar on
+            # her continent first, else the barrier nearest to her.
+            b = self._b(view)
+            k = b.cont[view.angela_city]
+            if ("remove_radar", k) in opts:
+                return ("remove_radar", k)
+            bars = [o for o in spends if o[0] == "remove_barrier"]
+            if bars:
+                return min(bars, key=lambda o: (min(b.dist[view.angela_city][e] for e in b.route_ends[o[1]]), o[1]))
+        return "gain"
+
+    def on_identity(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        ids = {x.id: x for x in view.comps.identities}
+        white = sum(1 for r in view.radars if r == 1) + sum(1 for x in view.barriers if x == 1)
+        harmful = max((_UPGRADE_HELP.get(u, 1.0) for u in view.permanents), default=0.0)
+        here = view.angela_city
+        radar_near = sum(1 for c in bits(expand(1 << here, b.nbr_mask)) if view.radars[b.cont[c]])
+
+        def value(i: str) -> tuple[float, str]:
+            x = ids[i]
+            v = float(x.moves)
+            if x.effect == "journalist":
+                v += 0.4 + 0.4 * radar_near
+            elif x.effect == "lawyer":
+                v += 0.2 * min(white, 2)
+            elif x.effect == "secret_agent":
+                v += 0.15 * (view.rules.security_cap - view.security)
+            elif x.effect == "doctor":
+                v += 0.35 * min(x.checks, view.rules.hand_limit - len(view.hand))
+            elif x.effect == "businesswoman":
+                v += 0.25 * harmful
+            return (v, i)
+
+        return max(decision.options, key=value)
+
+    def on_destroy_upgrade(self, view: View, decision: Decision) -> Option:
+        return max(decision.options, key=lambda u: (_UPGRADE_HELP.get(u, 1.0), u))
+
+    def _nearest_route(self, view: View, b: Board, routes: Sequence[int]) -> int:
+        here = view.angela_city
+        return min(routes, key=lambda r: (min(b.dist[here][e] for e in b.route_ends[r]), r))
+
+    def on_lawyer_barrier(self, view: View, decision: Decision) -> Option:
+        return self._nearest_route(view, self._b(view), decision.options)
+
+    def on_remove_black_barrier(self, view: View, decision: Decision) -> Option:
+        return self._nearest_route(view, self._b(view), decision.options)
+
+    def on_lawyer_radar(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        here = view.angela_city
+        return min(decision.options, key=lambda k: (min(b.dist[here][c] for c in view.comps.continents[k].cities), k))
+
+    on_remove_black_radar = on_lawyer_radar
