@@ -32,7 +32,7 @@ pure:
 install: $(STAMP) $(NATIVE_STAMP)
 
 run: install
-	$(BIN)/rnsim play --seed 1
+	$(BIN)/rnsim run configs/classic.toml
 
 test: install
 	$(BIN)/python -m pytest -q tests
