@@ -92,11 +92,12 @@ def identity_pairs_query(results: Results, z: float = Z95) -> pl.LazyFrame:
         .with_columns(_rates(z))
         .join(overall, on=CELL, how="left", nulls_equal=True)
         .with_columns(
-            differs=(pl.col("overall_forger_rate") < pl.col("forger_rate_lo"))
-            | (pl.col("overall_forger_rate") > pl.col("forger_rate_hi")),
-            rank=pl.col("forger_rate").rank("ordinal", descending=True).over(CELL).cast(pl.Int32),
+            differs=((pl.col("overall_forger_rate") < pl.col("forger_rate_lo"))
+                     | (pl.col("overall_forger_rate") > pl.col("forger_rate_hi"))).fill_null(False),
         )
-        .sort([*CELL, "rank"])
+        # ties broken by name, so the ranking never depends on scan order
+        .sort([*CELL, "forger_rate", "identity_pair"], descending=[False, False, False, True, False], nulls_last=True)
+        .with_columns(rank=(pl.int_range(pl.len()).over(CELL) + 1).cast(pl.Int32))
     )
 
 
@@ -119,7 +120,7 @@ def identities_query(results: Results, z: float = Z95) -> pl.LazyFrame:
              (pl.col("identity_burnt_1") == pl.col("identity")).fill_null(False).sum().cast(pl.Int64)
              .alias("burnt_first"))
         .with_columns(*_rates(z), *rate_columns("burnt_first", "games", "burnt_first_share", z))
-        .sort([*CELL, "forger_rate"], descending=[False, False, False, True])
+        .sort([*CELL, "forger_rate", "identity"], descending=[False, False, False, True, False], nulls_last=True)
     )
 
 
@@ -157,6 +158,7 @@ def upgrades_query(results: Results, z: float = Z95) -> pl.LazyFrame:
         wide.select(
             *CELL,
             pl.lit(u).alias("upgrade"),
+            pl.lit(i).alias("_order"),
             "games",
             pl.col(f"g{i}").alias("gained"),
             pl.col(f"w{i}").alias("agent_wins_with"),
@@ -176,8 +178,9 @@ def upgrades_query(results: Results, z: float = Z95) -> pl.LazyFrame:
         .select(*CELL, "upgrade", "games", "gained", "gained_rate", "gained_rate_lo", "gained_rate_hi",
                 "agent_wins_with", "agent_rate_with", "agent_rate_with_lo", "agent_rate_with_hi",
                 "games_without", "agent_wins_without", "agent_rate_without", "agent_rate_without_lo",
-                "agent_rate_without_hi", "effect", "median_round", "mean_round")
-        .sort(CELL)
+                "agent_rate_without_hi", "effect", "median_round", "mean_round", "_order")
+        .sort([*CELL, "_order"])  # component order within a cell
+        .drop("_order")
     )
 
 

@@ -1,0 +1,222 @@
+"""Every aggregation on a small hand-listed result table with known counts."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from rnsim.analysis import (
+    ResultsError,
+    errors_by_cell,
+    flow_by_round,
+    game_length,
+    game_length_histogram,
+    headline,
+    identities,
+    identity_pairs,
+    matchup_matrix,
+    matchups,
+    scan_results,
+    upgrade_ids,
+    upgrades,
+    wilson,
+)
+from rnsim.analysis.synthetic import random_results, schema_for, table_from_games, write_run
+
+JP = ("journalist", "pilot")
+LD = ("lawyer", "doctor")
+RR = {"angela_strategy": "random", "jessah_strategy": "random"}
+HR = {"angela_strategy": "hunter", "jessah_strategy": "random"}
+
+
+def games() -> list[dict]:
+    g: list[dict] = []
+    # random vs random, journalist+pilot: Angela 3, Jessah 2, 1 timeout, 1 error
+    g += [dict(RR, pair=JP, winner="angela", rounds=10, upgrades={"wiretap": 2}, burnt=("pilot",)),
+          dict(RR, pair=JP, winner="angela", rounds=12),
+          dict(RR, pair=JP, winner="angela", rounds=14),
+          dict(RR, pair=JP, winner="jessah", rounds=6, upgrades={"wiretap": 4}, burnt=("journalist", "pilot")),
+          dict(RR, pair=JP, winner="jessah", rounds=8, burnt=("pilot", "journalist")),
+          dict(RR, pair=JP, winner=None, rounds=60, upgrades={"wiretap": 6}),
+          dict(RR, pair=JP, end_reason="error")]
+    # random vs random, lawyer+doctor: Angela 1, Jessah 3
+    g += [dict(RR, pair=LD, winner="angela", rounds=20),
+          dict(RR, pair=LD, winner="jessah", rounds=4, upgrades={"wiretap": 8, "informant": 1}, burnt=("doctor",)),
+          dict(RR, pair=LD, winner="jessah", rounds=5, burnt=("lawyer",)),
+          dict(RR, pair=LD, winner="jessah", rounds=7, burnt=("doctor",))]
+    # hunter vs random: Angela 2 of 2
+    g += [dict(HR, pair=JP, winner="angela", rounds=9), dict(HR, pair=LD, winner="angela", rounds=11)]
+    return g
+
+
+@pytest.fixture(scope="module")
+def table() -> pl.DataFrame:
+    return table_from_games(games())
+
+
+def cell(df: pl.DataFrame, a: str = "random", j: str = "random") -> pl.DataFrame:
+    return df.filter((pl.col("angela_strategy") == a) & (pl.col("jessah_strategy") == j))
+
+
+def test_synthetic_table_follows_the_schema(table: pl.DataFrame) -> None:
+    assert dict(table.schema) == schema_for()
+    assert upgrade_ids(table.schema)[:2] == ["precise_radars", "permanent_units"]
+    assert len(upgrade_ids(table.schema)) == 10
+
+
+def test_headline_counts_and_timeouts_apart(table: pl.DataFrame) -> None:
+    h = cell(headline(table.lazy())).row(0, named=True)
+    assert (h["games"], h["angela_wins"], h["jessah_wins"], h["timeouts"], h["errors"]) == (10, 4, 5, 1, 1)
+    assert h["forger_rate"] == 0.4 and h["agent_rate"] == 0.5 and h["timeout_rate"] == 0.1
+    assert (h["forger_rate_lo"], h["forger_rate_hi"]) == pytest.approx(wilson(4, 10), abs=1e-12)
+    assert (h["agent_rate_lo"], h["agent_rate_hi"]) == pytest.approx(wilson(5, 10), abs=1e-12)
+    assert h["mean_rounds"] == pytest.approx((10 + 12 + 14 + 6 + 8 + 60 + 20 + 4 + 5 + 7) / 10)
+    assert h["median_rounds"] == 9.0
+    hr = cell(headline(table), "hunter").row(0, named=True)
+    assert (hr["games"], hr["angela_wins"], hr["forger_rate"], hr["forger_rate_hi"]) == (2, 2, 1.0, 1.0)
+
+
+def test_identity_pairs(table: pl.DataFrame) -> None:
+    p = cell(identity_pairs(table))
+    assert p["identity_pair"].to_list() == ["journalist+pilot", "lawyer+doctor"]  # best to worst
+    assert p["rank"].to_list() == [1, 2]
+    jp, ld = p.row(0, named=True), p.row(1, named=True)
+    assert (jp["identity_1"], jp["identity_2"]) == JP
+    assert (jp["games"], jp["angela_wins"], jp["jessah_wins"], jp["timeouts"], jp["errors"]) == (6, 3, 2, 1, 1)
+    assert jp["forger_rate"] == 0.5 and ld["forger_rate"] == 0.25
+    assert (ld["forger_rate_lo"], ld["forger_rate_hi"]) == pytest.approx(wilson(1, 4), abs=1e-12)
+    assert jp["overall_forger_rate"] == ld["overall_forger_rate"] == 0.4
+    assert not jp["differs"] and not ld["differs"]
+
+
+def test_identity_pair_flag_when_interval_excludes_overall() -> None:
+    g = [dict(pair=JP, winner="angela")] * 90 + [dict(pair=JP, winner="jessah")] * 10 \
+        + [dict(pair=LD, winner="angela")] * 10 + [dict(pair=LD, winner="jessah")] * 90
+    p = identity_pairs(table_from_games(g))
+    assert p["identity_pair"].to_list() == ["journalist+pilot", "lawyer+doctor"]
+    assert p["overall_forger_rate"].to_list() == [0.5, 0.5]
+    assert p["differs"].to_list() == [True, True]
+
+
+def test_identities(table: pl.DataFrame) -> None:
+    i = cell(identities(table))
+    by = {r["identity"]: r for r in i.iter_rows(named=True)}
+    assert set(by) == {"journalist", "pilot", "lawyer", "doctor"}
+    assert (by["pilot"]["games"], by["pilot"]["angela_wins"], by["pilot"]["errors"]) == (6, 3, 1)
+    assert by["pilot"]["burnt_first"] == 2 and by["journalist"]["burnt_first"] == 1
+    assert by["doctor"]["burnt_first"] == 2 and by["lawyer"]["burnt_first"] == 1
+    assert by["doctor"]["burnt_first_share"] == 0.5
+    assert by["lawyer"]["forger_rate"] == 0.25
+
+
+def test_upgrades_with_and_without(table: pl.DataFrame) -> None:
+    u = cell(upgrades(table))
+    assert u.height == 10
+    w = u.filter(pl.col("upgrade") == "wiretap").row(0, named=True)
+    # gained in 4 played games (rounds 2, 4, 6, 8), Jessah won 2 of them; 6 without, Jessah won 3
+    assert (w["games"], w["gained"], w["agent_wins_with"], w["games_without"], w["agent_wins_without"]) == \
+        (10, 4, 2, 6, 3)
+    assert w["gained_rate"] == 0.4 and w["agent_rate_with"] == 0.5 and w["agent_rate_without"] == 0.5
+    assert w["effect"] == 0.0
+    assert (w["median_round"], w["mean_round"]) == (5.0, 5.0)
+    assert (w["agent_rate_with_lo"], w["agent_rate_with_hi"]) == pytest.approx(wilson(2, 4), abs=1e-12)
+    inf = u.filter(pl.col("upgrade") == "informant").row(0, named=True)
+    assert (inf["gained"], inf["agent_rate_with"], inf["agent_wins_without"]) == (1, 1.0, 4)
+    assert inf["agent_rate_without"] == pytest.approx(4 / 9)
+    assert inf["effect"] == pytest.approx(1 - 4 / 9)
+    never = u.filter(pl.col("upgrade") == "private_jet").row(0, named=True)
+    assert never["gained"] == 0 and never["agent_rate_with"] is None and never["agent_rate_with_lo"] is None
+    assert never["agent_rate_without"] == 0.5 and never["median_round"] is None
+
+
+def test_upgrades_follow_the_component_set() -> None:
+    ups = ("alpha", "beta_round")  # an id ending in "_round" must not confuse the discovery
+    t = table_from_games([dict(winner="jessah", upgrades={"beta_round": 3}), dict(winner="angela")], upgrades=ups)
+    assert upgrade_ids(t.schema) == list(ups)
+    assert upgrade_ids(t.columns) == list(ups)
+    u = upgrades(t)
+    assert u["upgrade"].to_list() == list(ups)
+    assert u.filter(pl.col("upgrade") == "beta_round")["agent_rate_with"].item() == 1.0
+
+
+def test_matchups(table: pl.DataFrame) -> None:
+    m = matchups(table)
+    assert m.select("angela_strategy", "jessah_strategy", "games", "angela_wins").rows() == \
+        [("hunter", "random", 2, 2), ("random", "random", 10, 4)]
+    mat = matchup_matrix(m, "base")
+    assert mat.columns == ["angela_strategy", "random"]
+    assert mat.rows() == [("hunter", 1.0), ("random", 0.4)]
+
+
+def test_game_length(table: pl.DataFrame) -> None:
+    gl = cell(game_length(table))
+    by = {r["end_reason"]: r for r in gl.iter_rows(named=True)}
+    assert set(by) == {"million", "arrest", "timeout"}  # errors have no length
+    assert (by["million"]["games"], by["million"]["winner"], by["million"]["median_rounds"]) == (4, "angela", 13.0)
+    assert (by["arrest"]["games"], by["arrest"]["min_rounds"], by["arrest"]["max_rounds"]) == (5, 4.0, 8.0)
+    assert by["timeout"]["winner"] is None and by["timeout"]["share"] == 0.1
+    h = cell(game_length_histogram(table))
+    assert h["games"].sum() == 10
+    assert h.filter(pl.col("end_reason") == "timeout").select("rounds", "games").rows() == [(60, 1)]
+
+
+def test_flow_by_round() -> None:
+    t = table_from_games([
+        dict(winner="angela", rounds=2, angela_cash_by_round=[100, 300], jessah_cash_by_round=[0, 100],
+             captures_by_round=[0, 1]),
+        dict(winner="jessah", rounds=1, angela_cash_by_round=[200], jessah_cash_by_round=[50],
+             captures_by_round=[1]),
+        dict(end_reason="error"),
+    ])
+    f = flow_by_round(t)
+    assert f.select("round", "games_in_play", "angela_cash_mean", "jessah_cash_mean", "captures_mean").rows() == \
+        [(1, 2, 150.0, 25.0, 0.5), (2, 1, 300.0, 100.0, 1.0)]
+
+
+def test_errors_by_cell(table: pl.DataFrame) -> None:
+    assert errors_by_cell(table).select("angela_strategy", "identity_pair", "errors").rows() == \
+        [("random", "journalist+pilot", 1)]
+
+
+def test_lazy_and_eager_agree_on_a_random_table(tmp_path: Path) -> None:
+    df = random_results(3000, seed=3, strategy_pairs=[("random", "random"), ("hunter", "random")])
+    write_run(tmp_path, df, shard_rows=700)
+    lf = scan_results(tmp_path)
+    assert len(list((tmp_path / "shards").glob("*.parquet"))) == 5
+    for f in (headline, identity_pairs, identities, upgrades, game_length, flow_by_round):
+        assert f(lf).equals(f(df)), f.__name__
+    h = headline(lf)
+    assert int(h["games"].sum() + h["errors"].sum()) == 3000
+    assert (h["angela_wins"] + h["jessah_wins"] + h["timeouts"] == h["games"]).all()
+
+
+def test_scan_results_errors_name_the_problem(tmp_path: Path) -> None:
+    with pytest.raises(ResultsError, match="no shards/ directory"):
+        scan_results(tmp_path)
+    (tmp_path / "shards").mkdir()
+    with pytest.raises(ResultsError, match=r"no result shards"):
+        scan_results(tmp_path)
+    pl.DataFrame({"variant": ["base"]}).write_parquet(tmp_path / "shards" / "part-0.parquet")
+    with pytest.raises(ResultsError, match="lacks column.*identity_1"):
+        scan_results(tmp_path)
+
+
+FORBIDDEN = ("rnsim.engine", "rnsim.play", "rnsim.tournament")
+
+
+@pytest.mark.parametrize("package", ["analysis", "report"])
+def test_analysis_and_report_never_import_the_engine(package: str) -> None:
+    root = Path(__file__).resolve().parents[1] / "rnsim"
+    files = sorted((root / package).glob("*.py"))
+    if package == "report":
+        files.append(root / "commands_report.py")
+    assert files
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for n in names:
+                assert not n.startswith(FORBIDDEN) and n != "rnsim", f"{path.name} imports {n}"
