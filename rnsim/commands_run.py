@@ -18,11 +18,14 @@ import click
 @click.option("--workers", default=None, help='Worker processes, or "auto" for every core (overrides run.workers).')
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run directory (overrides run.out).")
-@click.option("--backend", default=None, help='"process" or "serial" (overrides run.backend).')
+@click.option("--backend", default=None, help='"process", "serial" or "ray" (overrides run.backend).')
+@click.option("--address", default=None,
+              help='Ray cluster to connect to, e.g. "10.0.0.5:6379" (backend "ray"; overrides run.address; '
+                   "default: $RAY_ADDRESS, else a local Ray cluster is started for the run).")
 @click.option("--chunk-size", type=int, default=None, help="Games per chunk / shard (overrides run.chunk_size).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar.")
 def run(config: Path, games: int | None, seed: int | None, workers: str | None, out: Path | None,
-        backend: str | None, chunk_size: int | None, progress: bool) -> None:
+        backend: str | None, address: str | None, chunk_size: int | None, progress: bool) -> None:
     """Play the tournament described by CONFIG (a TOML file) into a run directory.
 
     Running the same command again resumes an interrupted run: finished games
@@ -32,7 +35,7 @@ def run(config: Path, games: int | None, seed: int | None, workers: str | None, 
     from rnsim.tournament.run import run_tournament
 
     cfg = load_config(config, games=games, seed=seed, workers=workers, out=out, backend=backend,
-                      chunk_size=chunk_size)
+                      chunk_size=chunk_size, address=address)
     n_cells = len(cfg.cells())
     click.echo(
         f"{config}: {len(cfg.variants)} variant(s) x {n_cells // len(cfg.variants)} identity/strategy cell(s) "

@@ -45,7 +45,7 @@ from rnsim.errors import ConfigError, RnsimError
 from rnsim.rules.ruleset import KNOBS, RuleSet
 
 TOP_KEYS = ("run", "rules", "variants", "strategies")
-RUN_KEYS = ("games", "seed", "workers", "backend", "out", "chunk_size", "identities")
+RUN_KEYS = ("games", "seed", "workers", "backend", "address", "out", "chunk_size", "identities")
 STRATEGY_SEATS = ("angela", "jessah")
 STRATEGY_KEYS = ("ref", "params", "label")
 VARIANT_META_KEYS = ("name", "extends")
@@ -113,6 +113,7 @@ class RunConfig:
     angela: list[StrategySpec]
     jessah: list[StrategySpec]
     sources: dict[str, Any] = field(default_factory=dict)
+    address: str | None = None  # cluster to connect to (backend "ray"); None = RAY_ADDRESS or a local cluster
 
     def cells(self) -> list[Cell]:
         """Every cell, in a fixed order: variant, then identity pair, then strategy pair."""
@@ -146,7 +147,10 @@ class RunConfig:
         return hashlib.sha256(blob).hexdigest()
 
     def execution(self) -> dict[str, Any]:
-        return {"workers": self.workers, "backend": self.backend, "chunk_size": self.chunk_size, "out": str(self.out)}
+        out = {"workers": self.workers, "backend": self.backend, "chunk_size": self.chunk_size, "out": str(self.out)}
+        if self.address is not None:
+            out["address"] = self.address
+        return out
 
     @property
     def total_games(self) -> int:
@@ -322,6 +326,7 @@ def load_config(
     out: str | Path | None = None,
     backend: str | None = None,
     chunk_size: int | None = None,
+    address: str | None = None,
 ) -> RunConfig:
     """Read and validate a tournament config; keyword arguments override ``[run]``
     (the CLI flags). Raises ConfigError naming the file and key on any problem."""
@@ -330,7 +335,7 @@ def load_config(
     raw = _read_toml(path, src)
     return config_from_mapping(
         raw, src=src, base_dir=path.parent, path=path, games=games, seed=seed, workers=workers, out=out,
-        backend=backend, chunk_size=chunk_size,
+        backend=backend, chunk_size=chunk_size, address=address,
     )
 
 
@@ -346,6 +351,7 @@ def config_from_mapping(
     out: str | Path | None = None,
     backend: str | None = None,
     chunk_size: int | None = None,
+    address: str | None = None,
 ) -> RunConfig:
     from rnsim.tournament.backends import BACKENDS
 
@@ -380,6 +386,18 @@ def config_from_mapping(
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ConfigError(f"{s}: run.backend: unknown backend {v!r}{hint}; backends: {', '.join(BACKENDS)}")
     backend_name = str(v)
+    if backend_name == "ray":
+        from rnsim.tournament.ray_backend import MISSING_MESSAGE, ray_installed
+
+        if not ray_installed():
+            raise ConfigError(f"{s}: run.backend: {MISSING_MESSAGE}")
+    v, s = pick("address", address, None)
+    if v is not None:
+        if not isinstance(v, str) or not v:
+            raise ConfigError(f'{s}: run.address: must be a Ray cluster address like "10.0.0.5:6379" or "auto", got {v!r}')
+        if backend_name != "ray":
+            raise ConfigError(f"{s}: run.address: only the 'ray' backend connects to a cluster; backend is {backend_name!r}")
+    ray_address = v
     v, s = pick("chunk_size", chunk_size, DEFAULT_CHUNK)
     chunk = _whole(s, "run.chunk_size", v, 1, MAX_CHUNK)
     stem = path.stem if path is not None else "run"
@@ -441,7 +459,7 @@ def config_from_mapping(
     jessah = _strategies(src, "jessah", strat.get("jessah", best))
 
     return RunConfig(
-        path=path, games=n_games, seed=master, workers=n_workers, backend=backend_name, out=out_dir,
+        path=path, games=n_games, seed=master, workers=n_workers, backend=backend_name, out=out_dir, address=ray_address,
         chunk_size=chunk, identities=ident, variants=variants, angela=angela, jessah=jessah,
         sources={"config": str(path) if path else None, "raw": raw},
     )

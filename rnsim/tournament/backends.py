@@ -22,6 +22,7 @@ from rnsim.tournament.worker import ChunkOutput, Plan, WorkerState, play_chunk
 BACKENDS: dict[str, str] = {
     "process": "rnsim.tournament.backends:ProcessBackend",
     "serial": "rnsim.tournament.backends:SerialBackend",
+    "ray": "rnsim.tournament.ray_backend:RayBackend",
 }
 
 # A chunk whose worker dies this many times is not tried again: the run stops
@@ -41,10 +42,13 @@ class Backend(Protocol):
     def run(self, plan: Plan, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None: ...
 
 
-def get_backend(name: str, workers: int) -> Backend:
+def get_backend(name: str, workers: int, address: str | None = None) -> Backend:
+    """The backend ``name``; ``address`` (a cluster to connect to) only for cluster backends.
+    Raises ConfigError when the backend's optional extra is not installed."""
     ref = BACKENDS[name]
     mod, _, cls = ref.partition(":")
-    backend: Backend = getattr(importlib.import_module(mod), cls)(workers)
+    factory = getattr(importlib.import_module(mod), cls)
+    backend: Backend = factory(workers, address=address) if address is not None else factory(workers)
     return backend
 
 

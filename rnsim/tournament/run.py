@@ -179,7 +179,7 @@ def run_tournament(
     manifest["status"] = "running"
     _write_manifest(run_dir, manifest)
 
-    backend = get_backend(cfg.backend, min(cfg.workers, max(1, len(chunks))))
+    backend = get_backend(cfg.backend, min(cfg.workers, max(1, len(chunks))), cfg.address)
     played = 0
     errors_now = 0
     bar = None
@@ -222,6 +222,8 @@ def run_tournament(
         session.update(finished=_now(), games_played=played, seconds=round(seconds, 3),
                        games_per_s=round(played / seconds, 1) if seconds > 0 else None,
                        workers_replaced=getattr(backend, "replaced", 0))
+        if getattr(backend, "info", None):  # a cluster backend: where the games ran (nodes, resources)
+            session["cluster"] = backend.info  # type: ignore[attr-defined]
         manifest["status"] = "complete" if complete else "interrupted"
         if complete:
             manifest["finished"] = session["finished"]
