@@ -1,0 +1,147 @@
+"""Paired differences of win rates between rule variants.
+
+Game ``i`` of every variant sees the same chance stream (common random
+numbers), so the same deals, draws and identity pair under two rule sets: the
+two outcomes of game ``i`` are a pair, and the difference of win rates is
+estimated from the per-game differences ``D_i = Y_variant,i - Y_reference,i``.
+Its variance is ``Var(Y_ref) + Var(Y_var) - 2 Cov`` over ``n``: whatever the two
+variants agree on cancels. The unpaired estimate (the same games treated as two
+independent samples) drops the covariance term; the share of variance the
+pairing removed, ``1 - Var_paired / Var_unpaired``, is measured on the run itself.
+
+Games are joined on (identity pair, strategy pair, game index). Error rows
+(``end_reason = "error"``) are dropped with their partner; a timeout is a game
+nobody won, never a win (the definitions of :mod:`rnsim.analysis.aggregate`).
+
+The interval is the normal (Wald) interval of the mean paired difference:
+two identical variants give ``D_i = 0`` for every game and so an interval of
+exactly zero width, which is the truth (the rules did not change a single game).
+The variances are computed from integer counts so that zero is exact.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from rnsim.analysis.stats import Z95
+
+CELL_KEYS = ["identity_pair", "angela_strategy", "jessah_strategy"]
+GAME_KEYS = [*CELL_KEYS, "game_index"]
+SEATS = ("angela", "jessah")
+ALL = "all"  # the identity_pair label of the row pooling every cell
+
+Results = pl.LazyFrame | pl.DataFrame
+
+
+def _outcomes(results: Results, variant: str, seat: str, name: str) -> pl.LazyFrame:
+    lf = results.lazy() if isinstance(results, pl.DataFrame) else results
+    return (
+        lf.filter((pl.col("variant") == variant) & (pl.col("end_reason") != "error"))
+        .select(*GAME_KEYS, (pl.col("winner") == seat).fill_null(False).cast(pl.Int64).alias(name))
+    )
+
+
+def paired_games(results: Results, reference: str, variant: str, seat: str = "angela") -> pl.LazyFrame:
+    """One row per game played (without error) under both variants: the keys,
+    ``y_ref`` and ``y_var`` (1 when ``seat`` won)."""
+    if seat not in SEATS:
+        raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
+    return _outcomes(results, reference, seat, "y_ref").join(
+        _outcomes(results, variant, seat, "y_var"), on=GAME_KEYS, how="inner"
+    )
+
+
+def _moments() -> list[pl.Expr]:
+    n = pl.len().cast(pl.Int64).alias("games")
+    a = pl.col("y_ref").sum().alias("wins_ref")
+    b = pl.col("y_var").sum().alias("wins_var")
+    ab = (pl.col("y_ref") * pl.col("y_var")).sum().alias("wins_both")
+    return [n, a, b, ab]
+
+
+def _statistics() -> list[pl.Expr]:
+    n = pl.col("games").cast(pl.Float64)
+    a = pl.col("wins_ref")
+    b = pl.col("wins_var")
+    ab = pl.col("wins_both")
+    # For 0/1 outcomes sum(y^2) = sum(y), so every (n-1)-denominator variance is a
+    # function of integer counts; "discordant" counts the games whose outcome changed.
+    discordant = (a + b - 2 * ab).cast(pl.Float64)
+    net = (b - a).cast(pl.Float64)
+    var_ref = (a - a * a / n) / (n - 1)
+    var_var = (b - b * b / n) / (n - 1)
+    var_d = (discordant - net * net / n) / (n - 1)
+    return [
+        (a / n).alias("rate_ref"),
+        (b / n).alias("rate_var"),
+        (net / n).alias("diff"),
+        discordant.cast(pl.Int64).alias("discordant"),
+        (var_d / n).alias("var_paired"),
+        ((var_ref + var_var) / n).alias("var_unpaired"),
+    ]
+
+
+def _intervals(z: float) -> list[pl.Expr]:
+    sp = pl.col("var_paired").clip(0.0, None).sqrt()
+    su = pl.col("var_unpaired").clip(0.0, None).sqrt()
+    return [
+        sp.alias("se_paired"),
+        (pl.col("diff") - z * sp).alias("paired_lo"),
+        (pl.col("diff") + z * sp).alias("paired_hi"),
+        su.alias("se_unpaired"),
+        (pl.col("diff") - z * su).alias("unpaired_lo"),
+        (pl.col("diff") + z * su).alias("unpaired_hi"),
+        pl.when(pl.col("var_unpaired") > 0)
+        .then(1 - pl.col("var_paired") / pl.col("var_unpaired"))
+        .otherwise(None)
+        .alias("variance_removed"),
+    ]
+
+
+def paired_differences(
+    results: Results, reference: str, variant: str, seat: str = "angela", z: float = Z95
+) -> pl.DataFrame:
+    """Per cell (identity pair x strategy pair) and overall (``identity_pair == "all"``):
+    ``games`` paired, both win rates of ``seat``, ``diff`` (variant - reference), the
+    paired interval (``paired_lo``, ``paired_hi``), the unpaired one for comparison
+    and ``variance_removed`` by the pairing.
+
+    The overall row is stratified by cell: the difference is the games-weighted mean
+    of the cells' differences and its variance the weighted sum of theirs, so the
+    cells' different base rates do not inflate it.
+    """
+    cells = (
+        paired_games(results, reference, variant, seat)
+        .group_by(CELL_KEYS)
+        .agg(_moments())
+        .filter(pl.col("games") >= 2)
+        .with_columns(_statistics())
+        .sort(CELL_KEYS)
+        .collect()
+    )
+    if cells.height == 0:
+        raise ValueError(
+            f"no game was played (without error) under both variants {reference!r} and {variant!r} "
+            "with the same identity pair, strategy pair and game index"
+        )
+    total = cells["games"].sum()
+    w = pl.col("games").cast(pl.Float64) / total
+    overall = cells.select(
+        pl.lit(ALL).alias("identity_pair"),
+        pl.lit(ALL).alias("angela_strategy"),
+        pl.lit(ALL).alias("jessah_strategy"),
+        pl.col("games").sum(),
+        pl.col("wins_ref").sum(),
+        pl.col("wins_var").sum(),
+        pl.col("wins_both").sum(),
+        (w * pl.col("rate_ref")).sum().alias("rate_ref"),
+        (w * pl.col("rate_var")).sum().alias("rate_var"),
+        (w * pl.col("diff")).sum().alias("diff"),
+        pl.col("discordant").sum(),
+        (w * w * pl.col("var_paired")).sum().alias("var_paired"),
+        (w * w * pl.col("var_unpaired")).sum().alias("var_unpaired"),
+    )
+    out = pl.concat([cells, overall], how="vertical_relaxed").with_columns(_intervals(z))
+    return out.with_columns(
+        pl.lit(reference).alias("reference"), pl.lit(variant).alias("variant"), pl.lit(seat).alias("seat")
+    )

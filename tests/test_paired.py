@@ -1,0 +1,111 @@
+"""Paired differences of win rates, on synthetic result tables (no games)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rnsim.analysis.paired import ALL, paired_differences, paired_games
+
+WINNERS = ["angela", "jessah", None]
+
+
+def table(variant: str, winners: list[str | None], pairs: list[str] | None = None,
+          errors: set[int] | None = None) -> pl.DataFrame:
+    n = len(winners)
+    pairs = pairs or ["journalist+pilot"] * n
+    errors = errors or set()
+    return pl.DataFrame({
+        "variant": [variant] * n,
+        "identity_pair": pairs,
+        "angela_strategy": ["random"] * n,
+        "jessah_strategy": ["random"] * n,
+        "game_index": list(range(n)),
+        "winner": [None if i in errors else w for i, w in enumerate(winners)],
+        "end_reason": ["error" if i in errors else ("timeout" if w is None else "million") for i, w in enumerate(winners)],
+    }, schema_overrides={"winner": pl.String, "game_index": pl.Int64})
+
+
+def test_two_identical_variants_give_an_interval_of_exactly_zero_width() -> None:
+    rng = np.random.default_rng(1)
+    winners = [WINNERS[k] for k in rng.integers(0, 3, 500)]
+    pairs = [["journalist+pilot", "lawyer+doctor"][k] for k in rng.integers(0, 2, 500)]
+    df = pl.concat([table("a", winners, pairs), table("b", winners, pairs)])
+    out = paired_differences(df, "a", "b")
+    assert set(out["identity_pair"]) == {"journalist+pilot", "lawyer+doctor", ALL}
+    for row in out.iter_rows(named=True):
+        assert row["diff"] == 0.0
+        assert row["paired_hi"] - row["paired_lo"] == 0.0
+        assert row["unpaired_hi"] - row["unpaired_lo"] > 0
+        assert row["variance_removed"] == 1.0
+        assert row["discordant"] == 0
+
+
+def test_correlated_variants_give_a_narrower_paired_interval() -> None:
+    rng = np.random.default_rng(2)
+    a = rng.random(2000) < 0.3
+    # variant b wins every game a wins, and some more: a strongly coupled change
+    b = a | (rng.random(2000) < 0.2)
+    df = pl.concat([table("a", ["angela" if x else "jessah" for x in a]),
+                    table("b", ["angela" if x else "jessah" for x in b])])
+    row = paired_differences(df, "a", "b").filter(pl.col("identity_pair") == ALL).row(0, named=True)
+    assert row["diff"] == pytest.approx(b.mean() - a.mean())
+    assert row["paired_lo"] > 0  # the change is found
+    assert row["paired_hi"] - row["paired_lo"] < row["unpaired_hi"] - row["unpaired_lo"]
+    assert 0 < row["variance_removed"] < 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(WINNERS), st.sampled_from(WINNERS)), min_size=3, max_size=200))
+def test_the_paired_variance_is_the_variance_of_the_per_game_differences(games: list[tuple[str | None, str | None]]) -> None:
+    df = pl.concat([table("ref", [g[0] for g in games]), table("var", [g[1] for g in games])])
+    row = paired_differences(df, "ref", "var", seat="jessah").filter(pl.col("identity_pair") == ALL).row(0, named=True)
+    y0 = np.array([g[0] == "jessah" for g in games], dtype=float)
+    y1 = np.array([g[1] == "jessah" for g in games], dtype=float)
+    n = len(games)
+    assert row["games"] == n
+    assert row["diff"] == pytest.approx((y1 - y0).mean(), abs=1e-12)
+    assert row["var_paired"] == pytest.approx(np.var(y1 - y0, ddof=1) / n, abs=1e-12)
+    assert row["var_unpaired"] == pytest.approx((np.var(y0, ddof=1) + np.var(y1, ddof=1)) / n, abs=1e-12)
+    assert row["paired_lo"] <= row["diff"] <= row["paired_hi"]
+
+
+def test_error_games_are_dropped_with_their_partner() -> None:
+    a = table("a", ["angela"] * 10, errors={3})
+    b = table("b", ["jessah"] * 10, errors={7})
+    joined = paired_games(pl.concat([a, b]), "a", "b").collect()
+    assert sorted(joined["game_index"]) == [0, 1, 2, 4, 5, 6, 8, 9]
+    row = paired_differences(pl.concat([a, b]), "a", "b").filter(pl.col("identity_pair") == ALL).row(0, named=True)
+    assert row["games"] == 8 and row["diff"] == -1.0
+
+
+def test_timeouts_are_not_wins() -> None:
+    df = pl.concat([table("a", [None] * 6), table("b", ["angela", None, None, None, None, None])])
+    row = paired_differences(df, "a", "b").filter(pl.col("identity_pair") == ALL).row(0, named=True)
+    assert row["rate_ref"] == 0.0 and row["rate_var"] == pytest.approx(1 / 6)
+
+
+def test_the_overall_row_is_stratified_by_cell() -> None:
+    # Two cells with very different base rates and the same (zero) change: pooling the
+    # games blindly would count the base-rate gap as noise.
+    rng = np.random.default_rng(3)
+    ws1 = ["angela" if x else "jessah" for x in rng.random(400) < 0.9]
+    ws2 = ["angela" if x else "jessah" for x in rng.random(400) < 0.1]
+    flip = rng.random(800) < 0.1
+    base = ws1 + ws2
+    changed = [("jessah" if w == "angela" else "angela") if f else w for w, f in zip(base, flip, strict=True)]
+    pairs = ["journalist+pilot"] * 400 + ["lawyer+doctor"] * 400
+    df = pl.concat([table("a", base, pairs), table("b", changed, pairs)])
+    out = paired_differences(df, "a", "b")
+    cells = out.filter(pl.col("identity_pair") != ALL)
+    overall = out.filter(pl.col("identity_pair") == ALL).row(0, named=True)
+    assert overall["var_paired"] == pytest.approx((cells["var_paired"] * 0.25).sum())
+    assert overall["diff"] == pytest.approx(cells["diff"].mean())
+
+
+def test_no_common_games_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="under both variants"):
+        paired_differences(table("a", ["angela"] * 5), "a", "b")
