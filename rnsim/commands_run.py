@@ -50,16 +50,22 @@ def run(config: Path, games: int | None, seed: int | None, workers: str | None, 
 
 
 @click.command()
-@click.option("--games", type=int, default=2000, show_default=True, help="Games per measurement.")
+@click.option("--games", type=int, default=3000, show_default=True, help="Games per measurement.")
 @click.option("--angela", default="random", show_default=True, help="Angela's strategy.")
 @click.option("--jessah", default="random", show_default=True, help="Jessah's strategy.")
 @click.option("--workers", "worker_counts", default="1,2", show_default=True,
               help="Comma-separated worker counts to measure with the process backend.")
-@click.option("--repeat", type=int, default=1, show_default=True, help="Repeat each measurement; medians are shown.")
+@click.option("--repeat", type=int, default=3, show_default=True,
+              help="Rounds of measurements (interleaved, so load changes hit all alike); medians are shown.")
 @click.option("--chunk-size", type=int, default=250, show_default=True)
 def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int, chunk_size: int) -> None:
     """Games/s of the engine in a plain loop, of the runner (serial backend: its
-    overhead), and of the process backend for each worker count (scaling)."""
+    overhead), and of the process backend for each worker count (scaling).
+
+    The process backend's rate is given twice: over the whole wall time, and
+    without the pool's fixed start-up cost (spawning workers, importing rnsim),
+    which a long run pays once.
+    """
     import statistics
 
     from rnsim.config import config_from_mapping
@@ -67,6 +73,7 @@ def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int,
     from rnsim.strategy import load_strategy
     from rnsim.tournament.run import run_tournament
 
+    counts = [int(x) for x in worker_counts.split(",") if x.strip()]
     raw = {"run": {"games": games, "seed": 0, "identities": "random", "chunk_size": chunk_size},
            "strategies": {"angela": angela, "jessah": jessah}}
 
@@ -79,27 +86,42 @@ def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int,
         t = time.perf_counter()
         for i in range(games):
             run_game(rules, a, j, 0, i, comps=comps)
-        return games / (time.perf_counter() - t)
+        return time.perf_counter() - t
 
-    def runner(backend: str, workers: int) -> float:
+    def runner(backend: str, workers: int, n: int = games) -> float:
         with tempfile.TemporaryDirectory(prefix="rnsim-bench-") as d:
-            cfg = config_from_mapping(raw, src="bench", out=Path(d) / "run", backend=backend, workers=workers)
+            cfg = config_from_mapping(raw, src="bench", out=Path(d) / "run", backend=backend, workers=workers,
+                                      games=n, chunk_size=min(chunk_size, n))
             t = time.perf_counter()
             s = run_tournament(cfg, progress=False)
             assert s.complete
-            return games / (time.perf_counter() - t)
+            return time.perf_counter() - t
 
-    def med(f, *args) -> float:  # type: ignore[no-untyped-def]
-        return statistics.median(f(*args) for _ in range(repeat))
+    times: dict[str, list[float]] = {}
+    for _ in range(repeat):
+        times.setdefault("plain", []).append(plain())
+        times.setdefault("serial", []).append(runner("serial", 1))
+        for w in counts:
+            times.setdefault(f"p{w}", []).append(runner("process", w))
+            # start-up: the same pool playing one game per worker
+            times.setdefault(f"s{w}", []).append(runner("process", w, n=w))
 
-    click.echo(f"bench: {games:,} games, {angela} vs {jessah}, median of {repeat}")
-    base = med(plain)
-    click.echo(f"  plain loop over run_game      {base:8.1f} games/s")
-    ser = med(runner, "serial", 1)
-    click.echo(f"  runner, serial backend        {ser:8.1f} games/s  (overhead {100 * (base / ser - 1):+.1f}%)")
-    rates: dict[int, float] = {}
-    for w in (int(x) for x in worker_counts.split(",") if x.strip()):
-        rates[w] = med(runner, "process", w)
-        extra = f"  ({rates[w] / rates[min(rates)]:.2f}x {min(rates)} worker)" if w != min(rates) else \
-            f"  (overhead vs plain loop {100 * (base / rates[w] - 1):+.1f}%)" if w == 1 else ""
-        click.echo(f"  runner, process backend, {w} w {rates[w]:8.1f} games/s{extra}")
+    med = {k: statistics.median(v) for k, v in times.items()}
+    rate = {k: games / v for k, v in med.items()}
+    click.echo(f"bench: {games:,} games of {angela} vs {jessah}, chunk {chunk_size}, median of {repeat}")
+    click.echo(f"  plain loop over run_game        {rate['plain']:8.1f} games/s")
+    click.echo(f"  runner, serial backend          {rate['serial']:8.1f} games/s  "
+               f"(overhead {100 * (med['serial'] / med['plain'] - 1):+.1f}%)")
+    steady: dict[int, float] = {}
+    for w in counts:
+        start = med[f"s{w}"]
+        steady[w] = games / max(med[f"p{w}"] - start, 1e-9)
+        click.echo(f"  runner, process backend, {w} w    {rate[f'p{w}']:8.1f} games/s wall, {steady[w]:8.1f} "
+                   f"without the {start:.1f} s start-up")
+    if 1 in steady:
+        click.echo(f"  process backend overhead vs plain loop (1 worker, without start-up): "
+                   f"{100 * (rate['plain'] / steady[1] - 1):+.1f}%")
+        for w in counts:
+            if w != 1:
+                click.echo(f"  scaling {w} workers / 1 worker: {rate[f'p{w}'] / rate['p1']:.2f}x wall, "
+                           f"{steady[w] / steady[1]:.2f}x without start-up")
