@@ -76,8 +76,7 @@ def pair_heatmap(pairs: pl.DataFrame, title: str) -> Figure:
             notes[(a, b)] = text
     size = max(4.5, 1.15 * k + 1.5)
     fig, ax = plt.subplots(figsize=(size + 1.2, size))
-    cmap = matplotlib.colormaps["RdBu_r"].copy()
-    cmap.set_bad("#f0f0f0")
+    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#f0f0f0")
     im = ax.imshow(np.ma.masked_invalid(rate), cmap=cmap, vmin=0.0, vmax=1.0)
     for (a, b), text in notes.items():
         v = rate[a, b]
@@ -220,8 +219,7 @@ def matchup_heatmap(mu: pl.DataFrame, title: str) -> Figure:
         m[i, j] = np.nan if v is None else v
         ax.text(j, i, f"{_pct(v)}\n[{_pct(r['forger_rate_lo'])}–{_pct(r['forger_rate_hi'])}]\nn={r['games']:,}",
                 ha="center", va="center", fontsize=7)
-    cmap = matplotlib.colormaps["RdBu_r"].copy()
-    cmap.set_bad("#f0f0f0")
+    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#f0f0f0")
     im = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(len(cols)), cols, rotation=20, ha="right")
     ax.set_yticks(range(len(rows)), rows)

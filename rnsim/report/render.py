@@ -143,8 +143,10 @@ def standouts(t: dict[str, pl.DataFrame]) -> list[str]:
     out: list[str] = []
     head = t["headline"]
     several = head.height > 1
+    one_variant = head["variant"].n_unique() == 1
     for r in head.iter_rows(named=True):
-        pre = f"{cell_label(r)}: " if several else ""
+        short = f"{r['angela_strategy']} vs {r['jessah_strategy']}"
+        pre = "" if not several else f"{short}: " if one_variant else f"{r['variant']}, {short}: "
         pairs = _in_cell(t["identity_pairs"], r).filter(pl.col("games") > 0)
         if pairs.height:
             best, worst = pairs.row(0, named=True), pairs.row(pairs.height - 1, named=True)
@@ -162,10 +164,15 @@ def standouts(t: dict[str, pl.DataFrame]) -> list[str]:
                 out.append(f"{pre}no identity pair's 95% interval excludes the overall rate of {pct(r['forger_rate'])}.")
             wide = pairs.filter((pl.col("forger_rate_hi") - pl.col("forger_rate_lo")) > WIDE_INTERVAL)
             if wide.height:
-                out.append(f"{pre}too few games for a useful interval (95% interval wider than "
-                           f"{100 * WIDE_INTERVAL:.0f} points) in {wide.height} pair(s): "
-                           + ", ".join(f"{_ident(x)} ({n:,} games)" for x, n in
-                                       zip(wide["identity_pair"], wide["games"], strict=True)) + ".")
+                what = f"too few games for a useful interval (95% interval wider than {100 * WIDE_INTERVAL:.0f} points)"
+                if wide.height == pairs.height:
+                    out.append(f"{pre}{what} in every identity pair ({int(pairs['games'].min()):,} to "  # type: ignore[arg-type]
+                               f"{int(pairs['games'].max()):,} games each): play more games per cell.")  # type: ignore[arg-type]
+                else:
+                    named = [f"{_ident(x)} ({n:,} games)" for x, n in
+                             zip(wide["identity_pair"], wide["games"], strict=True)]
+                    more = f" and {len(named) - 6} more" if len(named) > 6 else ""
+                    out.append(f"{pre}{what} in {wide.height} pair(s): {', '.join(named[:6])}{more}.")
         ups = _in_cell(t["upgrades"], r)
         if ups.height and "effect" in ups.columns:
             ups = ups.filter(pl.col("effect").is_not_null() & pl.col("effect").is_not_nan())

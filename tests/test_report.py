@@ -1,0 +1,194 @@
+"""The report: a real small run (the tournament runner, serial backend) gets a
+complete Markdown and self-contained HTML report; the CLI; edge cases."""
+
+from __future__ import annotations
+
+import base64
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from rnsim.analysis.synthetic import random_results, table_from_games, write_run
+from rnsim.cli import main
+from rnsim.report import write_report
+from rnsim.report.render import TABLES
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class _Doc(HTMLParser):
+    """Collects what the tests check: ids, headings, images, links, and tag balance."""
+
+    VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.headings: list[str] = []
+        self.imgs: list[str] = []
+        self.hrefs: list[str] = []
+        self.stack: list[str] = []
+        self.unbalanced: list[str] = []
+        self._in_heading = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.append(a["id"] or "")
+        if tag == "img":
+            self.imgs.append(a.get("src") or "")
+        if tag == "a":
+            self.hrefs.append(a.get("href") or "")
+        if tag in ("h1", "h2", "h3"):
+            self._in_heading = True
+            self.headings.append("")
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("h1", "h2", "h3"):
+            self._in_heading = False
+        if not self.stack or self.stack.pop() != tag:
+            self.unbalanced.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        if self._in_heading:
+            self.headings[-1] += data
+
+
+@pytest.fixture(scope="module")
+def real_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real tournament: 15 identity pairs x 12 games x 2 Angela strategies,
+    random play, serial backend."""
+    from rnsim.config import config_from_mapping
+    from rnsim.tournament.run import run_tournament
+
+    out = tmp_path_factory.mktemp("real") / "run"
+    raw = {"run": {"games": 12, "seed": 7, "identities": "all", "chunk_size": 6},
+           "strategies": {"angela": ["random", {"ref": "random", "label": "random-b"}], "jessah": "random"}}
+    cfg = config_from_mapping(raw, src="test", out=out, backend="serial", workers=1)
+    assert run_tournament(cfg, progress=False, echo=lambda s: None).complete
+    return out
+
+
+@pytest.fixture(scope="module")
+def reported(real_run: Path) -> Path:
+    html = write_report(real_run)
+    assert html == real_run / "report.html"
+    return real_run
+
+
+def test_report_files_are_written(reported: Path) -> None:
+    assert (reported / "report.md").is_file() and (reported / "report.html").is_file()
+    for name in TABLES:
+        csv = pl.read_csv(reported / "tables" / f"{name}.csv")
+        pq = pl.read_parquet(reported / "tables" / f"{name}.parquet")
+        assert csv.height == pq.height, name
+    pngs = sorted((reported / "figures").glob("*.png"))
+    # headline, matchups, and 5 per cell (pairs, identities, upgrades, length, flow) x 2 cells
+    assert len(pngs) == 2 + 5 * 2
+    for png in pngs:
+        assert png.read_bytes().startswith(PNG_MAGIC)
+        assert png.with_suffix(".svg").read_text().lstrip().startswith(("<?xml", "<svg"))
+    pairs = pl.read_parquet(reported / "tables" / "identity_pairs.parquet")
+    assert pairs.height == 2 * 15 and pairs["games"].to_list() == [12] * 30
+
+
+def test_report_numbers_match_the_run(reported: Path) -> None:
+    head = pl.read_parquet(reported / "tables" / "headline.parquet")
+    rows = pl.scan_parquet(sorted((reported / "shards").glob("*.parquet"))).collect()
+    assert int(head["games"].sum() + head["errors"].sum()) == rows.height == 360
+    assert int(head["angela_wins"].sum()) == rows.filter(pl.col("winner") == "angela").height
+    assert int(head["timeouts"].sum()) == rows.filter(pl.col("end_reason") == "timeout").height
+
+
+def test_html_is_complete_and_self_contained(reported: Path) -> None:
+    text = (reported / "report.html").read_text()
+    doc = _Doc()
+    doc.feed(text)
+    assert doc.unbalanced == [] and doc.stack == []
+    for section in ("How to read this report", "What stands out", "Headline", "Matchups", "Errors", "Files"):
+        assert section in doc.headings, section
+    for cell in ("base: random (Angela) vs random (Jessah)", "base: random-b (Angela) vs random (Jessah)"):
+        assert cell in doc.headings
+    for sub in ("Identity pairs", "Identities", "Upgrades", "Game flow"):
+        assert doc.headings.count(sub) == 2, sub
+    # every figure embedded, as the very PNG written to figures/
+    pngs = {p.read_bytes() for p in (reported / "figures").glob("*.png")}
+    assert len(doc.imgs) == len(pngs)
+    embedded = set()
+    for src in doc.imgs:
+        assert src.startswith("data:image/png;base64,")
+        embedded.add(base64.b64decode(src.split(",", 1)[1]))
+    assert embedded == pngs
+    # no network: no URL anywhere, every link is an in-page anchor that exists
+    # (base64 payloads removed first: random letters may spell anything)
+    markup = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "data:", text)
+    assert not re.search(r"(https?:)?//[\w.-]+\.\w", markup)
+    assert "http" not in markup.lower() and "<script" not in markup and "<link" not in markup
+    assert "url(" not in markup and "@import" not in markup
+    assert doc.hrefs and all(h.startswith("#") and h[1:] in doc.ids for h in doc.hrefs)
+    assert "@media print" in text
+
+
+def test_markdown_has_every_section_and_figure(reported: Path) -> None:
+    md = (reported / "report.md").read_text()
+    for section in ("## How to read this report", "## What stands out", "## Headline", "## Matchups",
+                    "### Identity pairs", "### Upgrades", "### Game flow", "## Errors"):
+        assert section in md
+    figs = re.findall(r"!\[[^\]]*\]\((figures/[^)]+\.png)\)", md)
+    assert sorted(figs) == sorted(f"figures/{p.name}" for p in (reported / "figures").glob("*.png"))
+    assert "95% Wilson score interval" in md
+
+
+def test_cli_report(tmp_path: Path) -> None:
+    write_run(tmp_path / "run", random_results(2000, seed=5))
+    res = CliRunner().invoke(main, ["report", str(tmp_path / "run"), "--no-svg"])
+    assert res.exit_code == 0, res.output
+    assert "report.html" in res.output
+    assert (tmp_path / "run" / "report.html").is_file()
+    assert not list((tmp_path / "run" / "figures").glob("*.svg"))
+
+
+def test_cli_report_on_a_directory_without_shards(tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["report", str(tmp_path)])
+    assert res.exit_code == 2
+    assert "no shards/ directory" in res.output
+
+
+def test_report_shows_errors_apart_and_flags_few_games(tmp_path: Path) -> None:
+    games = [dict(pair=("journalist", "pilot"), winner="angela")] * 3 \
+        + [dict(pair=("journalist", "pilot"), end_reason="error")] * 2 \
+        + [dict(pair=("lawyer", "doctor"), winner="jessah")] * 4 \
+        + [dict(pair=("lawyer", "doctor"), winner=None)]
+    write_run(tmp_path, table_from_games(games))
+    write_report(tmp_path, svg=False)
+    md = (tmp_path / "report.md").read_text()
+    # 8 played games, 3 Angela wins; the 2 errors are shown apart
+    assert "| base | random | random | 8 | 37.5% [13.7–69.4] | 50.0% [21.5–78.5] | 1 (12.5%) | 2 |" in md
+    assert "2 games ended in a strategy error" in md
+    assert "synthetic error" in md  # the error side table's message
+    assert "too few games for a useful interval" in md
+    pairs = pl.read_parquet(tmp_path / "tables" / "identity_pairs.parquet")
+    assert pairs["identity_pair"].to_list() == ["journalist+pilot", "lawyer+doctor"]
+
+
+def test_pair_map_uses_the_identities_present() -> None:
+    from rnsim.analysis import identity_pairs
+    from rnsim.report.figures import identity_order, pair_heatmap
+
+    t = table_from_games([dict(pair=("lawyer", "journalist"), winner="angela"),
+                          dict(pair=("lawyer", "pilot"), winner="jessah"),
+                          dict(pair=("journalist", "pilot"), winner="angela")])
+    pairs = identity_pairs(t)
+    assert identity_order(pairs) == ["lawyer", "journalist", "pilot"]  # component order recovered
+    fig = pair_heatmap(pairs, "three identities")
+    ax = fig.axes[0]
+    assert [x.get_text() for x in ax.get_yticklabels()] == ["lawyer", "journalist", "pilot"]
+    texts = [x.get_text() for x in ax.texts]
+    assert len(texts) == 6  # 3 pairs, both halves of the symmetric map; diagonal empty
+    assert sum(x.startswith("100%") for x in texts) == 4 and sum(x.startswith("0%") for x in texts) == 2
