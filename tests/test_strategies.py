@@ -1,0 +1,204 @@
+"""The built-in strategies: loading, legality, determinism, and that they see
+only their view (R24, R25)."""
+
+from __future__ import annotations
+
+import random
+from importlib.metadata import EntryPoint
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rnsim.strategy as strategy_mod
+from rnsim.engine.decision import ANGELA, JESSAH
+from rnsim.engine.state import GameState
+from rnsim.engine.view import build_view
+from rnsim.errors import ConfigError
+from rnsim.play import run_game
+from rnsim.rules.ruleset import RuleSet
+from rnsim.strategy import BUILTIN, Strategy, available_strategies, load_strategy
+from strategies.expert import Expert
+from strategies.rules_based import RuleBased
+
+RULES = RuleSet()
+COMPS = RULES.load_components()
+LEVELS = ("random", "rule", "expert")
+
+
+# ------------------------------------------------------------------ loading
+
+
+def test_builtin_short_names_load() -> None:
+    assert isinstance(load_strategy("rule"), RuleBased)
+    assert isinstance(load_strategy("expert"), Expert)
+    assert isinstance(load_strategy("strategies.expert:Expert", {"risk": 0.2}), Expert)
+    assert {"random", "rule", "expert"} <= set(available_strategies())
+
+
+def test_unknown_name_lists_what_is_available() -> None:
+    with pytest.raises(ConfigError) as e:
+        load_strategy("exprt")
+    msg = str(e.value)
+    assert "did you mean 'expert'" in msg and "random" in msg and "rule" in msg
+
+
+def test_bad_module_and_class_are_clear() -> None:
+    with pytest.raises(ConfigError, match="cannot import module"):
+        load_strategy("strategies.nope:Expert")
+    with pytest.raises(ConfigError, match="it has: .*Expert"):
+        load_strategy("strategies.expert:Hunter")
+
+
+def test_bad_params_name_what_is_accepted() -> None:
+    with pytest.raises(ConfigError, match="unknown param 'riks'; accepted params: risk, greed"):
+        load_strategy("expert", {"riks": 0.5})
+    with pytest.raises(ConfigError, match=r"'risk' must be in 0.0..1.0, got 1.5"):
+        load_strategy("expert", {"risk": 1.5})
+    with pytest.raises(ConfigError, match="'greed' must be a number"):
+        load_strategy("expert", {"greed": "high"})
+    with pytest.raises(ConfigError, match="accepted params: none"):
+        load_strategy("rule", {"risk": 0.5})
+    # an int where a float is expected is accepted (TOML writes `risk = 1`)
+    assert load_strategy("expert", {"risk": 1}).params["risk"] == 1
+
+
+class _Plugin(Strategy):
+    """A plugin as a designer would write it: one override."""
+
+    def on_check(self, view, decision):  # type: ignore[no-untyped-def]
+        return "pass"
+
+
+def test_entry_point_plugin_is_usable_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    ep = EntryPoint(name="my_hunter", value=f"{__name__}:_Plugin", group="rnsim.strategies")
+    bad = EntryPoint(name="not_a_strategy", value="random:Random", group="rnsim.strategies")
+
+    def fake_entry_points(group: str) -> list[EntryPoint]:
+        assert group == "rnsim.strategies"
+        return [ep, bad]
+
+    monkeypatch.setattr(strategy_mod, "entry_points", fake_entry_points)
+    assert "my_hunter" in available_strategies()
+    s = load_strategy("my_hunter")
+    assert type(s).__name__ == "_Plugin"
+    r = run_game(RULES, s, load_strategy("random"), 3, 0, comps=COMPS)
+    assert r.end_reason in ("million", "arrest", "timeout")
+    with pytest.raises(ConfigError, match="not a Strategy subclass"):
+        load_strategy("not_a_strategy")
+    with pytest.raises(ConfigError, match="available: random, rule, expert, my_hunter"):
+        load_strategy("nobody")
+
+
+# --------------------------------------------------------- legal and seeded
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    forger=st.sampled_from((*LEVELS, "base")),
+    agent=st.sampled_from((*LEVELS, "base")),
+    seed=st.integers(0, 2**31),
+    risk=st.floats(0, 1),
+    greed=st.floats(0, 1),
+)
+def test_builtin_strategies_play_only_legal_options(forger: str, agent: str, seed: int, risk: float,
+                                                    greed: float) -> None:
+    """run_game raises StrategyError on any illegal answer; 20 games per example."""
+
+    def make(name: str) -> Strategy:
+        if name == "base":
+            return Strategy()  # the base class's defaults must be legal too
+        return load_strategy(name, {"risk": risk, "greed": greed} if name == "expert" else None)
+
+    a, j = make(forger), make(agent)
+    for i in range(20):
+        r = run_game(RULES, a, j, seed, i, comps=COMPS)
+        assert r.end_reason in ("million", "arrest", "timeout")
+
+
+def test_every_pairing_plays_a_thousand_legal_games() -> None:
+    for f in LEVELS:
+        for a in LEVELS:
+            fs, js = load_strategy(f), load_strategy(a)
+            for i in range(120):
+                run_game(RULES, fs, js, 11, i, comps=COMPS)
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_deterministic_given_seed(name: str) -> None:
+    def play(i: int) -> tuple:
+        r = run_game(RULES, load_strategy(name), load_strategy("expert"), 5, i, comps=COMPS, log=True)
+        r2 = run_game(RULES, load_strategy("expert"), load_strategy(name), 5, i, comps=COMPS, log=True)
+        return (r.events, r2.events)
+
+    for i in range(5):
+        assert play(i) == play(i)
+    # and a different seed plays differently
+    assert play(0) != play(1)
+
+
+# ------------------------------------------------------------------ no leak
+
+
+def _perturb_hidden(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """A clone differing only in hidden facts of the seat other than ``seat``."""
+    s = state.clone()
+    other = 1 - seat
+    changed = False
+    # the other seat's hand: swap checks with the deck
+    hand, deck = s.hands[other], s.deck
+    if other == ANGELA and s.revealed_hand is not None:
+        pass  # Wiretap made her hand public at some point; leave it
+    elif hand and deck:
+        for k in range(min(len(hand), len(deck))):
+            j = rng.randrange(len(deck))
+            hand[k], deck[j] = deck[j], hand[k]
+            changed = True
+    # Angela's city: anywhere else inside the public belief
+    if other == ANGELA and s.angela_city >= 0:
+        belief = s.belief & ~(1 << s.angela_city)
+        cities = [c for c in range(s.comps.n_cities) if belief >> c & 1]
+        if cities:
+            s.angela_city = rng.choice(cities)
+            changed = True
+    # the other seat's undrawn tokens vs her tokens still in hand (both hidden)
+    pool, held = s.token_pool[other], s.token_hand[other]
+    if pool and held:
+        i, j = rng.randrange(len(pool)), rng.randrange(len(held))
+        if pool[i] != held[j]:
+            pool[i], held[j] = held[j], pool[i]
+            held.sort()
+            changed = True
+    return s if changed else None
+
+
+@pytest.mark.parametrize("name", [*LEVELS, "expert_bold"])
+def test_strategies_decide_on_their_view_only(name: str) -> None:
+    checked = 0
+    rng = random.Random(99)
+    for game in range(30):
+        state = GameState.new(RULES, random.Random(1000 + game), comps=COMPS, seed=game)
+        players = (load_strategy("rule"), load_strategy("rule"))
+        for seat in (ANGELA, JESSAH):
+            players[seat].new_game(seat, random.Random(seat))
+        steps = 0
+        while not state.over and steps < 400:
+            d = state.decision()
+            if steps % 3 == 0:
+                twin = _perturb_hidden(state, d.seat, rng)
+                if twin is not None:
+                    assert build_view(twin, d.seat) == build_view(state, d.seat)
+                    assert list(twin.decision().options) == list(d.options)
+                    answers = []
+                    for s in (state, twin):
+                        strat = load_strategy("expert", {"risk": 0.9, "greed": 0.1}) if name == "expert_bold" \
+                            else load_strategy(name)
+                        strat.new_game(d.seat, random.Random(4242 + steps))
+                        view = build_view(s, d.seat) if strat.uses_view else None
+                        answers.append(strat.choose(view, s.decision()))  # type: ignore[arg-type]
+                    assert answers[0] == answers[1], (d, answers)
+                    checked += 1
+            v = build_view(state, d.seat)
+            state.apply(players[d.seat].choose(v, d))
+            steps += 1
+    assert checked > 300
