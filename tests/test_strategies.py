@@ -17,7 +17,7 @@ from rnsim.engine.view import build_view
 from rnsim.errors import ConfigError
 from rnsim.play import run_game
 from rnsim.rules.ruleset import RuleSet
-from rnsim.strategy import BUILTIN, Strategy, available_strategies, load_strategy
+from rnsim.strategy import Strategy, available_strategies, load_strategy
 from strategies.expert import Expert
 from strategies.rules_based import RuleBased
 
