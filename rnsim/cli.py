@@ -30,10 +30,14 @@ from rnsim.commands_play import play, replay  # noqa: E402
 from rnsim.commands_report import report  # noqa: E402
 from rnsim.commands_run import bench, run  # noqa: E402
 from rnsim.commands_ladder import ladder  # noqa: E402
+from rnsim.commands_drift import baseline, check, compare  # noqa: E402
 
 main.add_command(play)
 main.add_command(replay)
 main.add_command(run)
 main.add_command(bench)
 main.add_command(ladder)
+main.add_command(compare)
+main.add_command(baseline)
+main.add_command(check)
 main.add_command(report)
