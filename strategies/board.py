@@ -24,6 +24,7 @@ class Board:
     __slots__ = (
         "comps", "n", "nbr", "nbr_mask", "nbr_routes", "cont", "cont_mask", "dist", "dist_to_mask_cache",
         "check_cont", "check_value", "halves", "centrality", "route_ends", "degree", "all_mask",
+        "open_dist_cache",
     )
 
     def __init__(self, comps: Components) -> None:
@@ -45,6 +46,7 @@ class Board:
         # Mean distance to every city: low is central (a good hunting post).
         self.centrality = tuple(sum(row) / n for row in self.dist)
         self.dist_to_mask_cache: dict[int, tuple[int, ...]] = {}
+        self.open_dist_cache: dict[tuple[int, tuple[int, ...]], list[int]] = {}
 
     def _bfs(self, src: int) -> list[int]:
         d = [FAR] * self.n
@@ -73,8 +75,19 @@ class Board:
             self.dist_to_mask_cache[mask] = out
         return out
 
-    def open_dist_from(self, targets: int, barriers: Sequence[int]) -> list[int]:
-        """Distance to the nearest city of ``targets`` when barred routes are closed."""
+    def open_dist_from(self, targets: int, barriers: tuple[int, ...]) -> list[int]:
+        """Distance to the nearest city of ``targets`` when barred routes are
+        closed (cached: the same question comes back all round long)."""
+        key = (targets, barriers)
+        got = self.open_dist_cache.get(key)
+        if got is not None:
+            return got
+        if len(self.open_dist_cache) > 20000:
+            self.open_dist_cache.clear()
+        got = self.open_dist_cache[key] = self._open_dist_from(targets, barriers)
+        return got
+
+    def _open_dist_from(self, targets: int, barriers: Sequence[int]) -> list[int]:
         d = [FAR] * self.n
         q: deque[int] = deque()
         for c in bits(targets):

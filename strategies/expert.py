@@ -22,6 +22,7 @@ Jessah, and Jessah's taste for chasing thin leads over holding a central post;
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,10 +49,6 @@ _UPGRADE_HELP = {
 _PROXIMITY = (1.0, 0.7, 0.35, 0.12, 0.03)
 
 
-def _token_strength(v: int) -> int:
-    return 6 if v == POW else v
-
-
 class Expert(Strategy):
     """Plays either seat; see the module docstring."""
 
@@ -63,6 +60,16 @@ class Expert(Strategy):
         super().__init__(**params)
         self.risk = float(self.params["risk"])
         self.greed = float(self.params["greed"])
+        # (belief, start, steps) -> best inspection path; the same position is
+        # asked about by every token placement of a round.
+        self._paths: dict[tuple[int, int, int], tuple[float, int]] = {}
+        self._values_round = -1
+        self._values: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] = ({}, {})
+
+    def new_game(self, seat: int, rng: random.Random) -> None:
+        super().new_game(seat, rng)
+        self._paths.clear()
+        self._values_round = -1
 
     # ------------------------------------------------------------- shared
 
@@ -184,49 +191,69 @@ class Expert(Strategy):
             v[(SECURITY, n)] = 0.2 * n
         return v
 
-    def on_place_token(self, view: View, decision: Decision) -> Option:
-        b = self._b(view)
-        me = view.seat
-        if me == ANGELA:
+    def _placement_values(self, view: View, b: Board) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]]:
+        """(mine, theirs): the value of each half to each side this round.
+        Nothing is resolved while tokens are placed, so it is computed once
+        per round."""
+        if self._values_round == view.round:
+            return self._values
+        if view.seat == ANGELA:
             mine = self._angela_half_values(view, b)
             theirs = self._jessah_half_values(view, b, view.angela_city)
         else:
             mine = self._jessah_half_values(view, b, -1)
             theirs = self._generic_angela_values()
+        self._values_round = view.round
+        self._values = (mine, theirs)
+        return self._values
+
+    def on_place_token(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        me = view.seat
+        mine, theirs = self._placement_values(view, b)
         opp = view.opponent_tokens_left()
         n_opp = max(1, len(opp))
         # Opponent placements still to come this round, and the cards they may use.
-        placed_opp = sum(1 for row in view.slots for s in row if s is not None and s[0] != me)
+        placed_opp = 0
+        opp_free_cards = 0
+        for row in view.slots:
+            there = sum(1 for x in row if x is not None and x[0] != me)
+            placed_opp += there
+            opp_free_cards += not there
         opp_left = view.rules.tokens_per_round - placed_opp
-        opp_free_cards = sum(1 for row in view.slots if not any(s is not None and s[0] != me for s in row))
         q = min(1.0, opp_left / opp_free_cards) * 0.6 if opp_free_cards else 0.0
-        win_cache: dict[int, tuple[float, float]] = {}
-        best, best_key = decision.options[0], None
-        for v, i, half in decision.options:
-            wt = win_cache.get(v)
-            if wt is None:
+        # Per token value: (chance to win, chance to tie) against a token the
+        # opponent has not revealed yet (spent tokens are public).
+        odds: dict[int, tuple[float, float, int]] = {}
+        for v in view.my_tokens:
+            if v not in odds:
                 if v == POW:
                     tie = sum(1 for o in opp if o == POW) / n_opp
-                    wt = (1.0 - tie, tie)
+                    odds[v] = (1.0 - tie, tie, 6)
                 else:
-                    wt = (sum(1 for o in opp if o < v) / n_opp, sum(1 for o in opp if o == v) / n_opp)
-                win_cache[v] = wt
-            p_win, p_tie = wt
-            card = b.halves[view.cards[i]]
-            h_mine = card[half]
-            h_other = card[1 - half]
-            m_h = mine.get(h_mine, 0.0)
-            m_o = mine.get(h_other, 0.0)
-            other = view.slots[i][1 - half]
-            if other is not None:  # the opponent is already there
-                o_h = theirs.get(h_mine, 0.0)
-                score = p_win * (m_h + m_o) + (1 - p_win) * m_h + (p_win + p_tie) * o_h
+                    odds[v] = (sum(1 for o in opp if o < v) / n_opp, sum(1 for o in opp if o == v) / n_opp, v)
+        # Per free half: (value alone, value of the other half, value to deny, contested?)
+        halves: dict[tuple[int, int], tuple[float, float, float, bool]] = {}
+        best: Option = decision.options[0]
+        best_key: tuple[float, int, int, int] | None = None
+        for opt in decision.options:
+            v, i, half = opt
+            h = halves.get((i, half))
+            if h is None:
+                card = b.halves[view.cards[i]]
+                h_mine = card[half]
+                h = halves[(i, half)] = (mine.get(h_mine, 0.0), mine.get(card[1 - half], 0.0),
+                                         theirs.get(h_mine, 0.0), view.slots[i][1 - half] is not None)
+            m_h, m_o, o_h, contested = h
+            p_win, p_tie, strength = odds[v]
+            if contested:  # the opponent is already there
+                score = m_h + p_win * m_o + (p_win + p_tie) * o_h
             else:
                 score = m_h + m_o * ((1 - q) + q * p_win)
-            score -= 0.07 * _token_strength(v)
-            key = (score, -_token_strength(v), -i, -half)
+            score -= 0.07 * strength
+            key = (score, -strength, -i, -half)
             if best_key is None or key > best_key:
-                best, best_key = (v, i, half), key
+                best, best_key = opt, key
         return best
 
     # ------------------------------------------------------------ Jessah
@@ -240,6 +267,17 @@ class Expert(Strategy):
         """(capture chance, first step) of the best inspection path; the first
         step is a city, or -1 for "inspect here", or -2 when nothing is in reach."""
         belief = view.belief
+        key = (belief, start, steps)
+        got = self._paths.get(key)
+        if got is not None:
+            return got
+        if len(self._paths) > 512:
+            self._paths.clear()
+        got = self._paths[key] = self._search_path(b, belief, start, steps)
+        return got
+
+    @staticmethod
+    def _search_path(b: Board, belief: int, start: int, steps: int) -> tuple[float, int]:
         size = belief.bit_count()
         if size == 0 or steps <= 0:
             return 0.0, -2
@@ -309,48 +347,53 @@ class Expert(Strategy):
         split = min(inside, total - inside) / total
         return 2.0 * split + 1.5 * here / max(1, view.belief.bit_count()) + 0.3 * inside / total
 
-    def _barrier_score(self, view: View, b: Board, r: int, masks: list[int]) -> float:
-        x, y = b.route_ends[r]
+    def _barrier_scores(self, view: View, b: Board) -> list[float]:
+        """How well a barrier on each route cuts the exits of the belief."""
+        masks = b.open_masks(view.barriers)
         belief = view.belief
-        s = 0.0
-        for a, c in ((x, y), (y, x)):
-            if belief >> a & 1 and not belief >> c & 1:
-                exits = masks[a].bit_count() or 1
-                s += (1.0 + 0.5 * (b.cont[a] != b.cont[c])) / exits
         near = expand(belief, b.nbr_mask)
-        if not s and (near >> x & 1 or near >> y & 1):
-            s = 0.1
-        return s / max(1.0, belief.bit_count() ** 0.5)
+        norm = max(1.0, belief.bit_count() ** 0.5)
+        out = []
+        cont = b.cont
+        for x, y in b.route_ends:
+            s = 0.0
+            for a, c in ((x, y), (y, x)):
+                if belief >> a & 1 and not belief >> c & 1:
+                    exits = masks[a].bit_count() or 1
+                    s += (1.0 + 0.5 * (cont[a] != cont[c])) / exits
+            if not s and (near >> x & 1 or near >> y & 1):
+                s = 0.1
+            out.append(s / norm)
+        return out
 
     def on_jessah_security(self, view: View, decision: Decision) -> Option:
         b = self._b(view)
-        nxt = self._likely_next(view, b)
-        masks = b.open_masks(view.barriers)
+        opts = decision.options
         best: Option = "pass"
         best_s = 0.02
-        bar_scores: dict[int, float] = {}
-        for o in decision.options:
-            if o == "pass":
-                continue
-            s: float
-            if o[0] == "radar":
-                s = self._radar_score(view, b, o[1], nxt)
-            elif o[0] == "barrier":
-                got = bar_scores.get(o[1])
-                if got is None:
-                    got = bar_scores[o[1]] = self._barrier_score(view, b, o[1], masks)
-                s = got
-            else:
-                frm, to = o[1], o[2]
-                st = bar_scores.get(to)
-                if st is None:
-                    st = bar_scores[to] = self._barrier_score(view, b, to, masks)
-                sf = bar_scores.get(frm)
-                if sf is None:
-                    sf = bar_scores[frm] = self._barrier_score(view, b, frm, masks)
-                s = st - sf - 0.1
-            if s > best_s:
-                best, best_s = o, s
+        if view.radar_supply:
+            nxt = self._likely_next(view, b)
+            for k in range(len(view.radars)):
+                if not view.radars[k] and ("radar", k) in opts:
+                    s = self._radar_score(view, b, k, nxt)
+                    if s > best_s:
+                        best, best_s = ("radar", k), s
+        scores = self._barrier_scores(view, b)
+        free = [r for r, x in enumerate(view.barriers) if not x]
+        if not free:
+            return best
+        target = max(free, key=lambda r: (scores[r], -r))
+        if view.barrier_supply:
+            o = ("barrier", target)
+            if scores[target] > best_s and o in opts:
+                best, best_s = o, scores[target]
+        else:
+            placed = [r for r, x in enumerate(view.barriers) if x]
+            worst = min(placed, key=lambda r: (scores[r], r))
+            o2 = ("move_barrier", worst, target)
+            gain = scores[target] - scores[worst] - 0.1
+            if gain > best_s and o2 in opts:
+                best, best_s = o2, gain
         return best
 
     def on_black_radar(self, view: View, decision: Decision) -> Option:
@@ -359,9 +402,8 @@ class Expert(Strategy):
         return max(decision.options, key=lambda k: (self._radar_score(view, b, k, nxt), -k))
 
     def on_black_barrier(self, view: View, decision: Decision) -> Option:
-        b = self._b(view)
-        masks = b.open_masks(view.barriers)
-        return max(decision.options, key=lambda r: (self._barrier_score(view, b, r, masks), -r))
+        scores = self._barrier_scores(view, self._b(view))
+        return max(decision.options, key=lambda r: (scores[r], -r))
 
     def on_informant(self, view: View, decision: Decision) -> Option:
         b = self._b(view)
