@@ -39,7 +39,8 @@ def run(config: Path, games: int | None, seed: int | None, workers: str | None, 
     n_cells = len(cfg.cells())
     click.echo(
         f"{config}: {len(cfg.variants)} variant(s) x {n_cells // len(cfg.variants)} identity/strategy cell(s) "
-        f"x {cfg.games:,} games = {cfg.total_games:,} games; {cfg.workers} worker(s), backend {cfg.backend}",
+        f"x {cfg.games:,} games = {cfg.total_games:,} games; backend {cfg.backend}"
+        + (f", {cfg.workers} worker(s)" if cfg.backend != "serial" else ""),
         err=True,
     )
     summary = run_tournament(cfg, progress=progress and sys.stderr.isatty(), echo=lambda s: click.echo(s, err=True))

@@ -284,3 +284,15 @@ def test_resume_plan_covers_exactly_the_missing_games(
         assert sorted(seen[cell]) == list(range(games))  # every game once, none twice
     for c in rest:
         assert Chunk.from_name(c.name) == c
+
+
+def test_bench_command_reports_every_measurement() -> None:
+    from click.testing import CliRunner
+
+    from rnsim.cli import main
+
+    r = CliRunner().invoke(main, ["bench", "--games", "20", "--repeat", "1", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    for text in ("plain loop over run_game", "runner, serial backend", "process backend, 1 w",
+                 "overhead vs plain loop"):
+        assert text in r.output

@@ -152,6 +152,8 @@ def run_tournament(
         raise RnsimError(f"{run_dir}: its shards do not match the config (overlapping or out-of-range chunks: {bad[:3]})")
     done_games = sum(b - a for iv in done.values() for a, b in iv)
     chunks = plan_chunks(len(cells), cfg.games, cfg.chunk_size, done)
+    if old is not None:
+        echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {cfg.total_games:,} games already done")
     plan = Plan.from_config(cfg, run_id)
 
     manifest: dict[str, Any] = old or {
