@@ -24,7 +24,7 @@ class Board:
     __slots__ = (
         "comps", "n", "nbr", "nbr_mask", "nbr_routes", "cont", "cont_mask", "dist", "dist_to_mask_cache",
         "check_cont", "check_value", "halves", "centrality", "route_ends", "degree", "all_mask",
-        "open_dist_cache",
+        "open_dist_cache", "ball",
     )
 
     def __init__(self, comps: Components) -> None:
@@ -46,6 +46,10 @@ class Board:
         # Mean distance to every city: low is central (a good hunting post).
         self.centrality = tuple(sum(row) / n for row in self.dist)
         self.dist_to_mask_cache: dict[int, tuple[int, ...]] = {}
+        # ball[c][d]: the cities within d steps of c (d past the diameter: all).
+        span = max(max(r) for r in self.dist) + 1
+        self.ball: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(1 << x for x in range(n) if self.dist[c][x] <= d) for d in range(span + 1)) for c in range(n))
         self.open_dist_cache: dict[tuple[int, tuple[int, ...]], list[int]] = {}
 
     def _bfs(self, src: int) -> list[int]:

@@ -502,69 +502,108 @@ class Expert(Strategy):
 
     # ------------------------------------------------------------ Angela
 
-    def _danger(self, view: View, b: Board, city: int) -> float:
-        d = b.dist[view.jessah_city][city]
-        prox = _PROXIMITY[d] if d < len(_PROXIMITY) else 0.0
-        if not view.identities_up:
-            prox *= 1.8
-        return prox * (1.4 - self.risk)
-
-    def _radar_cost(self, view: View, b: Board, city: int) -> float:
-        r = view.radars[b.cont[city]]
-        if not r:
-            return 0.0
-        if r == 1 and view.security >= view.rules.security_removal_cost:
-            return 0.35  # she can spend security to clear it first
-        return 0.5 + (0.5 if "precise_radars" in view.permanents else 0.0)
-
     def on_angela_move(self, view: View, decision: Decision) -> Option:
         b = self._b(view)
         here = view.angela_city
         opts = decision.options
-        if decision.info.get("escape"):
-            targets = 0
-        else:
-            targets = self._angela_targets(view, b)
+        escape = bool(decision.info.get("escape"))
+        targets = self._angela_targets(view, b)
         dt = b.open_dist_from(targets, view.barriers) if targets else None
         # Security: clear a barrier that lengthens the way to her cities.
-        if dt is not None and any(isinstance(o, tuple) and o[0] == "remove_barrier" for o in opts):
-            free = b.dist_to_mask(targets)[here]
-            if dt[here] >= free + 2 and dt[here] > 0:
+        if not escape and dt is not None and view.security >= view.rules.security_removal_cost:
+            free = b.dist_to_mask(targets)
+            if dt[here] >= free[here] + 2 and dt[here] > 0:
                 for o in opts:
                     if isinstance(o, tuple) and o[0] == "remove_barrier":
                         x, y = b.route_ends[o[1]]
-                        if b.dist_to_mask(targets)[x] != b.dist_to_mask(targets)[y]:
+                        if free[x] != free[y]:
                             return o
-        in_target = bool(targets >> here & 1)
-
-        def score(city: int, stay: bool) -> float:
-            s = -2.2 * self._danger(view, b, city)
-            if dt is not None:
-                s -= 1.0 * min(dt[city], 8)
-                if in_target and city != here:
-                    s -= 0.3  # already where she can cash
-            else:
-                s += 0.25 * min(b.dist[view.jessah_city][city], 5)
-            if city != here or stay:
-                s -= self._radar_cost(view, b, city)
-            return s
-
-        best: Option = "stop"
-        best_s = score(here, False)
-        for o in opts:
-            if o == "stay":
-                s = score(here, True) - 0.05
-            elif isinstance(o, tuple) and o[0] == "move":
-                s = score(o[1], False) + 1e-3 * (o[1] % 7) * 0  # deterministic ties by order
-            else:
-                continue
-            if s > best_s + 1e-9:
-                best, best_s = o, s
+        best = self._plan_move(view, b, decision, dt, escape)
         # Clear a white radar rather than trip it, when that is affordable.
         if isinstance(best, tuple) and view.radars[b.cont[best[1]]] == 1:
             k = b.cont[best[1]]
             if ("remove_radar", k) in opts:
                 return ("remove_radar", k)
+        return best
+
+    def _plan_move(self, view: View, b: Board, decision: Decision, dt: list[int] | None, escape: bool) -> Option:
+        """The first step of the best movement: every end city reachable in the
+        steps left, scored by the way to her cities and by Jessah's chance of
+        finding her there, given what the movement's radar announcement tells."""
+        here = view.angela_city
+        opts = decision.options
+        left = int(decision.info.get("left", 1))
+        radars = view.radars
+        barriers = view.barriers
+        precise = "precise_radars" in view.permanents
+        first_ok = {o[1] for o in opts if isinstance(o, tuple) and o[0] == "move"}
+        # The Journalist crosses barriers and trips no radar: seen in the options.
+        journalist = any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here])
+        cont = b.cont
+        # States: (city, triggers announced so far) -> first step.
+        seen: dict[tuple[int, tuple[tuple[int, int], ...]], Option] = {(here, ()): "stop"}
+        layer: list[tuple[int, tuple[tuple[int, int], ...], Option]] = [(here, (), "stop")]
+        for _ in range(left):
+            nxt_layer = []
+            for c, trig, first in layer:
+                for nx, r in b.nbr_routes[c]:
+                    if first == "stop":
+                        if nx not in first_ok:
+                            continue
+                    elif barriers[r] and not journalist:
+                        continue
+                    t2 = trig
+                    if not journalist:
+                        k = cont[nx]
+                        rk = radars[k]
+                        if rk == 2 or (rk == 1 and all(k != t[0] for t in trig)):
+                            t2 = (*trig, (k, nx if precise else -1))
+                    key = (nx, t2)
+                    if key not in seen:
+                        f = ("move", nx) if first == "stop" else first
+                        seen[key] = f
+                        nxt_layer.append((nx, t2, f))
+            layer = nxt_layer
+            if not layer:
+                break
+        masks = b.open_masks(barriers) if not journalist else list(b.nbr_mask)
+        reach = view.belief
+        for _ in range(left):
+            reach = expand(reach, masks)
+        radar_cities = 0
+        if not journalist:
+            for k, rk in enumerate(radars):
+                if rk:
+                    radar_cities |= b.cont_mask[k]
+        quiet = (reach & ~radar_cities) | view.belief
+        jc = view.jessah_city
+        djrow = b.dist[jc]
+        ball = b.ball[jc]
+        last = not view.identities_up
+        w_danger = (10.0 if last else 4.0) * (1.4 - self.risk)
+        w_way = 0.3 if escape else 1.0
+        best: Option = "stop"
+        best_s = -1e18
+        for (c, trig), first in seen.items():
+            if trig:
+                k, tc = trig[-1]
+                bp = (b.ball[tc][1] if tc >= 0 else b.cont_mask[k]) & reach
+            else:
+                bp = quiet
+            bp |= 1 << c
+            d = djrow[c]
+            prox = _PROXIMITY[d] if d < len(_PROXIMITY) else 0.0
+            crowd = (bp & ball[min(d, len(ball) - 1)]).bit_count()
+            danger = prox * min(1.0, 2.0 / max(1, crowd))
+            s = -w_danger * danger - 0.1 * len(trig)
+            if dt is not None:
+                s -= w_way * min(dt[c], 8)
+            if escape:
+                s += 0.2 * min(d, 5)
+            if first == "stop":
+                s += 0.01
+            if s > best_s + 1e-9:
+                best, best_s = first, s
         return best
 
     def on_angela_security(self, view: View, decision: Decision) -> Option:
