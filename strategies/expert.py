@@ -284,8 +284,23 @@ class Expert(Strategy):
         # Nothing to find within reach: skip the search.
         if min(b.dist[start][c] for c in bits(belief)) > steps and not belief >> start & 1:
             return 0.0, -2
-        best = (0, 0.0, -2)
         nbr = b.nbr
+        # Where she may be after her next movement: ties between paths that
+        # inspect as many belief cities go to the one ending closest to it.
+        spread = bits(expand(belief, b.nbr_mask))
+        dist = b.dist
+        md: dict[int, float] = {}
+
+        def pos(c: int) -> float:
+            v = md.get(c)
+            if v is None:
+                row = dist[c]
+                v = md[c] = 0.01 * sum(row[x] for x in spread) / len(spread)
+            return v
+
+        best_s = 0.0
+        best_first = -2
+        best_got = 0
         # DFS over paths; value = number of distinct belief cities inspected.
         stack: list[tuple[int, int, int, int]] = [(start, 0, 0, -3)]
         while stack:
@@ -296,18 +311,20 @@ class Expert(Strategy):
             if depth == 0 and belief >> city & 1:
                 s2 = seen | (1 << city)
                 got = (s2 & belief).bit_count()
-                cand = (got, -0.0, -1)
-                if cand[0] > best[0]:
-                    best = (got, 0.0, -1)
+                sc = got - pos(city)
+                if sc > best_s:
+                    best_s, best_first, best_got = sc, -1, got
                 stack.append((city, s2, depth + 1, -1))
             for nx in nbr[city]:
                 s2 = seen | (1 << nx)
                 got = (s2 & belief).bit_count()
                 f = nx if first == -3 else first
-                if got > best[0]:
-                    best = (got, 0.0, f)
+                if got:
+                    sc = got - pos(nx)
+                    if sc > best_s:
+                        best_s, best_first, best_got = sc, f, got
                 stack.append((nx, s2, depth + 1, f))
-        return best[0] / size, best[2]
+        return best_got / size, best_first
 
     def _mean_dist(self, b: Board, x: int, cities: list[int]) -> float:
         row = b.dist[x]
