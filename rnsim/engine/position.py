@@ -391,6 +391,10 @@ def load_position(
         if kind not in _FRAME_OF:
             raise r.err(f"stack[{i}].frame", f"unknown frame {kind!r}; frames are: {', '.join(_FRAME_OF)}")
         fields = r.typed(f["fields"], list, f"stack[{i}].fields", "a list")
+        for j, x in enumerate(fields):
+            if not _frame_field_ok(x):
+                raise r.err(f"stack[{i}].fields[{j}]", f"a frame field is a whole number, null or a list of them, "
+                                                       f"got {x!r}")
         s.stack.append([_FRAME_OF[kind], *(_frozen(x) for x in fields)])
     if not s.over and not s.stack:
         raise r.err("stack", "a game in progress needs at least one pending frame (e.g. the round)")
@@ -457,6 +461,12 @@ def _jsonable(x: Any) -> Any:
     if isinstance(x, (tuple, list)):
         return [_jsonable(y) for y in x]
     return x
+
+
+def _frame_field_ok(x: Any) -> bool:
+    if x is None or (isinstance(x, int) and not isinstance(x, bool)):
+        return True
+    return isinstance(x, list) and all(_frame_field_ok(y) for y in x)
 
 
 def _frozen(x: Any) -> Any:

@@ -157,6 +157,16 @@ def test_unknown_frame():
     assert "stack[" in msg and "teleport" in msg
 
 
+def test_bad_frame_field():
+    msg = _broken(lambda d: d["stack"][0]["fields"].append("soon"))
+    assert "stack[0].fields[" in msg and "'soon'" in msg
+
+
+def test_frames_that_do_not_fit():
+    msg = _broken(lambda d: d["stack"].append({"frame": "move", "fields": [0]}))
+    assert "stack" in msg and "do not fit" in msg
+
+
 def test_bad_rng():
     msg = _broken(lambda d: d.__setitem__("rng", [3, [1, 2], None]))
     assert "rng" in msg
