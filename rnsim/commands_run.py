@@ -24,8 +24,11 @@ import click
                    "default: $RAY_ADDRESS, else a local Ray cluster is started for the run).")
 @click.option("--chunk-size", type=int, default=None, help="Games per chunk / shard (overrides run.chunk_size).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar.")
+@click.option("--report/--no-report", "make_report", default=True, show_default=True,
+              help="Write the report (rnsim report) into the run directory when the run is complete.")
 def run(config: Path, games: int | None, seed: int | None, workers: str | None, out: Path | None,
-        backend: str | None, address: str | None, chunk_size: int | None, progress: bool) -> None:
+        backend: str | None, address: str | None, chunk_size: int | None, progress: bool,
+        make_report: bool) -> None:
     """Play the tournament described by CONFIG (a TOML file) into a run directory.
 
     Running the same command again resumes an interrupted run: finished games
@@ -48,6 +51,12 @@ def run(config: Path, games: int | None, seed: int | None, workers: str | None, 
         click.echo(line)
     if not summary.complete:
         sys.exit(130)
+    if make_report:
+        from rnsim.report import write_report
+
+        t = time.perf_counter()
+        html = write_report(cfg.out)
+        click.echo(f"report: {html} ({time.perf_counter() - t:.1f} s)")
 
 
 @click.command()
