@@ -180,6 +180,13 @@ def test_r10_jessah_security_places_or_moves_a_barrier_never_moves_a_radar():
     assert kinds == {"move_barrier", "pass"}
 
 
+def test_r10_a_moved_barrier_keeps_its_side():
+    s = scenario(barriers={"Paris|Rome": "black"}, then=[security("jessah", 1)])
+    play(s, "move barrier Paris|Rome to Rome|Cairo")
+    assert s.barriers[s.comps.route("Rome", "Cairo")] == BLACK and s.barriers[s.comps.route("Paris", "Rome")] == 0
+    assert s.n_barriers == 1
+
+
 def test_r11_security_cap_and_spending_before_gaining():
     s = scenario(security=4, radars="AF", then=[security("angela", 2)])
     assert options(s)[:2] == ["gain", "pass"]
@@ -202,6 +209,14 @@ def test_r11_removal_is_offered_before_each_movement_step():
     play(s, "remove barrier Nairobi|Cape Town")
     assert s.security == 0 and ("move", city(s, "Nairobi")) in options(s)
     assert not [o for o in options(s) if o[0] == "remove_barrier"]  # too poor now
+
+
+def test_r11_removal_is_offered_in_the_bonus_movement():
+    s = scenario(angela="Kolkata", angela_hand=("yellow 100k",), radars="AS", then=[bank("angela")])
+    play(s, "yellow 100k")
+    assert kind(s) == "angela_move" and ("remove_radar", s.comps.continent_of_id("AS")) in options(s)
+    play(s, "remove radar AS", "stay")
+    assert announced(s) == [] and s.security == 0
 
 
 def test_r12_black_tokens_cannot_be_removed_and_black_radars_stay():
