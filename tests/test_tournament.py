@@ -68,6 +68,17 @@ class DieOnce(RandomStrategy):
             os._exit(7)
 
 
+class SlowRandom(RandomStrategy):
+    """Random play that takes its time: the same games as "random", slow enough
+    for a test to interrupt the run mid-way whatever the engine's speed."""
+
+    PARAMS = {"sleep": 0.01}
+
+    def new_game(self, seat: int, rng: Any) -> None:
+        super().new_game(seat, rng)
+        time.sleep(self.params["sleep"])
+
+
 def raw_config(**run: Any) -> dict[str, Any]:
     return {
         "run": {"games": 12, "seed": 11, "identities": [["journalist", "pilot"], ["lawyer", "doctor"]], **run},
@@ -187,7 +198,7 @@ def test_killed_run_resumes_to_the_uninterrupted_table(tmp_path: Path, sig: int)
     cfg = tmp_path / "kill.toml"
     cfg.write_text(
         '[run]\ngames = 120\nseed = 5\nchunk_size = 10\nidentities = [["journalist", "pilot"], ["doctor", "pilot"]]\n'
-        '[strategies]\nangela = "random"\njessah = "random"\n'
+        '[strategies]\nangela = { ref = "tests.test_tournament:SlowRandom", label = "random" }\njessah = "random"\n'
     )
     out = tmp_path / "run"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
@@ -209,7 +220,9 @@ def test_killed_run_resumes_to_the_uninterrupted_table(tmp_path: Path, sig: int)
     assert "kept from before" in r.stdout
     resumed = load_results(out, lazy=False).sort(KEY)  # type: ignore[union-attr]
     assert resumed.height == 240 and resumed.select(KEY).is_unique().all()
-    ref = run_table(tmp_path, "ref", dict(__import__("tomllib").loads(cfg.read_text())), backend="serial")
+    ref_raw = {"run": {"games": 120, "seed": 5, "identities": [["journalist", "pilot"], ["doctor", "pilot"]]},
+               "strategies": {"angela": "random", "jessah": "random"}}
+    ref = run_table(tmp_path, "ref", ref_raw, backend="serial")
     assert resumed.drop("run_id").equals(ref.drop("run_id"))
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "complete" and len(m["sessions"]) == 2
