@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import Any
 
 from rnsim.rules.components import BANK, CHECK, JOKER, MOVEMENT, SECURITY, Components
 
@@ -24,7 +25,7 @@ class Board:
     __slots__ = (
         "comps", "n", "nbr", "nbr_mask", "nbr_routes", "cont", "cont_mask", "dist", "dist_to_mask_cache",
         "check_cont", "check_value", "halves", "centrality", "route_ends", "degree", "all_mask",
-        "open_dist_cache", "ball",
+        "open_dist_cache", "ball", "open_masks_cache", "memo",
     )
 
     def __init__(self, comps: Components) -> None:
@@ -51,6 +52,9 @@ class Board:
         self.ball: tuple[tuple[int, ...], ...] = tuple(
             tuple(sum(1 << x for x in range(n) if self.dist[c][x] <= d) for d in range(span + 1)) for c in range(n))
         self.open_dist_cache: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+        self.open_masks_cache: dict[tuple[int, ...], list[int]] = {}
+        # Free for strategies: results that depend on the map only.
+        self.memo: dict[Any, Any] = {}
 
     def _bfs(self, src: int) -> list[int]:
         d = [FAR] * self.n
@@ -107,7 +111,26 @@ class Board:
                     q.append(y)
         return d
 
-    def open_masks(self, barriers: Sequence[int]) -> list[int]:
+    def open_masks(self, barriers: tuple[int, ...]) -> list[int]:
+        """Neighbour masks with barred routes closed (cached; do not mutate)."""
+        got = self.open_masks_cache.get(barriers)
+        if got is None:
+            if len(self.open_masks_cache) > 4096:
+                self.open_masks_cache.clear()
+            got = self.open_masks_cache[barriers] = self._open_masks(barriers)
+        return got
+
+    def dist_sum(self, c: int, mask: int) -> int:
+        """Sum of the distances from ``c`` to every city of ``mask``."""
+        total = 0
+        for ring in self.ball[c]:
+            rest = mask & ~ring
+            if not rest:
+                break
+            total += rest.bit_count()
+        return total
+
+    def _open_masks(self, barriers: Sequence[int]) -> list[int]:
         masks = list(self.nbr_mask)
         for r, b in enumerate(barriers):
             if b:

@@ -60,15 +60,11 @@ class Expert(Strategy):
         super().__init__(**params)
         self.risk = float(self.params["risk"])
         self.greed = float(self.params["greed"])
-        # (belief, start, steps) -> best inspection path; the same position is
-        # asked about by every token placement of a round.
-        self._paths: dict[tuple[int, int, int], tuple[float, int]] = {}
         self._values_round = -1
         self._values: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] = ({}, {})
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
-        self._paths.clear()
         self._values_round = -1
 
     # ------------------------------------------------------------- shared
@@ -268,13 +264,15 @@ class Expert(Strategy):
         step is a city, or -1 for "inspect here", or -2 when nothing is in reach."""
         belief = view.belief
         key = (belief, start, steps)
-        got = self._paths.get(key)
-        if got is not None:
-            return got
-        if len(self._paths) > 512:
-            self._paths.clear()
-        got = self._paths[key] = self._search_path(b, belief, start, steps)
-        return got
+        # The answer depends on the map only, so it is shared by every game
+        # (the same beliefs come back: a continent, a revealed city, ...).
+        memo = b.memo
+        got = memo.get(key)
+        if got is None:
+            if len(memo) > 200_000:
+                memo.clear()
+            got = memo[key] = self._search_path(b, belief, start, steps)
+        return got  # type: ignore[no-any-return]
 
     @staticmethod
     def _search_path(b: Board, belief: int, start: int, steps: int) -> tuple[float, int]:
@@ -282,20 +280,20 @@ class Expert(Strategy):
         if size == 0 or steps <= 0:
             return 0.0, -2
         # Nothing to find within reach: skip the search.
-        if min(b.dist[start][c] for c in bits(belief)) > steps and not belief >> start & 1:
+        ball = b.ball[start]
+        if not belief & ball[min(steps, len(ball) - 1)]:
             return 0.0, -2
         nbr = b.nbr
         # Where she may be after her next movement: ties between paths that
         # inspect as many belief cities go to the one ending closest to it.
-        spread = bits(expand(belief, b.nbr_mask))
-        dist = b.dist
+        spread = expand(belief, b.nbr_mask)
+        scale = 0.01 / spread.bit_count()
         md: dict[int, float] = {}
 
         def pos(c: int) -> float:
             v = md.get(c)
             if v is None:
-                row = dist[c]
-                v = md[c] = 0.01 * sum(row[x] for x in spread) / len(spread)
+                v = md[c] = scale * b.dist_sum(c, spread)
             return v
 
         best_s = 0.0
@@ -326,25 +324,22 @@ class Expert(Strategy):
                 stack.append((nx, s2, depth + 1, f))
         return best_got / size, best_first
 
-    def _mean_dist(self, b: Board, x: int, cities: list[int]) -> float:
-        row = b.dist[x]
-        return sum(row[c] for c in cities) / len(cities)
-
     def on_jessah_move(self, view: View, decision: Decision) -> Option:
         b = self._b(view)
         left = decision.info.get("left", 1)
         p, first = self._best_path(view, b, view.jessah_city, left)
         if p > 0:
             return "inspect" if first == -1 else ("move", first)
-        cities = bits(view.belief) or [view.jessah_city]
+        belief = view.belief or (1 << view.jessah_city)
         # Close in on where Angela can be next: the belief one step on.
-        grown = bits(expand(view.belief, b.nbr_mask)) if len(cities) < 12 else cities
+        grown = expand(belief, b.nbr_mask) if belief.bit_count() < 12 else belief
+        n = grown.bit_count()
         here = view.jessah_city
         best: Option = "stop"
-        best_d = self._mean_dist(b, here, grown) - 0.05
+        best_d = b.dist_sum(here, grown) / n - 0.05
         for o in decision.options:
             if isinstance(o, tuple):
-                d = self._mean_dist(b, o[1], grown)
+                d = b.dist_sum(o[1], grown) / n
                 if d < best_d - 1e-9:
                     best, best_d = o, d
         return best
