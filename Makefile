@@ -9,7 +9,7 @@ EXTRAS ?= test,ray
 NATIVE_SRC := rnsim/engine/decision.py rnsim/engine/belief.py rnsim/engine/state.py rnsim/engine/view.py
 NATIVE_STAMP := rnsim/engine/_native.sha256
 
-.PHONY: install run test lint typecheck bench clean native pure
+.PHONY: install run test lint typecheck bench clean native pure baseline check-balance
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -43,6 +43,15 @@ lint: install
 
 bench: install
 	$(BIN)/rnsim bench
+
+# The balance gate (run by .ci/run): `make check-balance` tests the current code
+# against configs/ci/baseline.json; `make baseline` regenerates that file after a
+# change that moves the balance on purpose (commit it with the change).
+baseline: install
+	$(BIN)/rnsim baseline save configs/ci/config.toml --out configs/ci/baseline.json
+
+check-balance: install
+	$(BIN)/rnsim check --baseline configs/ci/baseline.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info
