@@ -192,3 +192,15 @@ def test_pair_map_uses_the_identities_present() -> None:
     texts = [x.get_text() for x in ax.texts]
     assert len(texts) == 6  # 3 pairs, both halves of the symmetric map; diagonal empty
     assert sum(x.startswith("100%") for x in texts) == 4 and sum(x.startswith("0%") for x in texts) == 2
+
+
+def test_rnsim_run_writes_the_report_unless_told_not_to(tmp_path: Path) -> None:
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text('[run]\ngames = 3\nseed = 3\nbackend = "serial"\nidentities = [["journalist", "pilot"]]\n'
+                   '[strategies]\nangela = "random"\njessah = "random"\n')
+    r = CliRunner().invoke(main, ["run", str(cfg), "--out", str(tmp_path / "a"), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "a" / "report.html").is_file() and "report:" in r.output
+    r = CliRunner().invoke(main, ["run", str(cfg), "--out", str(tmp_path / "b"), "--no-progress", "--no-report"])
+    assert r.exit_code == 0, r.output
+    assert not (tmp_path / "b" / "report.html").exists()
