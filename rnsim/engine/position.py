@@ -14,6 +14,10 @@ engine recomputes it from the top frame on load (step handlers are
 idempotent once their frame is set up), and ``decision`` in the file is only
 checked against it.
 
+Checks alike (same colour and value) are interchangeable pieces: a loaded
+position may number them differently from the state that was saved. No rule
+depends on the numbering; a strategy that broke ties by check id could.
+
 Designers use positions to study a situation; the tests build rule cases
 from them (tests/engine/scenario.py).
 """
