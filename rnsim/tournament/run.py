@@ -141,8 +141,6 @@ def run_tournament(
 
     run_id, old = prepare_run_dir(cfg)
     run_dir = cfg.out
-    (run_dir / SHARDS).mkdir(exist_ok=True)
-    (run_dir / ERRORS).mkdir(exist_ok=True)
     if old is not None:
         clean_partial(run_dir)
     cells = cfg.cells()
@@ -153,7 +151,8 @@ def run_tournament(
     done_games = sum(b - a for iv in done.values() for a, b in iv)
     chunks = plan_chunks(len(cells), cfg.games, cfg.chunk_size, done)
     if old is not None:
-        echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {cfg.total_games:,} games already done")
+        echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {cfg.total_games:,} games already done"
+             if chunks else f"{run_id} in {run_dir} is already complete")
     plan = Plan.from_config(cfg, run_id)
 
     manifest: dict[str, Any] = old or {
@@ -177,9 +176,14 @@ def run_tournament(
         "started": _now(), "rnsim_version": __version__, **cfg.execution(),
         "games_before": done_games, "games_played": 0,
     }
+    if old is not None and not chunks and old.get("status") == "complete":
+        return _summarise(cfg, run_dir, run_id, done_games, 0, 0.0, True, 0)
     manifest["sessions"].append(session)
     manifest["status"] = "running"
+    # The manifest first: a directory holding anything else always has one to resume from.
     _write_manifest(run_dir, manifest)
+    (run_dir / SHARDS).mkdir(exist_ok=True)
+    (run_dir / ERRORS).mkdir(exist_ok=True)
 
     backend = get_backend(cfg.backend, min(cfg.workers, max(1, len(chunks))), cfg.address)
     played = 0
@@ -231,20 +235,26 @@ def run_tournament(
             manifest["finished"] = session["finished"]
         _write_manifest(run_dir, manifest)
 
-    summary = RunSummary(run_dir, run_id, cfg.total_games, done_games, played, 0, seconds, complete,
-                         getattr(backend, "replaced", 0))
+    summary = _summarise(cfg, run_dir, run_id, done_games, played, seconds, complete,
+                         getattr(backend, "replaced", 0), errors_now)
     if complete:
-        summary.errors = load_errors(run_dir).height
-        counts = (pl.scan_parquet(run_dir / SHARDS / "part-*.parquet").group_by("end_reason").len().collect())
-        summary.end_reasons = dict(zip(counts["end_reason"].to_list(), counts["len"].to_list(), strict=True))
         total_s = sum(float(s.get("seconds") or 0) for s in manifest["sessions"])
         manifest.update(
             games_played=summary.done_before + played, errors=summary.errors, end_reasons=summary.end_reasons,
             seconds=round(total_s, 3), games_per_s=round(cfg.total_games / total_s, 1) if total_s > 0 else None,
         )
         _write_manifest(run_dir, manifest)
-    else:
-        summary.errors = errors_now
+    return summary
+
+
+def _summarise(cfg: RunConfig, run_dir: Path, run_id: str, done_before: int, played: int, seconds: float,
+               complete: bool, replaced: int, errors_now: int = 0) -> RunSummary:
+    summary = RunSummary(run_dir, run_id, cfg.total_games, done_before, played, errors_now, seconds, complete,
+                         replaced)
+    if complete:
+        summary.errors = load_errors(run_dir).height
+        counts = pl.scan_parquet(run_dir / SHARDS / "part-*.parquet").group_by("end_reason").len().collect()
+        summary.end_reasons = dict(zip(counts["end_reason"].to_list(), counts["len"].to_list(), strict=True))
     return summary
 
 
