@@ -371,6 +371,17 @@ def test_r19_setup_order():
     assert g.decision().kind == "place_token" and g.decision().seat == ANGELA
 
 
+def test_r19_checks_are_dealt_alternately_angela_first():
+    g = GameState.new(RuleSet(), random.Random(12))
+    # The chance stream's order: identity draw, check shuffle, upgrade shuffle.
+    rng = random.Random(12)
+    rng.sample(range(6), 2)
+    deck = list(range(18))
+    rng.shuffle(deck)
+    top = deck[::-1]  # the top of the deck is the end of the list
+    assert g.hands[ANGELA] == top[0:6:2] and g.hands[JESSAH] == top[1:6:2]
+
+
 def test_r20_identities_random_or_fixed_without_changing_the_deal():
     rules = RuleSet()
     drawn = GameState.new(rules, random.Random(5))
