@@ -24,15 +24,18 @@ message naming the node when they differ.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
 import inspect
 import logging
 import os
+import signal
+import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +182,34 @@ def _play_remote(boxed_plan: list[Any], expected: dict[str, str], chunk: Chunk) 
 # ------------------------------------------------------------------ backend
 
 
+@contextlib.contextmanager
+def _signals_deferred(ray: Any) -> Iterator[list[int]]:
+    """Hold Ctrl-C and SIGTERM while Ray starts. Interrupting ``ray.init`` half
+    way leaves Ray's agent processes orphaned, and ``ray.init`` replaces the
+    SIGTERM handler with one that exits at once (the runner's, which records an
+    interrupted, resumable session, is put back). The signals caught are
+    yielded; the caller stops once the cluster is up."""
+    if threading.current_thread() is not threading.main_thread():
+        yield []
+        return
+    caught: list[int] = []
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    utils = getattr(getattr(ray, "_private", None), "utils", None)
+    ray_setter = getattr(utils, "set_sigterm_handler", None)
+    for s in old:
+        signal.signal(s, lambda signum, frame: caught.append(signum))
+    if ray_setter is not None:
+        utils.set_sigterm_handler = lambda handler: None  # type: ignore[union-attr]
+    try:
+        yield caught
+    finally:
+        if ray_setter is not None:
+            utils.set_sigterm_handler = ray_setter  # type: ignore[union-attr]
+        for s, h in old.items():
+            if h is not None:
+                signal.signal(s, h)
+
+
 class RayBackend:
     """Chunks as Ray tasks (one CPU each) on the cluster at ``address`` (or
     ``RAY_ADDRESS``), else on a local cluster of ``workers`` CPUs started for
@@ -199,14 +230,20 @@ class RayBackend:
         if ray.is_initialized():
             return ray, False
         try:
-            if self.address:
-                ray.init(address=self.address, log_to_driver=False, logging_level=logging.WARNING)
-            else:
-                # "local": a new cluster for this run, even if `ray start` left one on this machine.
-                ray.init(address="local", num_cpus=self.workers, include_dashboard=False, log_to_driver=False,
-                         logging_level=logging.ERROR)
-        except ConnectionError as e:
-            raise RunnerError(f"cannot connect to the Ray cluster at {self.address!r}: {e}") from None
+            with _signals_deferred(ray) as caught:
+                if self.address:
+                    ray.init(address=self.address, log_to_driver=False, logging_level=logging.WARNING)
+                else:
+                    # "local": a new cluster for this run, even if `ray start` left one on this machine.
+                    ray.init(address="local", num_cpus=self.workers, include_dashboard=False, log_to_driver=False,
+                             logging_level=logging.ERROR)
+        except Exception as e:
+            ray.shutdown()
+            where = f"the Ray cluster at {self.address!r}" if self.address else "a local Ray cluster"
+            raise RunnerError(f"cannot start or connect to {where}: {type(e).__name__}: {e}") from None
+        if caught:  # Ctrl-C or SIGTERM while the cluster started: stop it, the run is interrupted
+            ray.shutdown()
+            raise KeyboardInterrupt
         return ray, True
 
     def describe(self, ray: Any, startup: float) -> dict[str, Any]:
