@@ -202,3 +202,28 @@ def test_strategies_decide_on_their_view_only(name: str) -> None:
             state.apply(players[d.seat].choose(v, d))
             steps += 1
     assert checked > 300
+
+
+def test_docs_worked_example_runs(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plugin in docs/strategies.md, as written, loads and plays."""
+    import re
+    import sys
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "strategies.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
+    plugin = next(b for b in blocks if b.startswith("# hunter_lib/cautious.py"))
+    pkg = tmp_path / "hunter_lib"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "cautious.py").write_text(plugin)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    usage = next(b for b in blocks if "play_game(" in b)
+    exec(compile(usage, "docs/strategies.md", "exec"), {})
+    s = load_strategy("hunter_lib.cautious:CautiousForger", {"avoid": "wiretap"})
+    assert s.params == {"avoid": "wiretap"}
+    for i in range(30):
+        run_game(RULES, s, load_strategy("expert"), 2, i, comps=COMPS)
+        run_game(RULES, load_strategy("hunter_lib.cautious:Stayer"), load_strategy("rule"), 2, i, comps=COMPS)
+    sys.modules.pop("hunter_lib.cautious", None)
+    sys.modules.pop("hunter_lib", None)
