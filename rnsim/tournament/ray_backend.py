@@ -25,7 +25,6 @@ message naming the node when they differ.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import importlib
 import inspect
@@ -85,22 +84,29 @@ def _hash_files(h: Any, root: Path, files: Sequence[Path]) -> None:
         h.update(b"\0")
 
 
-def _package_files(root: Path, recursive: bool) -> list[Path]:
-    found = root.rglob("*.py") if recursive else root.glob("*.py")
-    return sorted(p for p in found if "__pycache__" not in p.parts)
+# What a game's row depends on, under rnsim/: the engine and rules, play,
+# seeding, the strategy base class and the worker that builds the rows. (Not
+# analysis, report or CLI code, which a node never runs for a chunk.)
+GAME_CODE = ("engine", "rules", "play.py", "seeding.py", "strategy.py", "errors.py",
+             "tournament/worker.py", "tournament/shards.py", "tournament/schedule.py")
 
 
-@functools.cache
 def _rnsim_source_hash() -> str:
     import rnsim
 
     root = Path(inspect.getfile(rnsim)).parent
+    files: list[Path] = []
+    for part in GAME_CODE:
+        p = root / part
+        if p.is_dir():
+            files.extend(sorted(x for x in p.rglob("*.py") if "__pycache__" not in x.parts))
+        elif p.is_file():
+            files.append(p)
     h = hashlib.sha256()
-    _hash_files(h, root, _package_files(root, recursive=True))
+    _hash_files(h, root, files)
     return h.hexdigest()[:16]
 
 
-@functools.cache
 def _strategy_source_hash(ref: str) -> str:
     """Hash of the source a strategy reference runs: its module's package (the
     ``.py`` files beside it), or the module alone when it is top-level."""
@@ -109,7 +115,7 @@ def _strategy_source_hash(ref: str) -> str:
     cls = type(load_strategy(ref))
     mod = importlib.import_module(cls.__module__)
     path = Path(inspect.getfile(mod))
-    files = _package_files(path.parent, recursive=False) if mod.__package__ else [path]
+    files = sorted(path.parent.glob("*.py")) if mod.__package__ else [path]
     h = hashlib.sha256()
     _hash_files(h, path.parent, files)
     return h.hexdigest()[:16]
@@ -117,7 +123,9 @@ def _strategy_source_hash(ref: str) -> str:
 
 def code_fingerprint(plan: Plan) -> dict[str, str]:
     """What must be equal on the driver and on every worker for the rows to be
-    the driver's: rnsim's version and source, and each strategy's source."""
+    the driver's: rnsim's version and game code, and each strategy's source.
+    Read from disk each time (a few milliseconds): a worker imports what is on
+    disk when it starts, so that is what the driver compares against."""
     from rnsim import __version__
 
     out = {"rnsim": __version__, "rnsim source": _rnsim_source_hash()}
