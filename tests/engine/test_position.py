@@ -190,3 +190,30 @@ def test_decision_mismatch():
 def test_unknown_file(tmp_path):
     with pytest.raises(PositionError, match="cannot read"):
         from_json(tmp_path / "nope.json")
+
+
+def test_load_under_other_rules():
+    # "From here, who wins if the target were $600k?": the same position under a variant.
+    game = GameState.new(RULES, random.Random(21))
+    rng = random.Random(22)
+    while game.round < 4:
+        game.apply(_random_answer(game, rng))
+    data = save_position(game)
+    variant = RULES.replace(money_target=600_000)
+    loaded = load_position(data, rules=variant)
+    assert loaded.rules.money_target == 600_000 and loaded.decision().kind == game.decision().kind
+    _play_on(loaded, random.Random(5))
+    assert loaded.over
+
+
+def test_a_scenario_is_an_ordinary_position():
+    from tests.engine.scenario import move, scenario
+
+    s = scenario(angela="Cape Town", radars={"AF": "black", "SA": "white"}, barriers="Lagos|Cape Town",
+                 angela_hand=("orange 100k",), then=[move("angela", 2)])
+    data = save_position(s)
+    assert data["board"] == {"radars": {"SA": "white", "AF": "black"}, "barriers": {"Lagos|Cape Town": "white"},
+                             "radars_triggered": []}
+    assert data["angela"]["hand"] == [{"colour": "orange", "value": 100_000}]
+    back = load_position(json.loads(json.dumps(data)))
+    assert save_position(back) == data and list(back.decision().options) == list(s.decision().options)
