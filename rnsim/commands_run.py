@@ -59,6 +59,14 @@ def run(config: Path, games: int | None, seed: int | None, workers: str | None, 
         click.echo(f"report: {html} ({time.perf_counter() - t:.1f} s)")
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its reaped children (the workers)."""
+    import resource
+
+    c = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + c.ru_utime + c.ru_stime
+
+
 @click.command()
 @click.option("--games", type=int, default=3000, show_default=True, help="Games per measurement.")
 @click.option("--angela", default="random", show_default=True, help="Angela's strategy.")
@@ -72,9 +80,10 @@ def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int,
     """Games/s of the engine in a plain loop, of the runner (serial backend: its
     overhead), and of the process backend for each worker count (scaling).
 
-    The process backend's rate is given twice: over the whole wall time, and
-    without the pool's fixed start-up cost (spawning workers, importing rnsim),
-    which a long run pays once.
+    Each rate is given over wall time; the process backend's also without the
+    pool's fixed start-up (spawning workers, importing rnsim), which a long run
+    pays once. Overheads are also given in CPU time (this process plus its
+    workers), which other load on a shared machine does not distort.
     """
     import statistics
 
@@ -87,50 +96,61 @@ def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int,
     raw = {"run": {"games": games, "seed": 0, "identities": "random", "chunk_size": chunk_size},
            "strategies": {"angela": angela, "jessah": jessah}}
 
-    def plain() -> float:
+    def plain() -> tuple[float, float]:
         cfg = config_from_mapping(raw, src="bench")
         rules = cfg.variants[0].rules
         comps = rules.load_components()
         a = load_strategy(angela)
         j = load_strategy(jessah)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), _cpu()
         for i in range(games):
             run_game(rules, a, j, 0, i, comps=comps)
-        return time.perf_counter() - t
+        return time.perf_counter() - t, _cpu() - c
 
-    def runner(backend: str, workers: int, n: int = games) -> float:
+    def runner(backend: str, workers: int, n: int = games) -> tuple[float, float]:
         with tempfile.TemporaryDirectory(prefix="rnsim-bench-") as d:
             cfg = config_from_mapping(raw, src="bench", out=Path(d) / "run", backend=backend, workers=workers,
-                                      games=n, chunk_size=min(chunk_size, n))
-            t = time.perf_counter()
+                                      games=n, chunk_size=chunk_size if n == games else 1)
+            t, c = time.perf_counter(), _cpu()
             s = run_tournament(cfg, progress=False)
             assert s.complete
-            return time.perf_counter() - t
+            return time.perf_counter() - t, _cpu() - c
 
-    times: dict[str, list[float]] = {}
+    wall: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+
+    def note(key: str, m: tuple[float, float]) -> None:
+        wall.setdefault(key, []).append(m[0])
+        cpu.setdefault(key, []).append(m[1])
+
     for _ in range(repeat):
-        times.setdefault("plain", []).append(plain())
-        times.setdefault("serial", []).append(runner("serial", 1))
+        note("plain", plain())
+        note("serial", runner("serial", 1))
         for w in counts:
-            times.setdefault(f"p{w}", []).append(runner("process", w))
-            # start-up: the same pool playing one game per worker
-            times.setdefault(f"s{w}", []).append(runner("process", w, n=w))
+            note(f"p{w}", runner("process", w))
+            note(f"s{w}", runner("process", w, n=w))  # start-up: the same pool, one game per worker
 
-    med = {k: statistics.median(v) for k, v in times.items()}
-    rate = {k: games / v for k, v in med.items()}
+    mw = {k: statistics.median(v) for k, v in wall.items()}
+    mc = {k: statistics.median(v) for k, v in cpu.items()}
+    rate = {k: games / v for k, v in mw.items()}
+
+    def pct(a: float, b: float) -> str:
+        return f"{100 * (a / b - 1):+.1f}%"
+
     click.echo(f"bench: {games:,} games of {angela} vs {jessah}, chunk {chunk_size}, median of {repeat}")
     click.echo(f"  plain loop over run_game        {rate['plain']:8.1f} games/s")
     click.echo(f"  runner, serial backend          {rate['serial']:8.1f} games/s  "
-               f"(overhead {100 * (med['serial'] / med['plain'] - 1):+.1f}%)")
+               f"(overhead: wall {pct(mw['serial'], mw['plain'])}, CPU {pct(mc['serial'], mc['plain'])})")
     steady: dict[int, float] = {}
     for w in counts:
-        start = med[f"s{w}"]
-        steady[w] = games / max(med[f"p{w}"] - start, 1e-9)
+        start = mw[f"s{w}"]
+        steady[w] = games / max(mw[f"p{w}"] - start, 1e-9)
         click.echo(f"  runner, process backend, {w} w    {rate[f'p{w}']:8.1f} games/s wall, {steady[w]:8.1f} "
                    f"without the {start:.1f} s start-up")
+        click.echo(f"    overhead vs plain loop: wall {pct(rate['plain'], rate[f'p{w}'] * w)} per worker; CPU "
+                   f"{pct(mc[f'p{w}'], mc['plain'])} ({pct(mc[f'p{w}'] - mc[f's{w}'], mc['plain'])} "
+                   f"without start-up)")
     if 1 in steady:
-        click.echo(f"  process backend overhead vs plain loop (1 worker, without start-up): "
-                   f"{100 * (rate['plain'] / steady[1] - 1):+.1f}%")
         for w in counts:
             if w != 1:
                 click.echo(f"  scaling {w} workers / 1 worker: {rate[f'p{w}'] / rate['p1']:.2f}x wall, "

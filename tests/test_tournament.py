@@ -307,5 +307,18 @@ def test_bench_command_reports_every_measurement() -> None:
     r = CliRunner().invoke(main, ["bench", "--games", "20", "--repeat", "1", "--workers", "1"])
     assert r.exit_code == 0, r.output
     for text in ("plain loop over run_game", "runner, serial backend", "process backend, 1 w",
-                 "overhead vs plain loop"):
+                 "overhead vs plain loop", "CPU"):
         assert text in r.output
+
+
+def test_unguarded_script_gets_a_clear_message(tmp_path: Path) -> None:
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from rnsim.config import config_from_mapping\n"
+        "from rnsim.tournament import run_tournament\n"
+        f"cfg = config_from_mapping({raw_config()!r}, out={str(tmp_path / 'o')!r}, workers=1)\n"
+        "run_tournament(cfg, progress=False)\n"
+    )
+    r = subprocess.run([sys.executable, "-W", "ignore", str(script)], capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert "worker processes die while starting" in r.stderr and '__name__ == "__main__"' in r.stderr

@@ -74,6 +74,7 @@ def _worker_main(conn: Any, plan: Plan) -> None:
     except BaseException:
         conn.send(("fatal", None, traceback.format_exc()))
         return
+    conn.send(("ready",))
     while True:
         try:
             chunk = conn.recv()
@@ -93,13 +94,14 @@ def _worker_main(conn: Any, plan: Plan) -> None:
 
 
 class _Slot:
-    __slots__ = ("proc", "conn", "chunk", "retired")
+    __slots__ = ("proc", "conn", "chunk", "retired", "ready")
 
     def __init__(self, proc: Any, conn: Any) -> None:
         self.proc = proc
         self.conn = conn
         self.chunk: Chunk | None = None
         self.retired = False
+        self.ready = False
 
 
 class ProcessBackend:
@@ -122,6 +124,7 @@ class ProcessBackend:
         ctx = mp.get_context("spawn")
         pending: deque[Chunk] = deque(chunks)
         attempts: dict[Chunk, int] = {}
+        start_failures = 0
         slots: list[_Slot] = []
 
         def start() -> _Slot:
@@ -137,6 +140,9 @@ class ProcessBackend:
                 s.conn.send(s.chunk)
 
         def handle(s: _Slot, msg: Any) -> None:
+            if msg[0] == "ready":
+                s.ready = True
+                return
             if msg[0] == "fatal":
                 where = f" in chunk {msg[1].name}" if msg[1] is not None else " while starting"
                 raise RunnerError(f"a worker failed{where}:\n{msg[2]}")
@@ -172,7 +178,15 @@ class ProcessBackend:
                         lost = s.chunk
                         s.conn.close()
                         s.proc.join(timeout=1)
-                        if lost is not None:
+                        if not s.ready:
+                            start_failures += 1
+                            if start_failures >= MAX_ATTEMPTS:
+                                raise RunnerError(
+                                    f"worker processes die while starting (exit code {s.proc.exitcode}). Workers are "
+                                    "started with 'spawn', which imports the main module again: a script that "
+                                    "starts a run must do so under `if __name__ == \"__main__\":`"
+                                )
+                        if lost is not None and s.ready:
                             attempts[lost] = attempts.get(lost, 0) + 1
                             if attempts[lost] >= MAX_ATTEMPTS:
                                 raise RunnerError(
@@ -180,6 +194,7 @@ class ProcessBackend:
                                     f"killed its worker {MAX_ATTEMPTS} times (exit code {s.proc.exitcode}); "
                                     "run it with backend = \"serial\" to debug"
                                 )
+                        if lost is not None:
                             pending.appendleft(lost)
                         self.replaced += 1
                         slots[n] = start()
