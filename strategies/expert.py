@@ -520,11 +520,11 @@ class Expert(Strategy):
         opts = decision.options
         escape = bool(decision.info.get("escape"))
         targets = self._angela_targets(view, b)
-        dt = b.open_dist_from(targets, view.barriers) if targets else None
+        dt = self._way(view, b, targets) if targets else None
         # Security: clear a barrier that lengthens the way to her cities.
         if not escape and dt is not None and view.security >= view.rules.security_removal_cost:
             free = b.dist_to_mask(targets)
-            if dt[here] >= free[here] + 2 and dt[here] > 0:
+            if dt[here] >= free[here] + 2 + self._cash_penalty(b, view.jessah_city, here) and dt[here] > 0:
                 for o in opts:
                     if isinstance(o, tuple) and o[0] == "remove_barrier":
                         x, y = b.route_ends[o[1]]
@@ -537,6 +537,43 @@ class Expert(Strategy):
             if ("remove_radar", k) in opts:
                 return ("remove_radar", k)
         return best
+
+    def _cash_penalty(self, b: Board, jessah: int, city: int) -> int:
+        """Extra steps a cashing city is worth avoiding for: cashing reveals
+        her city, so one next to Jessah is a trap."""
+        d = b.dist[jessah][city]
+        pen = 3 if d == 0 else 2 if d == 1 else 1 if d == 2 else 0
+        return max(0, pen - (1 if self.risk >= 0.75 else 0))
+
+    def _way(self, view: View, b: Board, targets: int) -> list[int]:
+        """Per city, the steps (barriers closed) to the nearest city where she
+        can cash, plus that city's cash penalty; a bucket BFS from every target."""
+        key = ("way", targets, view.barriers, view.jessah_city, self.risk >= 0.75)
+        memo = b.memo
+        got = memo.get(key)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        d = [FAR] * b.n
+        buckets: list[list[int]] = [[] for _ in range(4 + b.n)]
+        for t in bits(targets):
+            pen = self._cash_penalty(b, view.jessah_city, t)
+            d[t] = pen
+            buckets[pen].append(t)
+        barriers = view.barriers
+        nr = b.nbr_routes
+        for dist, bucket in enumerate(buckets):
+            for x in bucket:
+                if d[x] != dist:
+                    continue
+                for y, r in nr[x]:
+                    if not barriers[r] and d[y] > dist + 1:
+                        d[y] = dist + 1
+                        if dist + 1 < len(buckets):
+                            buckets[dist + 1].append(y)
+        if len(memo) > 200_000:
+            memo.clear()
+        memo[key] = d
+        return d
 
     def _plan_move(self, view: View, b: Board, decision: Decision, dt: list[int] | None, escape: bool) -> Option:
         """The first step of the best movement: every end city reachable in the

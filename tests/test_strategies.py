@@ -178,7 +178,9 @@ def test_strategies_decide_on_their_view_only(name: str) -> None:
     rng = random.Random(99)
     for game in range(30):
         state = GameState.new(RULES, random.Random(1000 + game), comps=COMPS, seed=game)
-        players = (load_strategy("rule"), load_strategy("rule"))
+        # states reached by rule-based and by expert play
+        driver = "rule" if game % 2 else "expert"
+        players = (load_strategy(driver), load_strategy(driver))
         for seat in (ANGELA, JESSAH):
             players[seat].new_game(seat, random.Random(seat))
         steps = 0
