@@ -35,7 +35,7 @@ run: install
 	$(BIN)/rnsim run configs/classic.toml
 
 test: install
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest tests
 
 lint: install
 	$(BIN)/ruff check rnsim strategies tests
