@@ -11,6 +11,8 @@ prints each wall time and the median. Generating the shards is not timed.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -49,14 +51,20 @@ def main() -> None:
         cmd = [str(Path(sys.executable).with_name("rnsim")), "report", str(run_dir)]
         if args.no_svg:
             cmd.append("--no-svg")
-        times = []
+        times, cpus = [], []
         for i in range(args.repeat):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
             subprocess.run(cmd, check=True, capture_output=True)
             times.append(time.perf_counter() - t)
-            print(f"  run {i + 1}: {times[-1]:.2f} s")
-        print(f"`{' '.join(cmd[1:])}` on {args.games:,} games: median {statistics.median(times):.2f} s "
-              f"over {args.repeat} runs (min {min(times):.2f}, max {max(times):.2f})")
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            # CPU time (user + sys, the report and its figure workers): what the
+            # wall time would be on an idle core, whatever else the machine runs
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+            print(f"  run {i + 1}: {times[-1]:.2f} s wall, {cpus[-1]:.2f} s CPU")
+        print(f"`{' '.join(cmd[1:])}` on {args.games:,} games: median {statistics.median(times):.2f} s wall "
+              f"(min {min(times):.2f}, max {max(times):.2f}), median {statistics.median(cpus):.2f} s CPU, "
+              f"over {args.repeat} runs; load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

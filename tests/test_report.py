@@ -204,3 +204,18 @@ def test_rnsim_run_writes_the_report_unless_told_not_to(tmp_path: Path) -> None:
     r = CliRunner().invoke(main, ["run", str(cfg), "--out", str(tmp_path / "b"), "--no-progress", "--no-report"])
     assert r.exit_code == 0, r.output
     assert not (tmp_path / "b" / "report.html").exists()
+
+
+def test_many_cells_draw_their_figures_on_a_pool(tmp_path: Path) -> None:
+    from rnsim.report.render import FigurePlan, build, compute_tables
+
+    df = random_results(900, seed=2, strategy_pairs=[("random", "random"), ("hunter", "random"),
+                                                      ("random", "hunter")])
+    write_run(tmp_path, df)
+    plan = FigurePlan(tmp_path / "figures", svg=False)
+    build(tmp_path, compute_tables(tmp_path), plan)
+    assert len(plan.jobs) == 2 + 5 * 3  # enough for two workers
+    plan.draw(workers=2)
+    pngs = sorted((tmp_path / "figures").glob("*.png"))
+    assert [p.name for p in pngs] == sorted(f"{name}.png" for name, *_ in plan.jobs)
+    assert all(p.read_bytes().startswith(PNG_MAGIC) for p in pngs)

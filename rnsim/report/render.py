@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,52 @@ class Figure:
 
 
 Block = Heading | Para | Bullets | Table | Figure
+
+
+# ---------------------------------------------------------------- figures
+
+def _draw(job: tuple[str, str, tuple[Any, ...], str, bool]) -> str:
+    """Draw and save one figure; module-level so a worker process can run it."""
+    name, func, args, directory, svg = job
+    fig = getattr(figs, func)(*args)
+    return str(figs.save(fig, Path(directory), name, svg))
+
+
+class FigurePlan:
+    """The figures a report needs, drawn all at once so that a report with many
+    cells can draw them on several cores (a figure costs a fraction of a
+    second whatever the run size; a dozen cells make sixty of them)."""
+
+    def __init__(self, directory: Path, svg: bool = True) -> None:
+        self.directory = directory
+        self.svg = svg
+        self.jobs: list[tuple[str, str, tuple[Any, ...], str, bool]] = []
+
+    def add(self, name: str, func: str, *args: Any) -> Path:
+        """Plan ``figures.<func>(*args)`` as ``<name>.png``; returns that path."""
+        self.jobs.append((name, func, args, str(self.directory), self.svg))
+        return self.directory / f"{name}.png"
+
+    def draw(self, workers: int | None = None) -> None:
+        """Draw every planned figure: in this process for a few, else on a pool
+        of ``workers`` processes (default: every core). The pool is started
+        with "spawn": forking a process that already runs Polars' thread pool
+        can deadlock."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        n = workers if workers is not None else (os.cpu_count() or 1)
+        n = min(n, len(self.jobs) // PER_WORKER)
+        if n < 2:
+            for job in self.jobs:
+                _draw(job)
+            return
+        import multiprocess
+
+        with multiprocess.get_context("spawn").Pool(n) as pool:
+            pool.map(_draw, self.jobs, chunksize=1)
+
+
+#: below this many figures per worker a pool's start-up costs more than it saves
+PER_WORKER = 8
 
 
 # ---------------------------------------------------------------- formatting
@@ -225,8 +272,9 @@ def _manifest_rows(man: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def build(run_dir: Path, t: dict[str, pl.DataFrame], fig_dir: Path, svg: bool = True) -> list[Block]:
-    """The report's content: headings, text, tables and figures (written now)."""
+def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan) -> list[Block]:
+    """The report's content: headings, text, tables, and figures (planned in
+    ``plan``; draw them with ``plan.draw()`` before rendering)."""
     man = read_manifest(run_dir)
     head = t["headline"]
     run_id = man.get("run_id") or run_dir.name
@@ -249,7 +297,7 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], fig_dir: Path, svg: bool = 
           num(r["mean_rounds"]), num(r["median_rounds"])] for r in head.iter_rows(named=True)],
         numeric=[False, False, False, True, True, True, True, True, True, True]))
     if head.height:
-        doc.append(Figure(figs.save(figs.headline_chart(head, "Outcomes per cell"), fig_dir, "headline", svg),
+        doc.append(Figure(plan.add("headline", "headline_chart", head, "Outcomes per cell"),
                           "Share of played games won by each side, and timeouts; the black bar is the 95% "
                           "interval of Angela's win rate."))
 
@@ -262,8 +310,7 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], fig_dir: Path, svg: bool = 
             doc.append(Heading(2, "Matchups", "matchups"))
         doc.append(Heading(3, f"Variant {variant}", f"matchups-{slug(variant)}"))
         name = f"matchups-{slug(variant)}"
-        doc.append(Figure(figs.save(figs.matchup_heatmap(part, f"Forger win rate by strategy pair ({variant})"),
-                                    fig_dir, name, svg),
+        doc.append(Figure(plan.add(name, "matchup_heatmap", part, f"Forger win rate by strategy pair ({variant})"),
                           f"Angela's win rate for each strategy pair of variant {variant} (rows: Angela's strategy, "
                           f"columns: Jessah's), with 95% interval and games."))
         cols = sorted(part["jessah_strategy"].unique().to_list())
@@ -279,7 +326,7 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], fig_dir: Path, svg: bool = 
                          numeric=[False] + [True] * len(cols)))
 
     for r in head.iter_rows(named=True):
-        doc += _cell_section(r, t, fig_dir, svg)
+        doc += _cell_section(r, t, plan)
 
     doc += _errors_section(run_dir, t)
     doc.append(Heading(2, "Files", "files"))
@@ -290,7 +337,7 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], fig_dir: Path, svg: bool = 
     return doc
 
 
-def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], fig_dir: Path, svg: bool) -> list[Block]:
+def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], plan: FigurePlan) -> list[Block]:
     label = cell_label(r)
     s = cell_slug(r)
     doc: list[Block] = [Heading(2, label, s)]
@@ -302,8 +349,7 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], fig_dir: Path, 
     pairs = _in_cell(t["identity_pairs"], r)
     doc.append(Heading(3, "Identity pairs", f"{s}-pairs"))
     if pairs.height:
-        doc.append(Figure(figs.save(figs.pair_heatmap(pairs, f"Forger win rate by identity pair\n{label}"),
-                                    fig_dir, f"{s}-pairs", svg),
+        doc.append(Figure(plan.add(f"{s}-pairs", "pair_heatmap", pairs, f"Forger win rate by identity pair\n{label}"),
                           "Angela's win rate for each pair of identities (symmetric; the diagonal is not a pair), "
                           "with its 95% interval and the number of games."))
         doc.append(Table(
@@ -320,8 +366,7 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], fig_dir: Path, 
     ids = _in_cell(t["identities"], r)
     doc.append(Heading(3, "Identities", f"{s}-identities"))
     if ids.height:
-        doc.append(Figure(figs.save(figs.identities_chart(ids, r["forger_rate"], f"Identities — {label}"),
-                                    fig_dir, f"{s}-identities", svg),
+        doc.append(Figure(plan.add(f"{s}-identities", "identities_chart", ids, r["forger_rate"], f"Identities — {label}"),
                           "Left: Angela's win rate over the games whose pair contains the identity (dashed: "
                           "overall). Right: how often it was the first identity she burnt. Bars: 95% intervals."))
         doc.append(Table(
@@ -334,7 +379,7 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], fig_dir: Path, 
     doc.append(Heading(3, "Upgrades", f"{s}-upgrades"))
     if ups.height and "effect" in ups.columns:
         ups = ups.sort(pl.col("effect").abs(), descending=True, nulls_last=True)
-        doc.append(Figure(figs.save(figs.upgrades_chart(ups, f"Upgrades — {label}"), fig_dir, f"{s}-upgrades", svg),
+        doc.append(Figure(plan.add(f"{s}-upgrades", "upgrades_chart", ups, f"Upgrades — {label}"),
                           "Left: Jessah's win rate in games where she gained the upgrade and where she did not. "
                           "Right: how often she gained it, and the median round. Bars: 95% intervals."))
         doc.append(Table(
@@ -351,7 +396,7 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], fig_dir: Path, 
 
     doc.append(Heading(3, "Game flow", f"{s}-flow"))
     hist = _in_cell(t["game_length_histogram"], r)
-    doc.append(Figure(figs.save(figs.game_length_chart(hist, f"Game length — {label}"), fig_dir, f"{s}-length", svg),
+    doc.append(Figure(plan.add(f"{s}-length", "game_length_chart", hist, f"Game length — {label}"),
                       "How many rounds games last, by how they ended."))
     gl = _in_cell(t["game_length"], r)
     doc.append(Table(
@@ -362,8 +407,7 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], fig_dir: Path, 
         "Game length by end reason.", numeric=[False, False, True, True, True, True, True, True, True, True]))
     flow = _in_cell(t["flow_by_round"], r)
     if flow.height:
-        doc.append(Figure(figs.save(figs.flow_chart(flow, f"Cash and captures by round — {label}"), fig_dir,
-                                    f"{s}-flow", svg),
+        doc.append(Figure(plan.add(f"{s}-flow", "flow_chart", flow, f"Cash and captures by round — {label}"),
                           "Mean cumulative cash of each side and mean captures at the end of each round, over the "
                           "games still in play then (shaded: how many), so late rounds describe long games only."))
     return doc
@@ -513,14 +557,17 @@ def write_tables(t: dict[str, pl.DataFrame], directory: Path) -> None:
         df.write_csv(directory / f"{name}.csv")
 
 
-def write_report(run_dir: str | Path, svg: bool = True) -> Path:
+def write_report(run_dir: str | Path, svg: bool = True, workers: int | None = None) -> Path:
     """Write ``report.md``, ``report.html``, ``figures/`` and ``tables/`` into
     the run directory; returns the path of ``report.html``. Reads result
-    tables only (``shards/``, ``errors/``, ``manifest.json``)."""
+    tables only (``shards/``, ``errors/``, ``manifest.json``). ``workers``
+    caps the processes drawing figures (default: every core; 1 = none)."""
     run_dir = Path(run_dir)
     t = compute_tables(run_dir)
     write_tables(t, run_dir / "tables")
-    doc = build(run_dir, t, run_dir / "figures", svg=svg)
+    plan = FigurePlan(run_dir / "figures", svg=svg)
+    doc = build(run_dir, t, plan)
+    plan.draw(workers)
     (run_dir / "report.md").write_text(to_markdown(doc, run_dir))
     title = doc[0].text if isinstance(doc[0], Heading) else "Red Notice balance report"
     out = run_dir / "report.html"
