@@ -17,6 +17,8 @@ from rnsim.rules.components import BANK, CHECK, JOKER, MOVEMENT, SECURITY, Compo
 __all__ = ["Board", "board_for", "BANK", "CHECK", "JOKER", "MOVEMENT", "SECURITY"]
 
 FAR = 99
+# Entries kept in Board.memo per process (a few kB each at most).
+MEMO_SIZE = 30_000
 
 
 class Board:
@@ -119,6 +121,13 @@ class Board:
                 self.open_masks_cache.clear()
             got = self.open_masks_cache[barriers] = self._open_masks(barriers)
         return got
+
+    def remember(self, key: Any, value: Any) -> Any:
+        """Store a map-only result in ``memo`` (bounded: cleared when full)."""
+        if len(self.memo) >= MEMO_SIZE:
+            self.memo.clear()
+        self.memo[key] = value
+        return value
 
     def dist_sum(self, c: int, mask: int) -> int:
         """Sum of the distances from ``c`` to every city of ``mask``."""

@@ -269,9 +269,7 @@ class Expert(Strategy):
         memo = b.memo
         got = memo.get(key)
         if got is None:
-            if len(memo) > 200_000:
-                memo.clear()
-            got = memo[key] = self._search_path(b, belief, start, steps)
+            got = b.remember(key, self._search_path(b, belief, start, steps))
         return got  # type: ignore[no-any-return]
 
     @staticmethod
@@ -361,6 +359,14 @@ class Expert(Strategy):
 
     def _barrier_scores(self, view: View, b: Board) -> list[float]:
         """How well a barrier on each route cuts the exits of the belief."""
+        key = ("barriers", view.belief, view.barriers)
+        got = b.memo.get(key)
+        if got is None:
+            got = b.remember(key, self._compute_barrier_scores(view, b))
+        return got  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _compute_barrier_scores(view: View, b: Board) -> list[float]:
         masks = b.open_masks(view.barriers)
         belief = view.belief
         near = expand(belief, b.nbr_mask)
@@ -570,24 +576,13 @@ class Expert(Strategy):
                         d[y] = dist + 1
                         if dist + 1 < len(buckets):
                             buckets[dist + 1].append(y)
-        if len(memo) > 200_000:
-            memo.clear()
-        memo[key] = d
-        return d
+        return b.remember(key, d)  # type: ignore[no-any-return]
 
-    def _plan_move(self, view: View, b: Board, decision: Decision, dt: list[int] | None, escape: bool) -> Option:
-        """The first step of the best movement: every end city reachable in the
-        steps left, scored by the way to her cities and by Jessah's chance of
-        finding her there, given what the movement's radar announcement tells."""
-        here = view.angela_city
-        opts = decision.options
-        left = int(decision.info.get("left", 1))
-        radars = view.radars
-        barriers = view.barriers
-        precise = "precise_radars" in view.permanents
-        first_ok = {o[1] for o in opts if isinstance(o, tuple) and o[0] == "move"}
-        # The Journalist crosses barriers and trips no radar: seen in the options.
-        journalist = any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here])
+    @staticmethod
+    def _movement_ends(b: Board, here: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
+                       precise: bool, journalist: bool, first_ok: set[int]) -> list[tuple[int, int, int, Option]]:
+        """Every (end city, radar triggers, cities the last trigger points at,
+        first step) of a movement of up to ``left`` steps from ``here``."""
         cont = b.cont
         # States: (city, triggers announced so far) -> first step.
         seen: dict[tuple[int, tuple[tuple[int, int], ...]], Option] = {(here, ()): "stop"}
@@ -615,16 +610,47 @@ class Expert(Strategy):
             layer = nxt_layer
             if not layer:
                 break
-        masks = b.open_masks(barriers) if not journalist else list(b.nbr_mask)
-        reach = view.belief
-        for _ in range(left):
-            reach = expand(reach, masks)
-        radar_cities = 0
-        if not journalist:
-            for k, rk in enumerate(radars):
-                if rk:
-                    radar_cities |= b.cont_mask[k]
-        quiet = (reach & ~radar_cities) | view.belief
+        out = []
+        for (c, trig), first in seen.items():
+            seen_by = 0
+            if trig:
+                k, tc = trig[-1]
+                seen_by = b.ball[tc][1] if tc >= 0 else b.cont_mask[k]
+            out.append((c, len(trig), seen_by, first))
+        return out
+
+    def _plan_move(self, view: View, b: Board, decision: Decision, dt: list[int] | None, escape: bool) -> Option:
+        """The first step of the best movement: every end city reachable in the
+        steps left, scored by the way to her cities and by Jessah's chance of
+        finding her there, given what the movement's radar announcement tells."""
+        here = view.angela_city
+        opts = decision.options
+        left = int(decision.info.get("left", 1))
+        radars = view.radars
+        barriers = view.barriers
+        precise = "precise_radars" in view.permanents
+        first_ok = {o[1] for o in opts if isinstance(o, tuple) and o[0] == "move"}
+        # The Journalist crosses barriers and trips no radar: seen in the options.
+        journalist = any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here])
+        memo = b.memo
+        key = ("ends", here, left, barriers, radars, precise, journalist)
+        ends = memo.get(key)
+        if ends is None:
+            ends = b.remember(key, self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok))
+        rkey = ("reach", view.belief, left, None if journalist else barriers, radars)
+        got = memo.get(rkey)
+        if got is None:
+            masks = b.open_masks(barriers) if not journalist else b.nbr_mask
+            reach = view.belief
+            for _ in range(left):
+                reach = expand(reach, masks)
+            radar_cities = 0
+            if not journalist:
+                for k, rk in enumerate(radars):
+                    if rk:
+                        radar_cities |= b.cont_mask[k]
+            got = b.remember(rkey, (reach, (reach & ~radar_cities) | view.belief))
+        reach, quiet = got
         jc = view.jessah_city
         djrow = b.dist[jc]
         ball = b.ball[jc]
@@ -633,18 +659,14 @@ class Expert(Strategy):
         w_way = 0.3 if escape else 1.0
         best: Option = "stop"
         best_s = -1e18
-        for (c, trig), first in seen.items():
-            if trig:
-                k, tc = trig[-1]
-                bp = (b.ball[tc][1] if tc >= 0 else b.cont_mask[k]) & reach
-            else:
-                bp = quiet
-            bp |= 1 << c
+        for c, n_trig, seen_by, first in ends:
+            bp = ((seen_by & reach) if n_trig else quiet) | (1 << c)
+            trig_cost = 0.1 * n_trig
             d = djrow[c]
             prox = _PROXIMITY[d] if d < len(_PROXIMITY) else 0.0
             crowd = (bp & ball[min(d, len(ball) - 1)]).bit_count()
             danger = prox * min(1.0, 2.0 / max(1, crowd))
-            s = -w_danger * danger - 0.1 * len(trig)
+            s = -w_danger * danger - trig_cost
             if dt is not None:
                 s -= w_way * min(dt[c], 8)
             if escape:
