@@ -108,16 +108,23 @@ def _rnsim_source_hash() -> str:
 
 
 def _strategy_source_hash(ref: str) -> str:
-    """Hash of the source a strategy reference runs: its module's package (the
-    ``.py`` files beside it), or the module alone when it is top-level."""
+    """Hash of the source a strategy reference runs: its module's file and the
+    files of the modules of its own top-level package that it uses (e.g.
+    ``strategies.board`` for ``strategies.rules_based``). Not the whole package:
+    an unrelated strategy beside it may change without changing these games."""
     from rnsim.strategy import load_strategy
 
     cls = type(load_strategy(ref))
     mod = importlib.import_module(cls.__module__)
-    path = Path(inspect.getfile(mod))
-    files = sorted(path.parent.glob("*.py")) if mod.__package__ else [path]
+    top = mod.__name__.partition(".")[0]
+    names = {mod.__name__}
+    for obj in vars(mod).values():
+        used = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None)
+        if isinstance(used, str) and (used == top or used.startswith(top + ".")):
+            names.add(used)
+    files = sorted({Path(inspect.getfile(importlib.import_module(n))) for n in names})
     h = hashlib.sha256()
-    _hash_files(h, path.parent, files)
+    _hash_files(h, Path(inspect.getfile(importlib.import_module(top))).parent, files)
     return h.hexdigest()[:16]
 
 
