@@ -298,6 +298,7 @@ class Expert(Strategy):
         best_first = -2
         best_got = 0
         # DFS over paths; value = number of distinct belief cities inspected.
+        balls = b.ball
         stack: list[tuple[int, int, int, int]] = [(start, 0, 0, -3)]
         while stack:
             city, seen, depth, first = stack.pop()
@@ -311,6 +312,7 @@ class Expert(Strategy):
                 if sc > best_s:
                     best_s, best_first, best_got = sc, -1, got
                 stack.append((city, s2, depth + 1, -1))
+            more = steps - depth - 1  # steps left after the next one
             for nx in nbr[city]:
                 s2 = seen | (1 << nx)
                 got = (s2 & belief).bit_count()
@@ -319,7 +321,9 @@ class Expert(Strategy):
                     sc = got - pos(nx)
                     if sc > best_s:
                         best_s, best_first, best_got = sc, f, got
-                stack.append((nx, s2, depth + 1, f))
+                # go on only if a city not yet inspected is still in reach
+                if more and belief & ~s2 & balls[nx][min(more, len(balls[nx]) - 1)]:
+                    stack.append((nx, s2, depth + 1, f))
         return best_got / size, best_first
 
     def on_jessah_move(self, view: View, decision: Decision) -> Option:
