@@ -178,12 +178,21 @@ def error_messages(run_dir: str | Path, limit: int = 10) -> pl.DataFrame | None:
     keys = [c for c in ("seat", "strategy", "decision", "message") if c in names]
     if not keys:
         return None
-    return (lf.group_by(keys).agg(pl.len().alias("count"), pl.col("seed").first().alias("example_seed")
-                                  if "seed" in names else pl.lit(None).alias("example_seed"))
-            .sort(["count", *keys], descending=[True, *[False] * len(keys)]).head(limit).collect())
+    # one example game per message, to replay it: its cell and game index
+    example = [pl.col(c).sort_by("game_index").first().alias(f"example_{c}")
+               for c in ("variant", "identity_pair", "game_index") if c in names and "game_index" in names]
+    return (lf.group_by(keys).agg(pl.len().alias("count"), *example)
+            .sort(["count", *keys], descending=[True, *[False] * len(keys)], nulls_last=True)
+            .head(limit).collect())
 
 
 # ---------------------------------------------------------------- what stands out
+
+def _some(items: list[str], limit: int = 6) -> str:
+    """The first few of a list, then how many more."""
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return ", ".join(items[:limit]) + more
+
 
 def standouts(t: dict[str, pl.DataFrame]) -> list[str]:
     """Short findings generated from the numbers, per cell."""
@@ -203,10 +212,10 @@ def standouts(t: dict[str, pl.DataFrame]) -> list[str]:
                        f"overall {pct(r['forger_rate'])}.")
             flagged = pairs.filter(pl.col("differs"))
             if flagged.height:
-                names = ", ".join(f"{_ident(x)} ({pct(v)})" for x, v in
-                                  zip(flagged["identity_pair"], flagged["forger_rate"], strict=True))
                 out.append(f"{pre}{flagged.height} of {pairs.height} pairs have a 95% interval that excludes the "
-                           f"overall rate: {names}.")
+                           f"overall rate: " + _some([f"{_ident(x)} ({pct(v)})" for x, v in
+                                                      zip(flagged["identity_pair"], flagged["forger_rate"],
+                                                          strict=True)]) + ".")
             else:
                 out.append(f"{pre}no identity pair's 95% interval excludes the overall rate of {pct(r['forger_rate'])}.")
             wide = pairs.filter((pl.col("forger_rate_hi") - pl.col("forger_rate_lo")) > WIDE_INTERVAL)
@@ -216,10 +225,9 @@ def standouts(t: dict[str, pl.DataFrame]) -> list[str]:
                     out.append(f"{pre}{what} in every identity pair ({int(pairs['games'].min()):,} to "  # type: ignore[arg-type]
                                f"{int(pairs['games'].max()):,} games each): play more games per cell.")  # type: ignore[arg-type]
                 else:
-                    named = [f"{_ident(x)} ({n:,} games)" for x, n in
-                             zip(wide["identity_pair"], wide["games"], strict=True)]
-                    more = f" and {len(named) - 6} more" if len(named) > 6 else ""
-                    out.append(f"{pre}{what} in {wide.height} pair(s): {', '.join(named[:6])}{more}.")
+                    out.append(f"{pre}{what} in {wide.height} pair(s): " + _some(
+                        [f"{_ident(x)} ({n:,} games)" for x, n in
+                         zip(wide["identity_pair"], wide["games"], strict=True)]) + ".")
         ups = _in_cell(t["upgrades"], r)
         if ups.height and "effect" in ups.columns:
             ups = ups.filter(pl.col("effect").is_not_null() & pl.col("effect").is_not_nan())
@@ -413,6 +421,10 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], plan: FigurePla
     return doc
 
 
+def _clip(text: str, limit: int = 240) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _errors_section(run_dir: Path, t: dict[str, pl.DataFrame]) -> list[Block]:
     doc: list[Block] = [Heading(2, "Errors", "errors")]
     ebc = t["errors_by_cell"]
@@ -427,8 +439,11 @@ def _errors_section(run_dir: Path, t: dict[str, pl.DataFrame]) -> list[Block]:
                      numeric=[False, False, False, False, True]))
     msgs = error_messages(run_dir)
     if msgs is not None and msgs.height:
-        doc.append(Table(list(msgs.columns), [[num(v) if isinstance(v, int) else str(v) for v in row] for row in msgs.rows()],
-                         "Most frequent error messages (replay a game with its seed)."))
+        doc.append(Table([c.replace("_", " ") for c in msgs.columns],
+                         [["–" if v is None else _clip(str(v)) for v in row] for row in msgs.rows()],
+                         "Most frequent error messages, each with its first game (replay it with rnsim play, "
+                         "the run's master seed and that game index).",
+                         numeric=[c in ("count", "example_game_index") for c in msgs.columns]))
     return doc
 
 
