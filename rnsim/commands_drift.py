@@ -42,7 +42,8 @@ def compare(configs: tuple[Path, ...], games: int | None, seed: int | None, work
     """
     from rnsim.drift import compare_config, compare_run
 
-    cfg = compare_config(list(configs), games=games, seed=seed, workers=workers, backend=backend, out=out)
+    cfg = compare_config(list(configs), games=games, seed=seed, workers=workers, backend=backend, out=out,
+                         echo=_echo_err)
     names = ", ".join(v.name for v in cfg.variants)
     n_cells = len(cfg.cells())
     _echo_err(f"compare: {len(cfg.variants)} variants ({names}) x {n_cells // len(cfg.variants)} cell(s) x "

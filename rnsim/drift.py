@@ -118,18 +118,28 @@ def play_counts(
 
 
 _WORKER: Any = None  # the WorkerState of a GamePool worker process
+_WORKER_FAILED: str | None = None
 
 
 def _pool_init(plan: Any) -> None:
-    global _WORKER
-    from rnsim.tournament.worker import WorkerState
+    # An initializer that raises makes a Pool respawn workers forever: keep the
+    # traceback and report it from the first chunk instead.
+    global _WORKER, _WORKER_FAILED
+    try:
+        from rnsim.tournament.worker import WorkerState
 
-    _WORKER = WorkerState(plan)
+        _WORKER = WorkerState(plan)
+    except BaseException:
+        import traceback
+
+        _WORKER_FAILED = traceback.format_exc()
 
 
 def _pool_play(chunk: Any) -> Any:
     from rnsim.tournament.worker import play_chunk
 
+    if _WORKER_FAILED is not None:
+        raise RuntimeError(f"the worker could not start:\n{_WORKER_FAILED}")
     return play_chunk(_WORKER, chunk)
 
 
@@ -165,8 +175,11 @@ class GamePool:
             for c in chunks:
                 on_result(play_chunk(self.state, c))
         elif self.pool is not None:
-            for out in self.pool.imap_unordered(_pool_play, chunks):
-                on_result(out)
+            try:
+                for out in self.pool.imap_unordered(_pool_play, chunks):
+                    on_result(out)
+            except RuntimeError as e:
+                raise RnsimError(f"a worker process failed: {e}") from None
         else:
             get_backend(self.cfg.backend, min(self.cfg.workers, len(chunks))).run(self.plan, chunks, on_result)
 
@@ -501,7 +514,8 @@ def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, mas
 
 
 def compare_config(paths: Sequence[Path], *, games: int | None = None, seed: int | None = None,
-                   workers: int | str | None = None, backend: str | None = None, out: Path | None = None) -> RunConfig:
+                   workers: int | str | None = None, backend: str | None = None, out: Path | None = None,
+                   echo: Echo = _stderr) -> RunConfig:
     """One run config holding every variant to compare: the variants of a single
     file (it needs at least two ``[[variants]]``), or one variant per file (its
     ``[rules]``, named after the file; the run settings and strategies come from the
@@ -517,6 +531,12 @@ def compare_config(paths: Sequence[Path], *, games: int | None = None, seed: int
         variants: list[Variant] = []
         for p in paths:
             c = first if p == paths[0] else load_config(p, games=games, seed=seed, workers=workers, backend=backend)
+            ignored = [k for k, same in (
+                ("strategies", [s.label for s in c.angela + c.jessah] == [s.label for s in first.angela + first.jessah]),
+                ("run.identities", c.identities == first.identities), ("run.games", c.games == first.games),
+                ("run.seed", c.seed == first.seed)) if not same]
+            if ignored:
+                echo(f"note: {p}: only its rules are used; {', '.join(ignored)} come from {paths[0]}")
             for v in c.variants:
                 name = p.stem if len(c.variants) == 1 else f"{p.stem}.{v.name}"
                 if any(x.name == name for x in variants):

@@ -110,11 +110,11 @@ def test_exit_codes_of_the_cli(gate_dir: Path) -> None:
     assert "### rnsim balance check: DRIFT" in r.output and "| cell |" in r.output
     r = runner.invoke(main, ["check", "--baseline", base, "--seed", "99"])
     assert r.exit_code == EXIT_NO_DRIFT, r.output
-    # a budget far too small to decide anything
-    r = runner.invoke(main, ["check", "--baseline", base, "--budget", "40", "--seed", "99"])
+    # a budget too small to decide anything (fewer games than a decision needs)
+    r = runner.invoke(main, ["check", "--baseline", base, "--budget", "20", "--seed", "99"])
     assert r.exit_code == EXIT_UNDECIDED, r.output
     assert "UNDECIDED" in r.output
-    r = runner.invoke(main, ["check", "--baseline", base, "--budget", "40", "--seed", "99", "--allow-undecided"])
+    r = runner.invoke(main, ["check", "--baseline", base, "--budget", "20", "--seed", "99", "--allow-undecided"])
     assert r.exit_code == EXIT_NO_DRIFT, r.output
     # usage and config errors
     r = runner.invoke(main, ["check", "--baseline", str(gate_dir / "missing.json")])

@@ -16,7 +16,10 @@ nobody won, never a win (the definitions of :mod:`rnsim.analysis.aggregate`).
 The interval is the normal (Wald) interval of the mean paired difference:
 two identical variants give ``D_i = 0`` for every game and so an interval of
 exactly zero width, which is the truth (the rules did not change a single game).
-The variances are computed from integer counts so that zero is exact.
+The variances are computed from integer counts so that zero is exact. Like any
+normal interval it is approximate when only a handful of games changed outcome
+(the ``discordant`` column says how many); with tens of discordant games it is
+accurate.
 """
 
 from __future__ import annotations
