@@ -330,7 +330,9 @@ class Expert(Strategy):
         b = self._b(view)
         left = decision.info.get("left", 1)
         p, first = self._best_path(view, b, view.jessah_city, left)
-        if p > 0:
+        # A cautious agent (risk < 0.5) holds a central post rather than chase
+        # a lead thinner than 10% * (0.5 - risk) * 2.
+        if p > 0 and p >= 0.2 * max(0.0, 0.5 - self.risk):
             return "inspect" if first == -1 else ("move", first)
         belief = view.belief or (1 << view.jessah_city)
         # Close in on where Angela can be next: the belief one step on.
