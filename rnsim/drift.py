@@ -400,6 +400,15 @@ def run_check(
         beta=float(beta if beta is not None else gate_cfg["beta"]),
         cells=len(base.cells),
     )
+    if (delta, alpha, beta) != (None, None, None):
+        # another design: the stored budget and batch were sized for the baseline's own
+        fixed = sum(design.fixed_games(min(max(int(c["angela_wins"]) / int(c["games"]), 0.01), 0.99), int(c["games"]))
+                    for c in base.cells)
+        if not math.isfinite(fixed):
+            raise ConfigError(f"--delta: the baseline's {base.games_per_cell:,} games per cell are too few for a "
+                              f"tolerance of {design.delta}; save a bigger baseline or use a larger --delta")
+        gate_cfg = {**gate_cfg, "budget": math.ceil(BUDGET_FACTOR * fixed),
+                    "batch": default_batch(design, fixed / design.cells)}
     budget = int(budget if budget is not None else gate_cfg["budget"])
     batch = int(batch if batch is not None else gate_cfg["batch"])
     if budget < 1:

@@ -125,6 +125,14 @@ def test_exit_codes_of_the_cli(gate_dir: Path) -> None:
     assert r.exit_code == EXIT_USAGE
 
 
+def test_another_delta_resizes_the_budget_or_is_refused(gate_dir: Path) -> None:
+    stored = load_baseline(gate_dir / "baseline.json").gate["budget"]
+    wider = run_check(gate_dir / "baseline.json", seed=99, delta=0.12, echo=lambda s: None)
+    assert wider.budget < stored
+    with pytest.raises(ConfigError, match="too few"):
+        run_check(gate_dir / "baseline.json", delta=0.01, echo=lambda s: None)
+
+
 def test_a_baseline_cell_missing_from_the_config_is_a_config_error(gate_dir: Path, tmp_path: Path) -> None:
     other = tmp_path / "other.toml"
     other.write_text(CONFIG.format(rules="").replace('angela = "rule"', 'angela = "random"'))

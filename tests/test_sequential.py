@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rnsim.analysis.sequential import (
@@ -177,3 +177,33 @@ def test_batches_never_overspend_the_budget(remaining: int, batch: int, open_cel
     assert k * open_cells <= remaining
     if open_cells and remaining >= open_cells * max(batch, 1):
         assert k == max(batch, 1)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 4), st.lists(st.lists(st.integers(0, 60), min_size=4, max_size=4), min_size=1, max_size=12),
+       st.integers(0, 10_000))
+def test_verdicts_never_change_once_given_and_overall_follows_the_cells(
+        cells: int, batches: list[list[int]], seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    gate = SequentialGate(GateDesign(delta=0.05, cells=cells),
+                          [(int(rng.integers(0, 500)), 500) for _ in range(cells)])
+    wins = [0] * cells
+    games = [0] * cells
+    seen: dict[int, str] = {}
+    for batch in batches:
+        for i in range(cells):
+            games[i] += batch[i]
+            wins[i] += int(rng.integers(0, batch[i] + 1))
+        gate.update(list(zip(wins, games, strict=True)))
+        verdicts = [r.verdict for r in gate.results()]
+        for i, v in enumerate(verdicts):
+            if i in seen:
+                assert v == seen[i]
+            elif v != UNDECIDED:
+                seen[i] = v
+        if DRIFT in verdicts:
+            assert gate.overall == DRIFT
+        elif UNDECIDED in verdicts:
+            assert gate.overall == UNDECIDED and not gate.done
+        else:
+            assert gate.overall == NO_DRIFT and gate.done
