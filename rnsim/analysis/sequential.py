@@ -28,7 +28,7 @@ equal weight" against "not moved",
 with ``W`` and ``I`` below. A cell says "drift" when the LLR reaches
 ``log A = log(cells / alpha)`` and "no drift" when it falls to
 ``log B = log(beta / (1 - alpha / cells))``. Under no change the mixture
-likelihood ratio is a martingale of mean 1, so by Ville's inequality it ever
+likelihood ratio of that Brownian model is a martingale of mean 1, so by Ville's inequality it ever
 reaches ``A`` with probability at most ``1/A = alpha / cells`` even under
 continuous monitoring; Bonferroni over the cells keeps the family-wise false
 alarm rate at ``alpha``. Against a move of ``2 delta`` the ratio is at least
@@ -45,7 +45,8 @@ forger's wins in ``n`` current games (independent of the baseline's games: the
 check plays fresh game indices), the estimate ``D_n = S_n / n - x0 / n0`` has
 variance ``V_n = p(1-p)/n + p0(1-p0)/n0``, and the baseline's error is one
 offset shared by every ``D_n``. In "information time" ``I_n = 1 / V_n`` the
-score ``W_n = I_n D_n`` is exactly a Brownian motion with drift ``theta``
+score ``W_n = I_n D_n`` is, in the normal approximation, a Brownian motion
+with drift ``theta``
 (``Cov(W_m, W_n) = I_m`` for ``m <= n``, the canonical joint distribution of
 group-sequential tests), so the SPRT on ``W`` is valid with the baseline's
 uncertainty counted once, not ignored. The price is honest: information can
