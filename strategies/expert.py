@@ -55,6 +55,11 @@ class Expert(Strategy):
     name = "expert"
     PARAMS = {"risk": 0.5, "greed": 0.5}
     PARAM_RANGES = {"risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0)}
+    # Bidding: the price of a token per point of strength (POW! counts 6), and
+    # the chance the opponent contests a card she is not on yet, per token she
+    # still has to place per free card.
+    TOKEN_COST = 0.07
+    CONTEST = 0.6
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -217,7 +222,7 @@ class Expert(Strategy):
             placed_opp += there
             opp_free_cards += not there
         opp_left = view.rules.tokens_per_round - placed_opp
-        q = min(1.0, opp_left / opp_free_cards) * 0.6 if opp_free_cards else 0.0
+        q = min(1.0, opp_left / opp_free_cards) * self.CONTEST if opp_free_cards else 0.0
         # Per token value: (chance to win, chance to tie) against a token the
         # opponent has not revealed yet (spent tokens are public).
         odds: dict[int, tuple[float, float, int]] = {}
@@ -246,7 +251,7 @@ class Expert(Strategy):
                 score = m_h + p_win * m_o + (p_win + p_tie) * o_h
             else:
                 score = m_h + m_o * ((1 - q) + q * p_win)
-            score -= 0.07 * strength
+            score -= self.TOKEN_COST * strength
             key = (score, -strength, -i, -half)
             if best_key is None or key > best_key:
                 best, best_key = opt, key
