@@ -1,18 +1,21 @@
 """The ray backend: the same result table as the process backend (error rows
 included), resume across backends, a task whose worker dies is retried, a node
-running other code or data fails clearly, and without Ray installed choosing
-the backend is a clear usage error (exit code 2), not a traceback.
+running other code or data fails clearly, a local cluster is started when no
+address is given, and without Ray installed choosing the backend is a clear
+usage error (exit code 2), not a traceback.
 
-One local Ray cluster (2 CPUs) is started for the module; the backend finds
-it initialised and uses it."""
+The module starts one Ray head node (2 CPUs) with `ray start --head`, as a user
+would, and the runs connect to it by address."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import logging
 import os
+import socket
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,8 @@ import polars as pl
 import pytest
 
 from rnsim import __version__, load_results
-from rnsim.config import config_from_mapping
+from rnsim.cli import main
+from rnsim.config import config_from_mapping, load_config
 from rnsim.errors import ConfigError
 from rnsim.tournament import load_errors, run_tournament
 from rnsim.tournament.backends import RunnerError
@@ -62,23 +66,54 @@ def errors(d: Path) -> pl.DataFrame:
     return load_errors(d).sort(["variant", "identity_pair", "angela_strategy", "game_index"])
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
 @pytest.fixture(scope="module")
-def ray_cluster() -> Iterator[Any]:
+def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if os.environ.get("RNSIM_REQUIRE_RAY"):  # CI (.ci/run): a missing extra is a failure, not a skip
-        import ray
+        import ray  # noqa: F401
     else:
-        ray = pytest.importorskip("ray")
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+        pytest.importorskip("ray")
+    # A throwaway cluster on this machine: no token authentication, for the
+    # head and for the connections this module makes.
+    saved = {k: os.environ.get(k) for k in ("RAY_AUTH_MODE", "RAY_ADDRESS")}
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    os.environ.pop("RAY_ADDRESS", None)
+    port = _free_port()
+    log = tmp_path_factory.mktemp("ray") / "head.log"
+    cmd = [str(Path(sys.executable).with_name("ray")), "start", "--head", "--block", "--num-cpus", "2",
+           "--port", str(port), "--include-dashboard=false", "--disable-usage-stats"]
+    with log.open("w") as out:
+        head = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     try:
-        yield ray
+        deadline = time.monotonic() + 120
+        while "Ray runtime started" not in log.read_text():
+            if head.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"`{' '.join(cmd)}` did not start a head node:\n{log.read_text()}")
+            time.sleep(0.2)
+        yield f"127.0.0.1:{port}"
     finally:
-        ray.shutdown()
+        head.terminate()  # `ray start --block` stops the node's processes on SIGTERM
+        try:
+            head.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            head.kill()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 @pytest.mark.ray
-def test_ray_table_identical_to_process_backend(tmp_path: Path, ray_cluster: Any) -> None:
+def test_ray_table_identical_to_process_backend(tmp_path: Path, ray_address: str) -> None:
     proc = run_dir(tmp_path, "process", backend="process", workers=2, chunk_size=5)
-    ray_ = run_dir(tmp_path, "ray", backend="ray", workers=2, chunk_size=5)
+    ray_ = run_dir(tmp_path, "ray", backend="ray", address=ray_address, chunk_size=5)
     t = table(ray_)
     assert t.height == 2 * 2 * 2 * 12
     assert t.equals(table(proc))
@@ -92,11 +127,12 @@ def test_ray_table_identical_to_process_backend(tmp_path: Path, ray_cluster: Any
     assert m["status"] == "complete" and session["backend"] == "ray" and session["games_per_s"] > 0
     cluster = session["cluster"]
     assert cluster["cluster_resources"]["CPU"] == 2 and cluster["nodes"] == 1
-    assert cluster["ray_version"] == ray_cluster.__version__
+    assert cluster["address"] == ray_address and cluster["startup_seconds"] > 0
+    assert session["address"] == ray_address
 
 
 @pytest.mark.ray
-def test_ray_resumes_a_process_run(tmp_path: Path, ray_cluster: Any) -> None:
+def test_ray_resumes_a_process_run(tmp_path: Path, ray_address: str) -> None:
     raw = raw_config()
     raw["variants"] = [{"name": "base"}]
     d = run_dir(tmp_path, "mixed", raw, backend="process", workers=2, chunk_size=4)
@@ -104,7 +140,7 @@ def test_ray_resumes_a_process_run(tmp_path: Path, ray_cluster: Any) -> None:
     shards = sorted((d / SHARDS).iterdir())
     for p in shards[::2]:  # as if the run had been stopped with half the chunks written
         p.unlink()
-    cfg = config_from_mapping(raw, src="t.toml", out=d, backend="ray", workers=2, chunk_size=4)
+    cfg = config_from_mapping(raw, src="t.toml", out=d, backend="ray", address=ray_address, chunk_size=4)
     s = run_tournament(cfg, progress=False)
     assert s.complete and s.played == sum(4 for _ in shards[::2]) and s.done_before == full.height - s.played
     assert table(d).equals(full)
@@ -113,20 +149,20 @@ def test_ray_resumes_a_process_run(tmp_path: Path, ray_cluster: Any) -> None:
 
 
 @pytest.mark.ray
-def test_lost_ray_worker_task_is_retried(tmp_path: Path, ray_cluster: Any) -> None:
+def test_lost_ray_worker_task_is_retried(tmp_path: Path, ray_address: str) -> None:
     marker = tmp_path / "died"
     raw = raw_config(identities="random", games=24)
     raw["variants"] = [{"name": "base"}]
     raw["strategies"] = {"angela": {"ref": "tests.test_tournament:DieOnce", "params": {"marker": str(marker)},
                                     "label": "d"}, "jessah": "random"}
-    d = run_dir(tmp_path, "k", raw, backend="ray", workers=2, chunk_size=6)
+    d = run_dir(tmp_path, "k", raw, backend="ray", address=ray_address, chunk_size=6)
     assert marker.exists()  # a worker process really died mid-chunk
     ref = run_dir(tmp_path, "ref", raw, backend="serial")  # the marker exists now: nobody dies
     assert table(d).equals(table(ref)) and table(d).height == 24
 
 
 @pytest.mark.ray
-def test_node_with_other_component_data_fails_clearly(tmp_path: Path, ray_cluster: Any) -> None:
+def test_node_with_other_component_data_fails_clearly(tmp_path: Path, ray_address: str) -> None:
     raw = raw_config(games=4)
     raw["variants"] = [{"name": "base"}]
     cfg = config_from_mapping(raw, src="t.toml", out=tmp_path / "x")
@@ -136,8 +172,26 @@ def test_node_with_other_component_data_fails_clearly(tmp_path: Path, ray_cluste
     plan = dataclasses.replace(plan, variants=(dataclasses.replace(plan.variants[0], digest="0123456789abcdef"),))
     got: list[ChunkOutput] = []
     with pytest.raises(RunnerError, match=r"Ray node .* does not run the driver's rnsim .*variant 'base': rules hash"):
-        RayBackend(2).run(plan, plan_chunks(len(plan.cells), 4, 4), got.append)
+        RayBackend(2, address=ray_address).run(plan, plan_chunks(len(plan.cells), 4, 4), got.append)
     assert got == []
+
+
+@pytest.mark.ray
+def test_cli_without_address_starts_and_stops_a_local_cluster(tmp_path: Path, ray_address: str) -> None:
+    import ray
+    from click.testing import CliRunner
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[run]\ngames = 10\nchunk_size = 5\nidentities = "random"\nbackend = "ray"\nworkers = 1\n'
+                   '[strategies]\nangela = "random"\njessah = "random"\n')
+    r = CliRunner().invoke(main, ["run", str(cfg), "--out", str(tmp_path / "o"), "--no-report", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "complete" in r.output and "10 of 10" in r.output
+    assert not ray.is_initialized()  # the cluster it started for the run is gone
+    cluster = json.loads((tmp_path / "o" / "manifest.json").read_text())["sessions"][-1]["cluster"]
+    assert cluster["address"] == "local" and cluster["cluster_resources"]["CPU"] == 1  # workers = 1
+    assert run_tournament(load_config(cfg, backend="serial", out=tmp_path / "ref"), progress=False).complete
+    assert table(tmp_path / "o").equals(table(tmp_path / "ref"))
 
 
 def test_worker_check_names_what_differs() -> None:
@@ -156,8 +210,6 @@ def test_worker_check_names_what_differs() -> None:
 
 def test_without_ray_the_backend_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
-
-    from rnsim.cli import main
 
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as if not installed
     cfg = tmp_path / "c.toml"
