@@ -255,7 +255,11 @@ class RayBackend:
         except Exception as e:
             ray.shutdown()
             where = f"the Ray cluster at {self.address!r}" if self.address else "a local Ray cluster"
-            raise RunnerError(f"cannot start or connect to {where}: {type(e).__name__}: {e}") from None
+            hint = ""
+            if self.address and "RAY_AUTH_MODE" not in os.environ:
+                hint = ("; if the cluster uses token authentication, set RAY_AUTH_MODE=token and give this "
+                        "machine the cluster's token (~/.ray/auth_token)")
+            raise RunnerError(f"cannot start or connect to {where}: {type(e).__name__}: {e}{hint}") from None
         if caught:  # Ctrl-C or SIGTERM while the cluster started: stop it, the run is interrupted
             ray.shutdown()
             raise KeyboardInterrupt
