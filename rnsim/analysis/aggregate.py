@@ -35,6 +35,14 @@ _JESSAH = (pl.col("winner") == "jessah").fill_null(False)
 _TIMEOUT = pl.col("end_reason") == "timeout"
 
 
+def scalar_columns(results: Results) -> list[str]:
+    """The columns every table but :func:`flow_by_round` reads: loading just
+    these once is far cheaper than scanning thousands of shards per table."""
+    names = _lazy(results).collect_schema().names()
+    fixed = [*CELL, "identity_pair", "identity_1", "identity_2", "winner", "end_reason", "rounds", "identity_burnt_1"]
+    return [c for c in names if c in fixed or c.startswith("upgrade_")]
+
+
 def _lazy(results: Results) -> pl.LazyFrame:
     return results.lazy() if isinstance(results, pl.DataFrame) else results
 

@@ -157,14 +157,25 @@ TABLES = ("headline", "identity_pairs", "identities", "upgrades", "matchups", "g
           "game_length_histogram", "flow_by_round", "errors_by_cell")
 
 
+#: up to this many games, the columns the scalar tables need are read from the
+#: shards once and kept in memory (about 100 MB per million games); a runner
+#: writes one shard per chunk, so a million games can be 4,000 files, and
+#: opening them once instead of once per table is what keeps a report fast.
+#: Bigger runs are aggregated straight from the shards, table by table.
+IN_MEMORY_GAMES = 5_000_000
+
+
 def compute_tables(run_dir: str | Path) -> dict[str, pl.DataFrame]:
-    """Every table of the report, collected together so Polars can share the
-    scan of the shards between them."""
+    """Every table of the report."""
     lf = scan_results(run_dir)
+    games = lf.select(pl.len()).collect().item()
+    base = lf.select(agg.scalar_columns(lf)).collect().lazy() if games <= IN_MEMORY_GAMES else lf
     queries = [
-        agg.headline_query(lf), agg.identity_pairs_query(lf), agg.identities_query(lf), agg.upgrades_query(lf),
-        agg.matchups_query(lf), agg.game_length_query(lf), agg.game_length_histogram_query(lf),
-        agg.flow_by_round_query(lf), agg.errors_by_cell_query(lf),
+        agg.headline_query(base), agg.identity_pairs_query(base), agg.identities_query(base),
+        agg.upgrades_query(base), agg.matchups_query(base), agg.game_length_query(base),
+        agg.game_length_histogram_query(base),
+        agg.flow_by_round_query(lf),  # the by-round lists stream from the shards
+        agg.errors_by_cell_query(base),
     ]
     return dict(zip(TABLES, pl.collect_all(queries), strict=True))
 
