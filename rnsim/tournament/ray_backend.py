@@ -15,7 +15,7 @@ error row, so a raising chunk is a bug that would raise again) and stops the
 run, resumable, like the process backend.
 
 Every node must run the driver's rnsim: the first chunk on each worker checks
-the rnsim version, a fingerprint of its source and of the strategies' modules,
+the rnsim version, a hash of its game code and of the strategies' modules,
 and the rules hash of every variant against the driver's, and fails with a
 message naming the node when they differ.
 
@@ -50,6 +50,8 @@ MISSING_MESSAGE = f"backend 'ray' needs the ray extra, which is not installed: {
 # driver, few enough that Ctrl-C cancels little and results do not pile up in
 # the object store.
 INFLIGHT_PER_CPU = 2
+# How often the driver re-reads the cluster's CPU count to size the above.
+RESIZE_SECONDS = 10.0
 
 
 def ray_installed() -> bool:
@@ -284,7 +286,8 @@ class RayBackend:
             self.info = self.describe(ray, time.perf_counter() - t0)
             cpus = int(self.info["cluster_resources"].get("CPU", 0))
             if cpus < 1:
-                raise RunnerError(f"the Ray cluster at {self.info['address']} has no CPUs to play games on")
+                raise RunnerError(f"the Ray cluster at {self.info['address']} has no CPUs to play games on "
+                                  "(add worker nodes with `ray start --address=HEAD_IP:PORT`)")
             expected = code_fingerprint(plan)
             boxed = [ray.put(plan)]
             task = ray.remote(_play_remote).options(
@@ -292,8 +295,13 @@ class RayBackend:
             )
             pending: deque[Chunk] = deque(chunks)
             limit = INFLIGHT_PER_CPU * cpus
+            sized = time.monotonic()
 
             def submit() -> None:
+                nonlocal limit, sized
+                if time.monotonic() - sized > RESIZE_SECONDS:  # nodes may join (or leave) during a long run
+                    sized = time.monotonic()
+                    limit = INFLIGHT_PER_CPU * max(1, int(ray.cluster_resources().get("CPU", 0)))
                 while pending and len(inflight) < limit:
                     c = pending.popleft()
                     inflight[task.remote(boxed, expected, c)] = c
