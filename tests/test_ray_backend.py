@@ -224,6 +224,9 @@ def test_without_ray_the_backend_is_a_usage_error(tmp_path: Path, monkeypatch: p
     assert not (tmp_path / "o").exists()  # refused before anything was written
     with pytest.raises(ConfigError, match=r"pip install 'rnsim\[ray\]'"):
         RayBackend(2)
+    # the other backends never import ray
+    r = CliRunner().invoke(main, ["run", str(cfg), "--backend", "serial", "--out", str(tmp_path / "s"), "--no-report"])
+    assert r.exit_code == 0 and "2 of 2" in r.output, r.output
 
 
 def test_address_needs_the_ray_backend() -> None:
