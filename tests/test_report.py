@@ -219,3 +219,15 @@ def test_many_cells_draw_their_figures_on_a_pool(tmp_path: Path) -> None:
     pngs = sorted((tmp_path / "figures").glob("*.png"))
     assert [p.name for p in pngs] == sorted(f"{name}.png" for name, *_ in plan.jobs)
     assert all(p.read_bytes().startswith(PNG_MAGIC) for p in pngs)
+
+
+def test_tables_are_the_same_in_memory_or_streamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rnsim.report import render
+
+    write_run(tmp_path, random_results(2500, seed=9, strategy_pairs=[("random", "random"), ("hunter", "random")]),
+              shard_rows=300)
+    in_memory = render.compute_tables(tmp_path)
+    monkeypatch.setattr(render, "IN_MEMORY_GAMES", 0)
+    streamed = render.compute_tables(tmp_path)
+    for name in TABLES:
+        assert in_memory[name].equals(streamed[name]), name
