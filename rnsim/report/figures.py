@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
 
 FORGER = "#b2182b"   # Angela
 AGENT = "#2166ac"    # Jessah
@@ -60,7 +61,8 @@ def _pct(x: float | None) -> str:
 def pair_heatmap(pairs: pl.DataFrame, title: str) -> Figure:
     """The forger's win rate for each identity pair: a symmetric matrix over
     the identities present, diagonal empty, each cell annotated with the rate,
-    its 95% interval and the game count."""
+    its 95% interval and the game count; a black frame marks the pairs whose
+    interval excludes the overall rate (``differs``)."""
     ids = identity_order(pairs)
     k = len(ids)
     pos = {x: i for i, x in enumerate(ids)}
@@ -82,6 +84,13 @@ def pair_heatmap(pairs: pl.DataFrame, title: str) -> Figure:
         v = rate[a, b]
         dark = not np.isnan(v) and abs(v - 0.5) > 0.3
         ax.text(b, a, text, ha="center", va="center", fontsize=7, color="white" if dark else "black")
+    for i in range(k):  # an identity does not pair with itself
+        ax.text(i, i, "—", ha="center", va="center", fontsize=9, color="#9a9a9a")
+    for r in pairs.filter(pl.col("differs").fill_null(False)).iter_rows(named=True) if "differs" in pairs.columns \
+            else []:
+        i, j = pos[r["identity_1"]], pos[r["identity_2"]]
+        for a, b in ((i, j), (j, i)):  # a frame marks a pair whose interval excludes the overall rate
+            ax.add_patch(Rectangle((b - 0.47, a - 0.47), 0.94, 0.94, fill=False, edgecolor="black", linewidth=1.6))
     ax.set_xticks(range(k), [x.replace("_", " ") for x in ids], rotation=30, ha="right")
     ax.set_yticks(range(k), [x.replace("_", " ") for x in ids])
     ax.set_title(title)
@@ -144,9 +153,9 @@ def upgrades_chart(ups: pl.DataFrame, title: str) -> Figure:
     a1.set_xlabel("agent (Jessah) win rate")
     a1.legend(loc="lower right", fontsize=8)
     _interval_bars(a2, labels, _arr(t, "gained_rate"), _arr(t, "gained_rate_lo"), _arr(t, "gained_rate_hi"), AGENT)
-    for y, (g, m) in enumerate(zip(_arr(t, "gained_rate"), _arr(t, "median_round"), strict=True)):
-        if not np.isnan(m):
-            a2.text(min(g, 0.98) + 0.02, y, f"round {m:g}", va="center", fontsize=7)
+    for y, (hi, m) in enumerate(zip(_arr(t, "gained_rate_hi"), _arr(t, "median_round"), strict=True)):
+        if not np.isnan(m):  # right of the error bar, so the label never hides it
+            a2.text((0.0 if np.isnan(hi) else hi) + 0.03, y, f"round {m:g}", va="center", fontsize=7)
     a2.set_xlim(0, 1.25)
     a2.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
     a2.set_xlabel("share of games where she gained it (median round)")
@@ -192,6 +201,7 @@ def flow_chart(flow: pl.DataFrame, title: str) -> Figure:
     a2.plot(r, _arr(flow, "captures_mean"), color=AGENT, label="captures")
     a2.set_xlabel("round")
     a2.set_ylabel("mean captures")
+    a2.set_ylim(bottom=0)
     twin = a2.twinx()
     twin.fill_between(r, _arr(flow, "games_in_play"), color=TIMEOUT, alpha=0.2, step="mid", label="games in play")
     twin.set_ylabel("games still in play")

@@ -370,7 +370,8 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], plan: FigurePla
     if pairs.height:
         doc.append(Figure(plan.add(f"{s}-pairs", "pair_heatmap", pairs, f"Forger win rate by identity pair\n{label}"),
                           "Angela's win rate for each pair of identities (symmetric; the diagonal is not a pair), "
-                          "with its 95% interval and the number of games."))
+                          "with its 95% interval and the number of games. A black frame marks a pair whose "
+                          "interval excludes the overall rate."))
         doc.append(Table(
             ["rank", "identity pair", "games", "forger win rate", "agent win rate", "timeouts", "errors", "flag"],
             [[str(p["rank"]), _ident(p["identity_pair"]), num(p["games"]), rate_ci(p, "forger_rate"),
