@@ -102,24 +102,28 @@ def baseline_save(config: Path, out: Path, games: int | None, seed: int | None, 
 @click.option("--backend", default=None, help='"process" or "serial" (overrides run.backend).')
 @click.option("--fail-fast", is_flag=True, help="Stop at the first cell that drifts (the other cells stay undecided).")
 @click.option("--allow-undecided", is_flag=True, help="Exit 0 instead of 3 when the budget runs out undecided.")
+@click.option("--no-replay", is_flag=True,
+              help="Skip the exact replay of the baseline's first games (under the baseline's seed).")
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the results block (Markdown) to this file.")
 def check(baseline_file: Path, config: Path | None, seed: int | None, delta: float | None, alpha: float | None,
           beta: float | None, budget: int | None, batch: int | None, workers: str | None, backend: str | None,
-          fail_fast: bool, allow_undecided: bool, output: Path | None) -> None:
+          fail_fast: bool, allow_undecided: bool, no_replay: bool, output: Path | None) -> None:
     """The balance-drift gate: has the forger's win rate moved since the baseline?
 
-    Plays fresh games of the baseline's config with the current code and rules in
-    batches, running a sequential test (SPRT) per cell that stops as soon as every
-    cell is decided or the budget is spent, and prints a results block to paste into
-    a pull request. Exit code: 0 no drift, 1 drift, 2 usage or config error,
+    Plays the baseline's config with the current code and rules in batches. Under
+    the baseline's seed it first replays the baseline's first games of each cell: a
+    cell whose forger outcomes all come out the same is settled as no drift (an
+    exact bound). The other cells get fresh games and a sequential test (SPRT) per
+    cell that stops as soon as every cell is decided or the budget is spent. Prints
+    a results block to paste into a pull request. Exit code: 0 no drift, 1 drift, 2 usage or config error,
     3 undecided within the budget (0 with --allow-undecided).
     """
     from rnsim.drift import run_check
 
     outcome = run_check(baseline_file, config=config, seed=seed, delta=delta, alpha=alpha, beta=beta,
                         budget=budget, batch=batch, workers=workers, backend=backend, fail_fast=fail_fast,
-                        echo=_echo_err)
+                        replay=not no_replay, echo=_echo_err)
     click.echo(outcome.block)
     if output is not None:
         output.write_text(outcome.block + "\n")

@@ -31,7 +31,16 @@ from typing import Any
 import polars as pl
 
 from rnsim.analysis.paired import ALL, paired_differences
-from rnsim.analysis.sequential import DRIFT, NO_DRIFT, UNDECIDED, GateDesign, SequentialGate, batch_sizes
+from rnsim.analysis.sequential import (
+    DRIFT,
+    NO_DRIFT,
+    UNDECIDED,
+    GateDesign,
+    SequentialGate,
+    batch_sizes,
+    replay_games_needed,
+    replay_miss_bound,
+)
 from rnsim.config import Cell, RunConfig, Variant, config_from_mapping, load_config
 from rnsim.errors import ConfigError, RnsimError
 
@@ -45,6 +54,10 @@ BUDGET_FACTOR = 4
 # after every game, 8 looks ~25% more (measured with simulate_checks).
 LOOKS = 20
 MIN_BATCH = 20
+# The exact replay (see rnsim.analysis.sequential) takes this share of beta; the
+# SPRT keeps the rest, so a cell misses a 2-delta move with probability <= beta.
+REPLAY_SHARE = 0.1
+REPLAY_BATCH = 10  # replayed games per cell per batch: a differing game ends the replay early
 
 EXIT_NO_DRIFT, EXIT_DRIFT, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 
@@ -75,13 +88,13 @@ def cell_name(labels: dict[str, str]) -> str:
 COUNT_COLUMNS = ("games", "angela_wins", "jessah_wins", "timeouts", "errors")
 
 
-def play_counts(
+def play_games(
     cfg: RunConfig, ranges: Sequence[tuple[int, int, int]], *, run_id: str = "drift-check",
     pool: GamePool | None = None,
-) -> dict[int, dict[str, int]]:
-    """Play game indices ``[start, stop)`` of each ``(cell id, start, stop)``; return per
-    cell id the counts of the games played (``games`` excludes error rows, which are
-    counted apart). Without a ``pool`` the config's backend plays them (one run)."""
+) -> pl.DataFrame:
+    """Play game indices ``[start, stop)`` of each ``(cell id, start, stop)``: one row
+    per game (``cell``, ``game_index``, ``winner``, ``end_reason``). Without a
+    ``pool`` the config's backend plays them (one run)."""
     from rnsim.tournament.schedule import Chunk
     from rnsim.tournament.worker import ChunkOutput
 
@@ -89,10 +102,11 @@ def play_counts(
     # small chunks when the batch is small, so every worker gets a share
     size = max(1, min(cfg.chunk_size, math.ceil(total / (2 * cfg.workers))))
     chunks = [Chunk(c, a, min(a + size, b)) for c, s, b in ranges for a in range(s, b, size)]
-    frames: list[pl.DataFrame] = []
+    frames: list[pl.DataFrame] = [pl.DataFrame(schema={"game_index": pl.Int64, "winner": pl.String,
+                                                       "end_reason": pl.String, "cell": pl.Int64})]
 
     def on_result(out: ChunkOutput) -> None:
-        rows = pl.read_parquet(io.BytesIO(out.rows), columns=["winner", "end_reason"])
+        rows = pl.read_parquet(io.BytesIO(out.rows), columns=["game_index", "winner", "end_reason"])
         frames.append(rows.with_columns(pl.lit(out.chunk.cell, dtype=pl.Int64).alias("cell")))
 
     if chunks:
@@ -101,11 +115,14 @@ def play_counts(
         else:
             with GamePool(cfg, run_id, persistent=False) as once:
                 once.run(chunks, on_result)
-    out: dict[int, dict[str, int]] = {c: dict.fromkeys(COUNT_COLUMNS, 0) for c, _, _ in ranges}
-    if not frames:
-        return out
+    return pl.concat(frames, how="vertical_relaxed")
+
+
+def counts_by_cell(games: pl.DataFrame, cells: Sequence[int]) -> dict[int, dict[str, int]]:
+    """Per cell id: games played out (error rows apart), wins of each side, timeouts, errors."""
+    out: dict[int, dict[str, int]] = {c: dict.fromkeys(COUNT_COLUMNS, 0) for c in cells}
     played = pl.col("end_reason") != "error"
-    counts = pl.concat(frames).group_by("cell").agg(
+    counts = games.group_by("cell").agg(
         played.sum().alias("games"),
         (pl.col("winner") == "angela").fill_null(False).sum().alias("angela_wins"),
         (pl.col("winner") == "jessah").fill_null(False).sum().alias("jessah_wins"),
@@ -115,6 +132,24 @@ def play_counts(
     for row in counts.iter_rows(named=True):
         out[row["cell"]] = {k: int(row[k]) for k in COUNT_COLUMNS}
     return out
+
+
+def play_counts(
+    cfg: RunConfig, ranges: Sequence[tuple[int, int, int]], *, run_id: str = "drift-check",
+    pool: GamePool | None = None,
+) -> dict[int, dict[str, int]]:
+    """Play the ranges (see :func:`play_games`) and count per cell id."""
+    return counts_by_cell(play_games(cfg, ranges, run_id=run_id, pool=pool), [c for c, _, _ in ranges])
+
+
+def forger_outcomes(games: pl.DataFrame, cell: int) -> str:
+    """The forger's outcome of each game of a cell in game-index order: "1" won,
+    "0" did not (lost or timed out), "E" the game failed."""
+    rows = games.filter(pl.col("cell") == cell).sort("game_index")
+    return "".join(
+        "E" if r == "error" else ("1" if w == "angela" else "0")
+        for w, r in zip(rows["winner"].to_list(), rows["end_reason"].to_list(), strict=True)
+    )
 
 
 _WORKER: Any = None  # the WorkerState of a GamePool worker process
@@ -271,7 +306,10 @@ def save_baseline(
              f"(delta {delta}, {len(cells)} cells) needs; checks may end undecided")
     echo(f"{config}: {len(cells)} cell(s) x {n0:,} games = {len(cells) * n0:,} games "
          f"(backend {cfg.backend}" + (f", {cfg.workers} workers)" if cfg.backend != "serial" else ")"))
-    counts = play_counts(cfg, [(c.id, 0, n0) for c in cells], run_id="baseline")
+    played = play_games(cfg, [(c.id, 0, n0) for c in cells], run_id="baseline")
+    counts = counts_by_cell(played, [c.id for c in cells])
+    replay_miss = REPLAY_SHARE * beta
+    replay_k = min(n0, replay_games_needed(delta, replay_miss))
     rows = []
     fixed_total = 0.0
     for c in cells:
@@ -280,7 +318,8 @@ def save_baseline(
             raise RnsimError(f"cell {cell_name(cell_labels(cfg, c))}: every baseline game failed; see `rnsim run`")
         p0 = k["angela_wins"] / k["games"]
         fixed_total += design.fixed_games(min(max(p0, 0.01), 0.99), k["games"])
-        rows.append({**cell_labels(cfg, c), **k, "forger_rate": round(p0, 6)})
+        rows.append({**cell_labels(cfg, c), **k, "forger_rate": round(p0, 6),
+                     "replay": forger_outcomes(played, c.id)[:replay_k]})
         if k["errors"]:
             echo(f"warning: {k['errors']} game(s) of cell {cell_name(cell_labels(cfg, c))} ended in an error")
     if not math.isfinite(fixed_total):
@@ -303,6 +342,10 @@ def save_baseline(
             "delta": delta, "alpha": alpha, "beta": beta,
             "batch": default_batch(design, fixed_total / len(cells)),
             "budget": budget,
+            # the forger's outcomes of each cell's first games ("replay" below), for
+            # the exact replay a check under this seed starts with
+            "replay_games": replay_k,
+            "replay_miss": replay_miss,
         },
         "cells": rows,
     }
@@ -343,6 +386,9 @@ class CheckCell:
     cell_id: int
     baseline: dict[str, Any]
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNT_COLUMNS, 0))
+    replayed: int = 0  # baseline games replayed
+    replay_differs: int | None = None  # game index of the first replayed game that ended otherwise
+    replay_settled: bool = False  # decided "no drift" by the replay
 
 
 @dataclass
@@ -386,18 +432,27 @@ def run_check(
     workers: int | str | None = None,
     backend: str | None = None,
     fail_fast: bool = False,
+    replay: bool = True,
     echo: Echo = _stderr,
 ) -> CheckOutcome:
-    """Play fresh games of the baseline's config with the current code and rules,
-    batch by batch, until every cell is decided or the budget is spent."""
+    """Play the baseline's config with the current code and rules, batch by batch,
+    until every cell is decided or the budget is spent: first (under the baseline's
+    seed) an exact replay of the baseline's first games, then the SPRT on fresh games
+    for the cells the replay did not settle."""
     from rnsim import __version__
 
     base = load_baseline(baseline_path)
     gate_cfg = base.gate
+    d = float(delta if delta is not None else gate_cfg["delta"])
+    b_total = float(beta if beta is not None else gate_cfg["beta"])
+    replay_k = replay_games_needed(d, REPLAY_SHARE * b_total) if 0 < d < 0.25 and 0 < b_total < 1 else 0
+    replay = (replay and (seed is None or seed == base.master_seed)
+              and all(len(str(c.get("replay", ""))) >= replay_k for c in base.cells))
     design = GateDesign(
-        delta=float(delta if delta is not None else gate_cfg["delta"]),
+        delta=d,
         alpha=float(alpha if alpha is not None else gate_cfg["alpha"]),
-        beta=float(beta if beta is not None else gate_cfg["beta"]),
+        # the replay spends its share of beta; the SPRT keeps the rest
+        beta=b_total * (1 - REPLAY_SHARE) if replay else b_total,
         cells=len(base.cells),
     )
     if (delta, alpha, beta) != (None, None, None):
@@ -455,6 +510,8 @@ def run_check(
     echo(f"check: {len(cells)} cell(s), batches of up to {batch} games per open cell, budget {budget:,} games, "
          f"master seed {master}, game indices from {offset}")
     with GamePool(cfg, "drift-check") as pool:
+        if replay:
+            used = _replay(cfg, cells, gate, replay_k, budget, pool, echo)
         while not gate.done and not (fail_fast and gate.overall == DRIFT):
             open_cells = gate.undecided
             k = int(batch_sizes(batch, budget - used, len(open_cells)))
@@ -474,8 +531,46 @@ def run_check(
     if errors:
         notes.append(f"{errors} game(s) ended in a strategy or engine error and were left out (see `rnsim run`)")
     outcome = CheckOutcome(gate.overall, gate, cells, used, budget, notes, "")
-    outcome.block = results_block(outcome, base, design, master, offset)
+    outcome.block = results_block(outcome, base, design, master, offset, replay_k if replay else 0,
+                                  REPLAY_SHARE * b_total)
     return outcome
+
+
+def _replay(cfg: RunConfig, cells: list[CheckCell], gate: SequentialGate, k: int, budget: int,
+            pool: GamePool, echo: Echo) -> int:
+    """Replay the baseline's first ``k`` games of every cell; settle as "no drift" each
+    cell whose forger outcomes all match the baseline's (exact bound, see
+    rnsim.analysis.sequential). Returns the games played."""
+    used = 0
+    replaying = list(range(len(cells)))
+    echo(f"replay: the first {k} baseline games of each cell, under the baseline's seed")
+    while replaying:
+        step = min(REPLAY_BATCH, k - cells[replaying[0]].replayed)
+        if used + step * len(replaying) > budget:
+            break
+        ranges = [(cells[i].cell_id, cells[i].replayed, cells[i].replayed + step) for i in replaying]
+        games = play_games(cfg, ranges, pool=pool)
+        used += step * len(replaying)
+        still = []
+        for i in replaying:
+            c = cells[i]
+            now = forger_outcomes(games, c.cell_id)
+            then = str(c.baseline["replay"])[c.replayed:c.replayed + step]
+            differs = [j for j, (x, y) in enumerate(zip(now, then, strict=True)) if x != y or x == "E"]
+            if differs:
+                c.replay_differs = c.replayed + differs[0]
+                c.replayed += step
+                continue
+            c.replayed += step
+            if c.replayed >= k:
+                c.replay_settled = True
+                gate.settle_no_drift(i)
+            else:
+                still.append(i)
+        replaying = still
+        echo(f"  {used:,} games replayed; {sum(c.replay_settled for c in cells)} of {len(cells)} cell(s) "
+             f"settled, {sum(c.replay_differs is not None for c in cells)} differ")
+    return used
 
 
 def _rule_changes(old: dict[str, Any], variant: Variant) -> str:
@@ -492,15 +587,25 @@ def _pts(x: float) -> str:
     return "n/a" if math.isnan(x) else f"{100 * x:+.1f}"
 
 
-def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, master: int, offset: int) -> str:
+def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, master: int, offset: int,
+                  replay_k: int = 0, replay_miss: float = 0.0) -> str:
     """The Markdown block to paste into a pull request."""
     title = {DRIFT: "DRIFT", NO_DRIFT: "no drift", UNDECIDED: "UNDECIDED"}[outcome.verdict]
+    settled = sum(c.replay_settled for c in outcome.cells)
+    fresh = sum(c.counts["games"] + c.counts["errors"] for c in outcome.cells)
+    replay_line = (
+        f" The first {replay_k} baseline games of each cell were replayed (same chance streams): the forger's "
+        f"outcome was identical in every one of them in {settled} of {len(outcome.cells)} cell(s), which settles "
+        f"those as no drift (a move of 2δ hides that way with probability at most "
+        f"{100 * replay_miss_bound(design.delta, replay_k):.2g}%); the other cells were tested on fresh games."
+        if replay_k else "")
     lines = [
         f"### rnsim balance check: {title}",
         "",
         f"Baseline `{base.path}` (rnsim {base.data.get('rnsim_version')}, seed {base.master_seed}, "
-        f"{base.games_per_cell:,} games per cell) against the current code: {outcome.games:,} fresh games "
-        f"(seed {master}, game indices from {offset}) of a {outcome.budget:,}-game budget.",
+        f"{base.games_per_cell:,} games per cell) against the current code: {outcome.games:,} games of a "
+        f"{outcome.budget:,}-game budget, {fresh:,} of them fresh (seed {master}, game indices from {offset})."
+        + replay_line,
         f"Forger's win rate per cell; tolerance δ = {100 * design.delta:g} points: no change is flagged in at most "
         f"{100 * design.alpha:g}% of checks over all {design.cells} cell(s), a move of {200 * design.delta:g} points "
         f"(2δ) in at least {100 * (1 - design.beta):g}%.",
@@ -509,10 +614,17 @@ def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, mas
         "|---|---|---|---|---|---|---|",
     ]
     for c, r in zip(outcome.cells, outcome.gate.results(), strict=True):
+        if c.replay_settled:
+            lines.append(
+                f"| {c.name} | {_pct(r.baseline_rate)} | same outcome in all {c.replayed} replayed games | 0 (exact) | "
+                f"replay | {c.replayed:,} replayed | {r.verdict} |"
+            )
+            continue
         ci = f"{_pts(r.diff)} ({_pts(r.low)}, {_pts(r.high)})"
+        more = f" (+{c.replayed} replayed)" if c.replayed else ""
         lines.append(
             f"| {c.name} | {_pct(r.baseline_rate)} | {_pct(r.rate)} | {ci} | "
-            f"{r.llr:+.2f} [{r.lower:.2f}, {r.upper:.2f}] | {r.games:,} | {r.verdict} |"
+            f"{r.llr:+.2f} [{r.lower:.2f}, {r.upper:.2f}] | {r.games:,}{more} | {r.verdict} |"
         )
     for n in outcome.notes:
         lines.append(f"\nNote: {n}.")

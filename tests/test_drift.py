@@ -68,11 +68,13 @@ def test_the_baseline_file_is_small_readable_and_complete(gate_dir: Path) -> Non
     assert cell["games"] == data["games_per_cell"] > 0
     assert cell["angela_wins"] + cell["jessah_wins"] + cell["timeouts"] == cell["games"]
     assert data["gate"]["delta"] == DELTA and data["gate"]["budget"] > data["gate"]["batch"] > 0
+    assert len(cell["replay"]) == data["gate"]["replay_games"] and set(cell["replay"]) <= {"0", "1"}
 
 
 def test_a_money_target_of_800k_is_flagged_as_drift(gate_dir: Path) -> None:
     out = run_check(gate_dir / "baseline.json", config=gate_dir / "target-800k.toml", echo=lambda s: None)
     assert out.verdict == "drift" and out.exit_code == EXIT_DRIFT
+    assert out.cells[0].replay_differs is not None  # the replay saw the change at once
     (r,) = out.gate.results()
     assert r.diff > 0 and r.llr >= r.upper
     assert "money_target 1000000 -> 800000" in out.block
@@ -87,12 +89,38 @@ def test_the_same_rules_under_another_master_seed_are_not_flagged(gate_dir: Path
     assert "seed 99, game indices from 0" in out.block
 
 
-def test_the_check_plays_fresh_games_and_is_reproducible(gate_dir: Path) -> None:
+def test_unchanged_code_is_settled_by_the_exact_replay(gate_dir: Path) -> None:
+    base = load_baseline(gate_dir / "baseline.json")
+    k = base.gate["replay_games"]
     a = run_check(gate_dir / "baseline.json", echo=lambda s: None)
+    assert a.verdict == "no drift"
+    (c,) = a.cells
+    assert c.replay_settled and c.replayed == k and c.replay_differs is None
+    assert a.games == k and c.counts["games"] == 0  # no fresh game needed
+    assert "replayed" in a.block
     b = run_check(gate_dir / "baseline.json", echo=lambda s: None)
-    assert a.block == b.block
+    assert a.block == b.block  # reproducible
+
+
+def test_without_replay_the_check_plays_fresh_games_past_the_baseline(gate_dir: Path) -> None:
+    out = run_check(gate_dir / "baseline.json", replay=False, echo=lambda s: None)
     n0 = load_baseline(gate_dir / "baseline.json").games_per_cell
-    assert f"game indices from {n0}" in a.block
+    assert f"game indices from {n0}" in out.block
+    assert out.cells[0].replayed == 0 and out.cells[0].counts["games"] > 0
+
+
+def test_one_differing_replayed_game_sends_the_cell_to_the_sprt(gate_dir: Path, tmp_path: Path) -> None:
+    data = json.loads((gate_dir / "baseline.json").read_text())
+    cell = data["cells"][0]
+    flipped = "1" if cell["replay"][13] == "0" else "0"
+    cell["replay"] = cell["replay"][:13] + flipped + cell["replay"][14:]
+    data["config_file"] = str(gate_dir / "classic.toml")
+    (tmp_path / "tampered.json").write_text(json.dumps(data))
+    out = run_check(tmp_path / "tampered.json", echo=lambda s: None)
+    (c,) = out.cells
+    assert c.replay_differs == 13 and not c.replay_settled
+    assert c.counts["games"] > 0  # tested on fresh games instead
+    assert out.verdict == "no drift"
 
 
 def test_the_process_backend_gives_the_same_verdict_and_counts(gate_dir: Path) -> None:

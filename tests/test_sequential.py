@@ -19,6 +19,8 @@ from rnsim.analysis.sequential import (
     batch_sizes,
     drift_statistics,
     mixture_llr,
+    replay_games_needed,
+    replay_miss_bound,
     simulate_checks,
 )
 from rnsim.errors import ConfigError
@@ -207,3 +209,24 @@ def test_verdicts_never_change_once_given_and_overall_follows_the_cells(
             assert gate.overall == UNDECIDED and not gate.done
         else:
             assert gate.overall == NO_DRIFT and gate.done
+
+
+@given(st.floats(0.005, 0.2), st.floats(0.001, 0.5))
+def test_the_replay_length_is_the_shortest_that_bounds_the_miss(delta: float, miss: float) -> None:
+    k = replay_games_needed(delta, miss)
+    assert replay_miss_bound(delta, k) <= miss * (1 + 1e-9)
+    assert k == 1 or replay_miss_bound(delta, k - 1) > miss
+
+
+def test_a_move_of_two_delta_hides_from_the_replay_at_most_as_often_as_bounded() -> None:
+    # The hardest case for the replay: the move of 2 delta is made of as few changed
+    # games as possible, all one way (every changed game was lost and is now won).
+    delta, miss, p0 = 0.05, 0.005, 0.4
+    k = replay_games_needed(delta, miss)
+    rng = np.random.default_rng(19)
+    before = rng.random((20_000, k)) < p0
+    flip = rng.random((20_000, k)) < 2 * delta / (1 - p0)  # P(lost then, won now) = 2 delta
+    after = before | flip
+    assert after.mean() - before.mean() == pytest.approx(2 * delta, abs=0.005)
+    hidden = float((after == before).all(axis=1).mean())
+    assert hidden <= miss + sampling_slack(miss, 20_000)

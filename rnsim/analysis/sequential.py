@@ -254,6 +254,12 @@ class SequentialGate:
         _, _, info, score = drift_statistics(self.x0, self.n0, self.x, self.n)
         self.state = advance(self.design, self.state, mixture_llr(self.design, score, info), self.n)
 
+    def settle_no_drift(self, i: int) -> None:
+        """Close cell ``i`` as "no drift" on other evidence (an exact replay, see
+        :func:`replay_games_needed`); it gets no more games."""
+        if self.state[i] == 0:
+            self.state[i] = -1
+
     @property
     def undecided(self) -> list[int]:
         return [i for i, v in enumerate(self.state) if v == 0]
@@ -354,3 +360,29 @@ def batch_sizes(batch: int, remaining, open_cells):  # type: ignore[no-untyped-d
     open_cells = np.asarray(open_cells)
     share = remaining // np.maximum(open_cells, 1)
     return np.where(open_cells > 0, np.clip(np.minimum(batch, share), 0, None), 0)
+
+
+# ------------------------------------------------------------------ exact replay
+#
+# When the check runs under the baseline's own master seed it can first replay
+# the baseline's first games: game i gets the same chance stream, so the forger's
+# outcome under the current code and under the baseline's code form a pair. A move
+# of the win rate by theta needs the two outcomes to differ in a share of at least
+# |theta| of the games (theta = P(win now, lost then) - P(lost now, won then)), so if
+# the first k replayed games all end the same way for the forger, a move of 2 delta
+# had probability at most (1 - 2 delta)^k of hiding: an exact bound, no
+# approximation. The usual case in CI, a change that does not touch the balance,
+# is then decided in k games per cell instead of hundreds; a cell where one replayed
+# game differs goes on to the SPRT on fresh games.
+
+
+def replay_games_needed(delta: float, miss: float) -> int:
+    """Identical replayed games that bound the chance of missing a move of 2 delta by ``miss``."""
+    if not 0 < delta < 0.25 or not 0 < miss < 1:
+        raise ConfigError(f"replay: needs 0 < delta < 0.25 and 0 < miss < 1, got delta={delta}, miss={miss}")
+    return math.ceil(math.log(miss) / math.log(1 - 2 * delta))
+
+
+def replay_miss_bound(delta: float, games: int) -> float:
+    """Most probability that ``games`` identical replayed games hide a move of 2 delta."""
+    return float((1 - 2 * delta) ** games)
