@@ -232,3 +232,19 @@ def test_tables_are_the_same_in_memory_or_streamed(tmp_path: Path, monkeypatch: 
     streamed = render.compute_tables(tmp_path)
     for name in TABLES:
         assert in_memory[name].equals(streamed[name]), name
+
+
+def test_pair_map_frames_the_flagged_pairs() -> None:
+    from matplotlib.patches import Rectangle
+
+    from rnsim.analysis import identity_pairs
+    from rnsim.report.figures import pair_heatmap
+
+    jp, ld, lp = ("journalist", "pilot"), ("lawyer", "doctor"), ("lawyer", "pilot")
+    g = [dict(pair=jp, winner="angela")] * 90 + [dict(pair=jp, winner="jessah")] * 10 \
+        + [dict(pair=ld, winner="angela")] * 10 + [dict(pair=ld, winner="jessah")] * 90 \
+        + [dict(pair=lp, winner="angela")] * 50 + [dict(pair=lp, winner="jessah")] * 50
+    pairs = identity_pairs(table_from_games(g))
+    assert pairs.filter(pl.col("differs"))["identity_pair"].sort().to_list() == ["journalist+pilot", "lawyer+doctor"]
+    frames = [p for p in pair_heatmap(pairs, "t").axes[0].patches if isinstance(p, Rectangle) and not p.get_fill()]
+    assert len(frames) == 4  # two flagged pairs, each in both halves of the map
