@@ -150,3 +150,41 @@ def play_game(
     a = load_strategy(angela, angela_params)
     j = load_strategy(jessah, jessah_params)
     return run_game(rules, a, j, seed, game_index, identities=identities, log=log)
+
+
+def play_from(
+    position: dict[str, Any],
+    *,
+    angela: str | Strategy = "random",
+    jessah: str | Strategy = "random",
+    angela_params: dict[str, Any] | None = None,
+    jessah_params: dict[str, Any] | None = None,
+    games: int = 1,
+    seed: int = 0,
+    keep_chance: bool = False,
+    rules: RuleSet | None = None,
+) -> list[GameResult]:
+    """Play ``games`` games on from a saved position ("from here, who wins?").
+
+    Game ``i`` continues the position with strategy streams from (seed, i).
+    The chance stream (decks and token draws still to come) is re-drawn from
+    (seed, i) too, so the games sample the futures a player at that position
+    cannot foresee; ``keep_chance=True`` keeps the position's own stream, so
+    every game sees the same future draws and only the players' choices vary.
+    """
+    from rnsim.engine.position import load_position  # positions sit above the core engine
+
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    a = load_strategy(angela, angela_params)
+    j = load_strategy(jessah, jessah_params)
+    results = []
+    for i in range(games):
+        state = load_position(position, rules=rules)
+        seeds = game_seeds(seed, i)
+        if not keep_chance:
+            state.rng = random.Random(seeds.chance)
+        a.new_game(ANGELA, random.Random(seeds.angela))
+        j.new_game(JESSAH, random.Random(seeds.jessah))
+        results.append(play_out(state, (a, j)) if not state.over else result_of(state))
+    return results
