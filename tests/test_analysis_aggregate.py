@@ -7,6 +7,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rnsim.analysis import (
     ResultsError,
@@ -220,3 +222,45 @@ def test_analysis_and_report_never_import_the_engine(package: str) -> None:
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             for n in names:
                 assert not n.startswith(FORBIDDEN) and n != "rnsim", f"{path.name} imports {n}"
+
+
+PAIRS = [("lawyer", "journalist"), ("journalist", "pilot"), ("doctor", "pilot")]
+OUTCOMES = ["angela", "jessah", "timeout", "error"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(PAIRS) - 1), st.sampled_from(OUTCOMES), st.booleans()),
+                min_size=1, max_size=60))
+def test_counts_match_a_plain_count(games_: list[tuple[int, str, bool]]) -> None:
+    rows = [dict(pair=PAIRS[p], winner=o if o in ("angela", "jessah") else None,
+                 end_reason="error" if o == "error" else None, upgrades={"wiretap": 3} if up else {})
+            for p, o, up in games_]
+    t = table_from_games(rows)
+    pairs = identity_pairs(t)
+    for p_i, pair in enumerate(PAIRS):
+        mine = [(o, up) for p, o, up in games_ if p == p_i]
+        got = pairs.filter(pl.col("identity_pair") == "+".join(pair))
+        if not mine:
+            assert got.height == 0
+            continue
+        r = got.row(0, named=True)
+        assert r["angela_wins"] == sum(o == "angela" for o, _ in mine)
+        assert r["jessah_wins"] == sum(o == "jessah" for o, _ in mine)
+        assert r["timeouts"] == sum(o == "timeout" for o, _ in mine)
+        assert r["errors"] == sum(o == "error" for o, _ in mine)
+        assert r["games"] == r["angela_wins"] + r["jessah_wins"] + r["timeouts"]
+    played = [(o, up) for _, o, up in games_ if o != "error"]
+    ups = upgrades(t)
+    if not played:  # a cell whose every game failed has no upgrade record
+        assert ups.height == 0
+        return
+    w = ups.filter(pl.col("upgrade") == "wiretap").row(0, named=True)
+    assert w["games"] == len(played)
+    assert w["gained"] == sum(up for _, up in played)
+    assert w["agent_wins_with"] == sum(up and o == "jessah" for o, up in played)
+    assert w["agent_wins_without"] == sum(not up and o == "jessah" for o, up in played)
+    h = headline(t).row(0, named=True)
+    assert h["games"] + h["errors"] == len(games_)
+    if h["games"]:
+        total = h["forger_rate"] + h["agent_rate"] + h["timeout_rate"]
+        assert total == pytest.approx(1.0)
