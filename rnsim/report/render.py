@@ -360,6 +360,10 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], plan: FigurePla
     label = cell_label(r)
     s = cell_slug(r)
     doc: list[Block] = [Heading(2, label, s)]
+    if not r["games"]:
+        doc.append(Para(f"No game of this cell was played out: {r['errors']:,} ended in a strategy error "
+                        f"(see Errors)."))
+        return doc
     doc.append(Para(f"{r['games']:,} games played: Angela won {rate_ci(r, 'forger_rate')}, Jessah won "
                     f"{rate_ci(r, 'agent_rate')}, {r['timeouts']:,} timeouts ({pct(r['timeout_rate'])}), "
                     f"{r['errors']:,} errors. Games last {num(r['mean_rounds'])} rounds on average "
@@ -412,7 +416,7 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], plan: FigurePla
             "Sorted by the size of the difference. Played games only.",
             numeric=[False, True, True, True, True, True, True, True]))
     else:
-        doc.append(Para("The result table has no upgrade columns."))
+        doc.append(Para("The result table has no upgrade columns (upgrade_<id>)."))
 
     doc.append(Heading(3, "Game flow", f"{s}-flow"))
     hist = _in_cell(t["game_length_histogram"], r)
