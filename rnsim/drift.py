@@ -531,8 +531,7 @@ def run_check(
     if errors:
         notes.append(f"{errors} game(s) ended in a strategy or engine error and were left out (see `rnsim run`)")
     outcome = CheckOutcome(gate.overall, gate, cells, used, budget, notes, "")
-    outcome.block = results_block(outcome, base, design, master, offset, replay_k if replay else 0,
-                                  REPLAY_SHARE * b_total)
+    outcome.block = results_block(outcome, base, design, master, offset, replay_k if replay else 0, b_total)
     return outcome
 
 
@@ -588,27 +587,30 @@ def _pts(x: float) -> str:
 
 
 def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, master: int, offset: int,
-                  replay_k: int = 0, replay_miss: float = 0.0) -> str:
+                  replay_k: int = 0, beta_total: float | None = None) -> str:
     """The Markdown block to paste into a pull request."""
+    beta_total = design.beta if beta_total is None else beta_total
     title = {DRIFT: "DRIFT", NO_DRIFT: "no drift", UNDECIDED: "UNDECIDED"}[outcome.verdict]
     settled = sum(c.replay_settled for c in outcome.cells)
     fresh = sum(c.counts["games"] + c.counts["errors"] for c in outcome.cells)
-    replay_line = (
-        f" The first {replay_k} baseline games of each cell were replayed (same chance streams): the forger's "
-        f"outcome was identical in every one of them in {settled} of {len(outcome.cells)} cell(s), which settles "
-        f"those as no drift (a move of 2δ hides that way with probability at most "
-        f"{100 * replay_miss_bound(design.delta, replay_k):.2g}%); the other cells were tested on fresh games."
-        if replay_k else "")
+    replay_line = ""
+    if replay_k:
+        replay_line = (
+            f" The first {replay_k} baseline games of each cell were replayed (same chance streams): the forger's "
+            f"outcome was identical in every one of them in {settled} of {len(outcome.cells)} cell(s), which settles "
+            f"those as no drift (a move of 2δ hides that way with probability at most "
+            f"{100 * replay_miss_bound(design.delta, replay_k):.2g}%)"
+            + ("." if settled == len(outcome.cells) else "; the other cells were tested on fresh games."))
+    fresh_part = f", {fresh:,} of them fresh (seed {master}, game indices from {offset})" if fresh else ""
     lines = [
         f"### rnsim balance check: {title}",
         "",
         f"Baseline `{base.path}` (rnsim {base.data.get('rnsim_version')}, seed {base.master_seed}, "
         f"{base.games_per_cell:,} games per cell) against the current code: {outcome.games:,} games of a "
-        f"{outcome.budget:,}-game budget, {fresh:,} of them fresh (seed {master}, game indices from {offset})."
-        + replay_line,
+        f"{outcome.budget:,}-game budget{fresh_part}." + replay_line,
         f"Forger's win rate per cell; tolerance δ = {100 * design.delta:g} points: no change is flagged in at most "
         f"{100 * design.alpha:g}% of checks over all {design.cells} cell(s), a move of {200 * design.delta:g} points "
-        f"(2δ) in at least {100 * (1 - design.beta):g}%.",
+        f"(2δ) in at least {100 * (1 - beta_total):g}%.",
         "",
         "| cell | baseline | current | difference, points (95% CI) | LLR [bounds] | games | verdict |",
         "|---|---|---|---|---|---|---|",

@@ -12,8 +12,9 @@ point (a move of 2 delta) and a clear drift (4 delta); each is repeated with
 test is a two-sided z-test at level alpha/cells with power 1 - beta at 2 delta,
 given the same baseline (``GateDesign.fixed_games``).
 
-Real (``--real``): `rnsim check` on the shipped CI baseline with the same rules
-under other master seeds (no drift) and with the money target at $800k (drift),
+Real (``--real``): `rnsim check` on the shipped CI baseline: unchanged code under
+the baseline's seed (settled by the exact replay), the same rules under other
+master seeds (the SPRT alone), and the money target at $800k (drift) under both;
 games used against the fixed-sample test's games for the baseline's cells.
 """
 
@@ -81,11 +82,12 @@ def real(repeats: int) -> None:
         t800 = Path(tmp) / "target-800k.toml"
         t800.write_text((ROOT / "configs/ci/config.toml").read_text().replace(
             'extends = "../classic.toml"', f'extends = "{ROOT / "configs/classic.toml"}"\nmoney_target = 800_000'))
-        cases = [("same rules, other seed", [("seed", 1 + r)], None) for r in range(repeats)]
-        cases += [("money target $800k", [("seed", 1 + r)], t800) for r in range(repeats)]
+        cases: list[tuple[str, int | None, Path | None]] = [("unchanged, baseline's seed (exact replay)", None, None)]
+        cases += [("same rules, other seed (SPRT)", 1 + r, None) for r in range(repeats)]
+        cases += [("money target $800k, baseline's seed (replay, then SPRT)", None, t800)]
+        cases += [("money target $800k, other seed (SPRT)", 1 + r, t800) for r in range(repeats)]
         rows: dict[str, list[tuple[str, int, float]]] = {}
-        for label, opts, config in cases:
-            seed = dict(opts)["seed"]
+        for label, seed, config in cases:
             t = time.perf_counter()
             out = run_check(base_file, config=config, seed=seed, echo=lambda s: None)
             rows.setdefault(label, []).append((out.verdict, out.games, time.perf_counter() - t))
@@ -93,9 +95,13 @@ def real(repeats: int) -> None:
             games = statistics.median(g for _, g, _ in results)
             secs = statistics.median(s for _, _, s in results)
             verdicts = ", ".join(sorted({v for v, _, _ in results}))
-            cmd = ("rnsim check --baseline configs/ci/baseline.json --seed S"
-                   + (" --config target-800k.toml" if "800k" in label else ""))
-            print(f"| {label} | `{cmd}` (S = 1..{repeats}) | {verdicts} | {games:,.0f} | {games / fixed:.2f} | {secs:.1f} |")
+            cmd = "rnsim check --baseline configs/ci/baseline.json"
+            if "other seed" in label:
+                cmd += " --seed S"
+            if "800k" in label:
+                cmd += " --config target-800k.toml"
+            runs = f" (S = 1..{repeats})" if "other seed" in label else ""
+            print(f"| {label} | `{cmd}`{runs} | {verdicts} | {games:,.0f} | {games / fixed:.2f} | {secs:.1f} |")
 
 
 def main() -> None:
