@@ -9,11 +9,17 @@ every variant, the rnsim version, the master seed and the gate's design
 (tolerance, error rates, batch, budget), so `rnsim check --baseline FILE`
 needs nothing else.
 
-The check plays *fresh* games: game indices ``n0, n0+1, ...`` of the baseline's
-master seed (``n0`` = the baseline's games per cell), or indices ``0, 1, ...``
-of another master seed given with ``--seed``. Fresh games are independent of
-the baseline's, which is what the test's variance assumes; the fixed seed
-makes the verdict reproducible (the same code gives the same verdict).
+Under the baseline's master seed the check first replays the baseline's first
+games of each cell (the baseline stores their forger outcomes): a cell whose
+replayed outcomes all match is settled as no drift with an exact bound
+(:func:`rnsim.analysis.sequential.replay_games_needed`). The other cells get the
+SPRT on *fresh* games: game indices ``n0, n0+1, ...`` of the baseline's master
+seed (``n0`` = the baseline's games per cell), or indices ``0, 1, ...`` of
+another master seed given with ``--seed``. Fresh games are independent of the
+baseline's, which is what the test's variance assumes (which cells reach the SPRT
+depends on the first few baseline games, a share k/n0 of the baseline, which we
+neglect); the fixed seed makes the verdict reproducible (the same code gives the
+same verdict).
 """
 
 from __future__ import annotations
