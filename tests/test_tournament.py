@@ -311,13 +311,26 @@ def test_bench_command_reports_every_measurement() -> None:
         assert text in r.output
 
 
-def test_unguarded_script_gets_a_clear_message(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_scripts_without_a_main_guard(tmp_path: Path) -> None:
+    # Workers do not re-run the parent's main module, so a plain script works...
     script = tmp_path / "unguarded.py"
     script.write_text(
         "from rnsim.config import config_from_mapping\n"
         "from rnsim.tournament import run_tournament\n"
-        f"cfg = config_from_mapping({raw_config()!r}, out={str(tmp_path / 'o')!r}, workers=1)\n"
-        "run_tournament(cfg, progress=False)\n"
+        f"cfg = config_from_mapping({raw_config()!r}, out={str(tmp_path / 'o')!r}, workers=2)\n"
+        "print(run_tournament(cfg, progress=False).complete)\n"
+    )
+    r = subprocess.run([sys.executable, "-W", "ignore", str(script)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "True", r.stderr
+    # ...but one whose strategy lives in __main__ needs it, and cannot start its workers unguarded
+    script.write_text(
+        "from strategies.random_play import RandomStrategy\n"
+        "class Mine(RandomStrategy):\n    pass\n"
+        "from rnsim.config import config_from_mapping\n"
+        "from rnsim.tournament import run_tournament\n"
+        "raw = {'run': {'games': 2, 'identities': 'random'}, 'strategies': {'angela': '__main__:Mine', 'jessah': 'random'}}\n"
+        f"run_tournament(config_from_mapping(raw, out={str(tmp_path / 'm')!r}, workers=1), progress=False)\n"
     )
     r = subprocess.run([sys.executable, "-W", "ignore", str(script)], capture_output=True, text=True, timeout=120)
     assert r.returncode != 0

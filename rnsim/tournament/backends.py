@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import importlib
 import signal
+import sys
 import traceback
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from rnsim.errors import RnsimError
@@ -93,6 +95,36 @@ def _worker_main(conn: Any, plan: Plan) -> None:
             return
 
 
+def _needs_main(plan: Plan) -> bool:
+    return any(s.ref.startswith("__main__:") for s in (*plan.angela, *plan.jessah))
+
+
+@contextmanager
+def _main_module_hidden(hide: bool) -> Iterator[None]:
+    """Start workers without re-running the parent's main module.
+
+    A spawned child normally imports the parent's ``__main__`` again: for the
+    ``rnsim`` CLI that is every command's imports (scipy, matplotlib: about a
+    second and 70 MB per worker) and for a script without an
+    ``if __name__ == "__main__":`` guard it is a crash. Workers need only
+    rnsim's code and the strategies' modules, which they import by reference,
+    so the main module is hidden while the child's start-up data is taken
+    (as multiprocessing does for an interactive session). Kept when a strategy
+    lives in ``__main__``."""
+    main = sys.modules.get("__main__")
+    if not hide or main is None:
+        yield
+        return
+    saved: dict[str, Any] = {k: main.__dict__[k] for k in ("__spec__", "__file__") if k in main.__dict__}
+    main.__dict__["__spec__"] = None
+    main.__dict__.pop("__file__", None)
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
 class _Slot:
     __slots__ = ("proc", "conn", "chunk", "retired", "ready")
 
@@ -130,7 +162,8 @@ class ProcessBackend:
         def start() -> _Slot:
             parent_end, child_end = ctx.Pipe()
             p = ctx.Process(target=_worker_main, args=(child_end, plan), daemon=True)
-            p.start()
+            with _main_module_hidden(not _needs_main(plan)):
+                p.start()
             child_end.close()
             return _Slot(p, parent_end)
 
