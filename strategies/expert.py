@@ -66,11 +66,14 @@ class Expert(Strategy):
         self.risk = float(self.params["risk"])
         self.greed = float(self.params["greed"])
         self._values_round = -1
+        self._odds_round = -1
+        self._odds_cache: dict[int, tuple[float, float, int]] = {}
         self._values: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] = ({}, {})
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
         self._values_round = -1
+        self._odds_round = -1
 
     # ------------------------------------------------------------- shared
 
@@ -208,12 +211,29 @@ class Expert(Strategy):
         self._values = (mine, theirs)
         return self._values
 
+    def _odds(self, view: View) -> dict[int, tuple[float, float, int]]:
+        """Per token value: (chance to win, chance to tie, strength) against a
+        token the opponent has not revealed yet (spent tokens are public).
+        Nothing is revealed while tokens are placed: once per round."""
+        if self._odds_round == view.round:
+            return self._odds_cache
+        opp = view.opponent_tokens_left()
+        n_opp = max(1, len(opp))
+        odds: dict[int, tuple[float, float, int]] = {}
+        for v in set(view.comps.tokens):
+            if v == POW:
+                tie = sum(1 for o in opp if o == POW) / n_opp
+                odds[v] = (1.0 - tie, tie, 6)
+            else:
+                odds[v] = (sum(1 for o in opp if o < v) / n_opp, sum(1 for o in opp if o == v) / n_opp, v)
+        self._odds_round = view.round
+        self._odds_cache = odds
+        return odds
+
     def on_place_token(self, view: View, decision: Decision) -> Option:
         b = self._b(view)
         me = view.seat
         mine, theirs = self._placement_values(view, b)
-        opp = view.opponent_tokens_left()
-        n_opp = max(1, len(opp))
         # Opponent placements still to come this round, and the cards they may use.
         placed_opp = 0
         opp_free_cards = 0
@@ -223,16 +243,7 @@ class Expert(Strategy):
             opp_free_cards += not there
         opp_left = view.rules.tokens_per_round - placed_opp
         q = min(1.0, opp_left / opp_free_cards) * self.CONTEST if opp_free_cards else 0.0
-        # Per token value: (chance to win, chance to tie) against a token the
-        # opponent has not revealed yet (spent tokens are public).
-        odds: dict[int, tuple[float, float, int]] = {}
-        for v in view.my_tokens:
-            if v not in odds:
-                if v == POW:
-                    tie = sum(1 for o in opp if o == POW) / n_opp
-                    odds[v] = (1.0 - tie, tie, 6)
-                else:
-                    odds[v] = (sum(1 for o in opp if o < v) / n_opp, sum(1 for o in opp if o == v) / n_opp, v)
+        odds = self._odds(view)
         # Per free half: (value alone, value of the other half, value to deny, contested?)
         halves: dict[tuple[int, int], tuple[float, float, float, bool]] = {}
         best: Option = decision.options[0]
@@ -670,14 +681,16 @@ class Expert(Strategy):
         w_way = 0.3 if escape else 1.0
         best: Option = "stop"
         best_s = -1e18
+        n_prox = len(_PROXIMITY)
         for c, n_trig, seen_by, first in ends:
-            bp = ((seen_by & reach) if n_trig else quiet) | (1 << c)
-            trig_cost = 0.1 * n_trig
+            s = -0.1 * n_trig
             d = djrow[c]
-            prox = _PROXIMITY[d] if d < len(_PROXIMITY) else 0.0
-            crowd = (bp & ball[min(d, len(ball) - 1)]).bit_count()
-            danger = prox * min(1.0, 2.0 / max(1, crowd))
-            s = -w_danger * danger - trig_cost
+            if d < n_prox:
+                # Jessah searches the belief cities nearest her first; she
+                # finds Angela if few of them are at least as near as her city.
+                bp = ((seen_by & reach) if n_trig else quiet) | (1 << c)
+                crowd = (bp & ball[d]).bit_count()
+                s -= w_danger * _PROXIMITY[d] * min(1.0, 2.0 / crowd)
             if dt is not None:
                 s -= w_way * min(dt[c], 8)
             if escape:
