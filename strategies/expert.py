@@ -165,7 +165,7 @@ class Expert(Strategy):
                 p = 1.0 if b.dist[here][angela_city] <= steps else 0.0
                 p /= max(1, min(view.belief.bit_count(), 4)) ** 0.5
             else:
-                p = self._capture_chance(view, b, steps)
+                p = self._capture_bound(view, b, steps)
             vals[(MOVEMENT, n)] = cap_w * p + 0.35 * steps
         supply = view.radar_supply + view.barrier_supply
         for n in (1, 2):
@@ -270,6 +270,19 @@ class Expert(Strategy):
 
     # ------------------------------------------------------------ Jessah
 
+    @staticmethod
+    def _capture_bound(view: View, b: Board, steps: int) -> float:
+        """A quick estimate of the capture chance for bidding: a movement of
+        ``steps`` steps inspects at most ``steps`` cities (an inspection on
+        the spot is a step too), all of them within ``steps`` of her."""
+        belief = view.belief
+        size = belief.bit_count()
+        if not size:
+            return 0.0
+        ball = b.ball[view.jessah_city]
+        near = (belief & ball[min(steps, len(ball) - 1)]).bit_count()
+        return min(near, steps) / size
+
     def _capture_chance(self, view: View, b: Board, steps: int) -> float:
         """Best chance of a capture within ``steps`` steps from Jessah's city
         (uniform over the belief)."""
@@ -364,6 +377,21 @@ class Expert(Strategy):
                     best, best_d = o, d
         return best
 
+    def _best_radar(self, view: View, b: Board) -> tuple[int, float]:
+        """The free continent where a radar scores best, and its score."""
+        key = ("radar", view.belief, view.barriers, view.radars)
+        got = b.memo.get(key)
+        if got is None:
+            nxt = self._likely_next(view, b)
+            best, best_s = -1, -1.0
+            for k in range(len(view.radars)):
+                if not view.radars[k]:
+                    sc = self._radar_score(view, b, k, nxt)
+                    if sc > best_s:
+                        best, best_s = k, sc
+            got = b.remember(key, (best, best_s))
+        return got  # type: ignore[no-any-return]
+
     def _likely_next(self, view: View, b: Board) -> int:
         """Cities Angela may stand in after her next movement (two steps)."""
         masks = b.open_masks(view.barriers)
@@ -412,12 +440,9 @@ class Expert(Strategy):
         best: Option = "pass"
         best_s = 0.02
         if view.radar_supply:
-            nxt = self._likely_next(view, b)
-            for k in range(len(view.radars)):
-                if not view.radars[k] and ("radar", k) in opts:
-                    s = self._radar_score(view, b, k, nxt)
-                    if s > best_s:
-                        best, best_s = ("radar", k), s
+            radar, s = self._best_radar(view, b)
+            if radar >= 0 and s > best_s and ("radar", radar) in opts:
+                best, best_s = ("radar", radar), s
         scores = self._barrier_scores(view, b)
         free = [r for r, x in enumerate(view.barriers) if not x]
         if not free:
@@ -576,6 +601,9 @@ class Expert(Strategy):
     def _way(self, view: View, b: Board, targets: int) -> list[int]:
         """Per city, the steps (barriers closed) to the nearest city where she
         can cash, plus that city's cash penalty; a bucket BFS from every target."""
+        near_jessah = b.ball[view.jessah_city][2]
+        if not targets & near_jessah:
+            return b.open_dist_from(targets, view.barriers)  # no penalty anywhere
         key = ("way", targets, view.barriers, view.jessah_city, self.risk >= 0.75)
         memo = b.memo
         got = memo.get(key)
