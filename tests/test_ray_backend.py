@@ -103,6 +103,11 @@ def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             head.wait(timeout=60)
         except subprocess.TimeoutExpired:
             head.kill()
+        # `ray start` leaves this node's address as "the current cluster"; do not
+        # leave a dead one there for the next `ray` command on this machine.
+        current = Path("/tmp/ray/ray_current_cluster")
+        if current.is_file() and current.read_text().strip().endswith(f":{port}"):
+            current.unlink()
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
