@@ -255,7 +255,9 @@ def headline_chart(head: pl.DataFrame, title: str) -> Figure:
     ax.set_yticks(y, labels)
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of played games")
-    ax.legend(fontsize=8, ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.35 if len(labels) < 3 else -0.12))
-    ax.set_title(title)
+    # The legend sits between the title and the bars, where it can never cover
+    # the axis label, however many cells there are.
+    ax.legend(fontsize=8, ncols=3, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    ax.set_title(title, pad=20)
     fig.tight_layout()
     return fig
