@@ -244,28 +244,33 @@ class Expert(Strategy):
         opp_left = view.rules.tokens_per_round - placed_opp
         q = min(1.0, opp_left / opp_free_cards) * self.CONTEST if opp_free_cards else 0.0
         odds = self._odds(view)
-        # Per free half: (value alone, value of the other half, value to deny, contested?)
-        halves: dict[tuple[int, int], tuple[float, float, float, bool]] = {}
+        cost = self.TOKEN_COST
+        # Per free half (card * 2 + half): the score of a token there is
+        # a + b * p_win + c * p_tie - cost * strength.
+        lin: list[tuple[float, float, float] | None] = []
+        for i, row in enumerate(view.slots):
+            card = b.halves[view.cards[i]]
+            for half in (0, 1):
+                h_mine = card[half]
+                m_h = mine.get(h_mine, 0.0)
+                m_o = mine.get(card[1 - half], 0.0)
+                if row[1 - half] is not None:  # the opponent is already there
+                    o_h = theirs.get(h_mine, 0.0)
+                    lin.append((m_h, m_o + o_h, o_h))
+                else:
+                    lin.append((m_h + m_o * (1 - q), m_o * q, 0.0))
         best: Option = decision.options[0]
-        best_key: tuple[float, int, int, int] | None = None
+        best_s = -1e18
+        best_tie = (0, 0, 0)
         for opt in decision.options:
             v, i, half = opt
-            h = halves.get((i, half))
-            if h is None:
-                card = b.halves[view.cards[i]]
-                h_mine = card[half]
-                h = halves[(i, half)] = (mine.get(h_mine, 0.0), mine.get(card[1 - half], 0.0),
-                                         theirs.get(h_mine, 0.0), view.slots[i][1 - half] is not None)
-            m_h, m_o, o_h, contested = h
             p_win, p_tie, strength = odds[v]
-            if contested:  # the opponent is already there
-                score = m_h + p_win * m_o + (p_win + p_tie) * o_h
-            else:
-                score = m_h + m_o * ((1 - q) + q * p_win)
-            score -= self.TOKEN_COST * strength
-            key = (score, -strength, -i, -half)
-            if best_key is None or key > best_key:
-                best, best_key = opt, key
+            a, bw, ct = lin[2 * i + half]  # type: ignore[misc]
+            score = a + bw * p_win + ct * p_tie - cost * strength
+            if score >= best_s:
+                tie = (-strength, -i, -half)
+                if score > best_s or tie > best_tie:
+                    best, best_s, best_tie = opt, score, tie
         return best
 
     # ------------------------------------------------------------ Jessah
