@@ -449,10 +449,13 @@ class Expert(Strategy):
             if radar >= 0 and s > best_s and ("radar", radar) in opts:
                 best, best_s = ("radar", radar), s
         scores = self._barrier_scores(view, b)
-        free = [r for r, x in enumerate(view.barriers) if not x]
-        if not free:
+        key = ("target", view.belief, view.barriers)
+        target = b.memo.get(key)
+        if target is None:
+            free = [r for r, x in enumerate(view.barriers) if not x]
+            target = b.remember(key, max(free, key=lambda r: (scores[r], -r)) if free else -1)
+        if target < 0:
             return best
-        target = max(free, key=lambda r: (scores[r], -r))
         if view.barrier_supply:
             o = ("barrier", target)
             if scores[target] > best_s and o in opts:
@@ -579,6 +582,8 @@ class Expert(Strategy):
         escape = bool(decision.info.get("escape"))
         targets = self._angela_targets(view, b)
         dt = self._way(view, b, targets) if targets else None
+        if not escape and dt is not None and dt[here] == 0 and b.dist[view.jessah_city][here] >= len(_PROXIMITY):
+            return "stop"  # where she can cash, out of Jessah's reach: the plan below says the same
         # Security: clear a barrier that lengthens the way to her cities.
         if not escape and dt is not None and view.security >= view.rules.security_removal_cost:
             free = b.dist_to_mask(targets)
