@@ -26,11 +26,11 @@ def main() -> None:
     """rnsim: play Red Notice by the million to measure its balance."""
 
 
+from rnsim.commands_drift import baseline, check, compare  # noqa: E402
+from rnsim.commands_ladder import ladder  # noqa: E402
 from rnsim.commands_play import play, replay  # noqa: E402
 from rnsim.commands_report import report  # noqa: E402
 from rnsim.commands_run import bench, run  # noqa: E402
-from rnsim.commands_ladder import ladder  # noqa: E402
-from rnsim.commands_drift import baseline, check, compare  # noqa: E402
 
 main.add_command(play)
 main.add_command(replay)
