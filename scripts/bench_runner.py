@@ -7,7 +7,8 @@ split between the processes that map them: the honest total).
     python scripts/bench_runner.py --games 20000,200000 --workers 2
 
 Games are per run (one cell: identities drawn at random), random strategies by
-default. Speed and scaling: `rnsim bench`.
+default; the report step of `rnsim run` is left out unless --report. Speed
+and scaling: `rnsim bench`.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def _kib(pid: int, path: str, field: str) -> int:
     return 0
 
 
-def measure(games: int, workers: int, angela: str, jessah: str, chunk: int) -> dict[str, float]:
+def measure(games: int, workers: int, angela: str, jessah: str, chunk: int, report: bool) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="rnsim-mem-") as d:
         cfg = Path(d) / "mem.toml"
         cfg.write_text(
@@ -64,9 +65,11 @@ def measure(games: int, workers: int, angela: str, jessah: str, chunk: int) -> d
             f'[strategies]\nangela = "{angela}"\njessah = "{jessah}"\n'
         )
         cmd = [sys.executable, "-W", "ignore", "-c", "from rnsim.cli import main; main()", "run", str(cfg),
-               "--out", str(Path(d) / "run"), "--workers", str(workers), "--no-progress"]
+               "--out", str(Path(d) / "run"), "--workers", str(workers), "--no-progress",
+               "--report" if report else "--no-report"]
         t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        err = open(Path(d) / "stderr.txt", "w+")
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
         peak_rss = peak_pss = peak_parent = 0
         while p.poll() is None:
             pids = _tree(p.pid)
@@ -77,7 +80,9 @@ def measure(games: int, workers: int, angela: str, jessah: str, chunk: int) -> d
         secs = time.perf_counter() - t0
         out = p.stdout.read() if p.stdout else ""
         if p.returncode != 0:
-            raise SystemExit(f"rnsim run failed ({p.returncode}):\n{out}")
+            err.seek(0)
+            print(f"rnsim run failed ({p.returncode}):\n{out}\n{err.read()[-3000:]}", file=sys.stderr)
+        err.close()
         shards = sum(f.stat().st_size for f in (Path(d) / "run" / "shards").glob("*.parquet"))
     return {"games": games, "seconds": secs, "games_per_s": games / secs, "peak_rss_mb": peak_rss / 1024,
             "peak_pss_mb": peak_pss / 1024, "parent_rss_mb": peak_parent / 1024, "shards_mb": shards / 2**20}
@@ -90,11 +95,12 @@ def main() -> None:
     ap.add_argument("--angela", default="random")
     ap.add_argument("--jessah", default="random")
     ap.add_argument("--chunk-size", type=int, default=250)
+    ap.add_argument("--report", action="store_true", help="also write the report at the end (rnsim run --report)")
     a = ap.parse_args()
     print(f"rnsim run memory: {a.angela} vs {a.jessah}, {a.workers} workers, chunk {a.chunk_size}")
     print(f"{'games':>10} {'seconds':>8} {'games/s':>8} {'peak RSS sum':>13} {'peak PSS sum':>13} {'parent RSS':>11} {'shards':>8}")
     for n in (int(x) for x in a.games.split(",")):
-        r = measure(n, a.workers, a.angela, a.jessah, a.chunk_size)
+        r = measure(n, a.workers, a.angela, a.jessah, a.chunk_size, a.report)
         print(f"{n:>10,} {r['seconds']:>8.1f} {r['games_per_s']:>8.0f} {r['peak_rss_mb']:>10.0f} MB "
               f"{r['peak_pss_mb']:>10.0f} MB {r['parent_rss_mb']:>8.0f} MB {r['shards_mb']:>5.0f} MB", flush=True)
 
