@@ -5,6 +5,7 @@ pages once per process, so it overstates) and the sum of PSS (shared pages
 split between the processes that map them: the honest total).
 
     python scripts/bench_runner.py --games 20000,200000 --workers 2
+    python scripts/bench_runner.py --games 10000 --scaling 5     # 1 vs 2 workers
 
 Games are per run (one cell: identities drawn at random), random strategies by
 default; the report step of `rnsim run` is left out unless --report. Speed
@@ -88,6 +89,54 @@ def measure(games: int, workers: int, angela: str, jessah: str, chunk: int, repo
             "peak_pss_mb": peak_pss / 1024, "parent_rss_mb": peak_parent / 1024, "shards_mb": shards / 2**20}
 
 
+def _busy_seconds() -> float:
+    """CPU seconds spent by the whole machine (every process), from /proc/stat."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + v[4]
+    return (sum(v[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def scaling(games: int, trials: int, angela: str, jessah: str, chunk: int) -> None:
+    """Wall time of the same run with 1 and with 2 workers, alternating. The
+    machine is shared, so each run also records how much CPU other processes
+    took meanwhile (machine busy time minus this run's own CPU); runs where
+    others took more than a tenth of a core are reported but not counted."""
+    import resource
+    import statistics
+
+    print(f"rnsim run scaling: {games:,} games of {angela} vs {jessah}, chunk {chunk}, {trials} trials")
+    clean: dict[int, list[float]] = {1: [], 2: []}
+    for t in range(trials):
+        for w in (1, 2):
+            with tempfile.TemporaryDirectory(prefix="rnsim-scale-") as d:
+                cfg = Path(d) / "s.toml"
+                cfg.write_text(
+                    f'[run]\ngames = {games}\nseed = 1\nidentities = "random"\nchunk_size = {chunk}\n'
+                    f'[strategies]\nangela = "{angela}"\njessah = "{jessah}"\n'
+                )
+                cmd = [sys.executable, "-W", "ignore", "-c", "from rnsim.cli import main; main()", "run", str(cfg),
+                       "--out", str(Path(d) / "run"), "--workers", str(w), "--no-progress", "--no-report"]
+                r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                b0, t0 = _busy_seconds(), time.perf_counter()
+                subprocess.run(cmd, check=True, capture_output=True)
+                wall = time.perf_counter() - t0
+                r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                own = (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
+                others = max(0.0, (_busy_seconds() - b0) - own) / wall
+                ok = others < 0.1
+                if ok:
+                    clean[w].append(games / wall)
+                print(f"  trial {t + 1} workers {w}: {games / wall:7.1f} games/s  (other processes: "
+                      f"{others:.2f} cores{'' if ok else ', not counted'})", flush=True)
+    if clean[1] and clean[2]:
+        one, two = statistics.median(clean[1]), statistics.median(clean[2])
+        print(f"median of clean runs: 1 worker {one:.1f} games/s ({len(clean[1])} runs), "
+              f"2 workers {two:.1f} games/s ({len(clean[2])} runs): {two / one:.2f}x")
+    else:
+        print("no clean run for one of the worker counts: the machine was busy throughout")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default="20000,200000", help="comma-separated run sizes")
@@ -96,7 +145,12 @@ def main() -> None:
     ap.add_argument("--jessah", default="random")
     ap.add_argument("--chunk-size", type=int, default=250)
     ap.add_argument("--report", action="store_true", help="also write the report at the end (rnsim run --report)")
+    ap.add_argument("--scaling", type=int, default=0, metavar="TRIALS",
+                    help="instead: time 1 vs 2 workers TRIALS times each (games = the first --games size)")
     a = ap.parse_args()
+    if a.scaling:
+        scaling(int(a.games.split(",")[0]), a.scaling, a.angela, a.jessah, a.chunk_size)
+        return
     print(f"rnsim run memory: {a.angela} vs {a.jessah}, {a.workers} workers, chunk {a.chunk_size}")
     print(f"{'games':>10} {'seconds':>8} {'games/s':>8} {'peak RSS sum':>13} {'peak PSS sum':>13} {'parent RSS':>11} {'shards':>8}")
     for n in (int(x) for x in a.games.split(",")):
