@@ -8,6 +8,8 @@ EXTRAS ?= test,ray
 
 NATIVE_SRC := rnsim/engine/decision.py rnsim/engine/belief.py rnsim/engine/state.py rnsim/engine/view.py
 NATIVE_STAMP := rnsim/engine/_native.sha256
+STRAT_NATIVE_SRC := strategies/board.py strategies/expert.py
+STRAT_NATIVE_STAMP := strategies/_native.sha256
 
 .PHONY: install run test lint typecheck bench clean native pure baseline check-balance
 
@@ -24,12 +26,17 @@ $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 	$(BIN)/python -c "import mypyc" 2>/dev/null || $(BIN)/python -m pip install --quiet mypy
 	$(BIN)/python scripts/build_native.py || echo "warning: compiled engine not built; using the Python source"
 
-native: $(NATIVE_STAMP)
+# The expert strategy compiled the same way (about 1.4x faster expert games).
+$(STRAT_NATIVE_STAMP): $(NATIVE_STAMP) $(STRAT_NATIVE_SRC)
+	$(BIN)/python scripts/build_strategies_native.py || echo "warning: compiled strategies not built; using the Python source"
+
+native: $(NATIVE_STAMP) $(STRAT_NATIVE_STAMP)
 
 pure:
 	$(BIN)/python scripts/build_native.py --clean
+	$(BIN)/python scripts/build_strategies_native.py --clean
 
-install: $(STAMP) $(NATIVE_STAMP)
+install: $(STAMP) $(NATIVE_STAMP) $(STRAT_NATIVE_STAMP)
 
 run: install
 	$(BIN)/rnsim run configs/classic.toml
@@ -55,4 +62,4 @@ check-balance: install
 
 clean:
 	rm -rf $(VENV) build *.egg-info
-	rm -f rnsim/engine/*.so $(NATIVE_STAMP)
+	rm -f rnsim/engine/*.so $(NATIVE_STAMP) strategies/*.so $(STRAT_NATIVE_STAMP)

@@ -24,7 +24,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed the module only ever runs as source
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 from rnsim.engine.decision import ANGELA, Decision, Option
 from rnsim.engine.view import View
@@ -49,6 +57,8 @@ _UPGRADE_HELP = {
 _PROXIMITY = (1.0, 0.7, 0.35, 0.12, 0.03)
 
 
+# Designers subclass the expert to model play styles, also when it is compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Expert(Strategy):
     """Plays either seat; see the module docstring."""
 
@@ -58,13 +68,16 @@ class Expert(Strategy):
     # Bidding: the price of a token per point of strength (POW! counts 6), and
     # the chance the opponent contests a card she is not on yet, per token she
     # still has to place per free card.
-    TOKEN_COST = 0.07
-    CONTEST = 0.6
+    TOKEN_COST: ClassVar[float] = 0.07
+    CONTEST: ClassVar[float] = 0.6
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.risk = float(self.params["risk"])
         self.greed = float(self.params["greed"])
+        # Read through the type so a subclass's constants count, compiled or not.
+        self._token_cost = float(getattr(type(self), "TOKEN_COST"))  # noqa: B009
+        self._contest = float(getattr(type(self), "CONTEST"))  # noqa: B009
         self._values_round = -1
         self._odds_round = -1
         self._odds_cache: dict[int, tuple[float, float, int]] = {}
@@ -242,9 +255,9 @@ class Expert(Strategy):
             placed_opp += there
             opp_free_cards += not there
         opp_left = view.rules.tokens_per_round - placed_opp
-        q = min(1.0, opp_left / opp_free_cards) * self.CONTEST if opp_free_cards else 0.0
+        q = min(1.0, opp_left / opp_free_cards) * self._contest if opp_free_cards else 0.0
         odds = self._odds(view)
-        cost = self.TOKEN_COST
+        cost = self._token_cost
         # Per free half (card * 2 + half): the score of a token there is
         # a + b * p_win + c * p_tie - cost * strength.
         lin: list[tuple[float, float, float] | None] = []
@@ -797,4 +810,5 @@ class Expert(Strategy):
         here = view.angela_city
         return min(decision.options, key=lambda k: (min(b.dist[here][c] for c in view.comps.continents[k].cities), k))
 
-    on_remove_black_radar = on_lawyer_radar
+    def on_remove_black_radar(self, view: View, decision: Decision) -> Option:
+        return self.on_lawyer_radar(view, decision)

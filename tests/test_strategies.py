@@ -229,3 +229,36 @@ def test_docs_worked_example_runs(tmp_path, monkeypatch: pytest.MonkeyPatch) -> 
         run_game(RULES, load_strategy("hunter_lib.cautious:Stayer"), load_strategy("rule"), 2, i, comps=COMPS)
     sys.modules.pop("hunter_lib.cautious", None)
     sys.modules.pop("hunter_lib", None)
+
+
+_PARITY = """
+from rnsim.play import run_game
+from rnsim.rules.ruleset import RuleSet
+from rnsim.strategy import load_strategy
+import strategies
+out = [strategies.NATIVE]
+for i in range(25):
+    r = run_game(RuleSet(), load_strategy("expert"), load_strategy("expert", {"risk": 0.8}), 13, i, log=True)
+    out.append((r.winner, r.rounds, r.decisions, len(r.events or [])))
+print(repr(out))
+"""
+
+
+def test_compiled_expert_plays_like_its_source() -> None:
+    """With a fresh mypyc build (make install) the compiled expert is used;
+    it must play exactly like the Python source (RNSIM_PURE=1)."""
+    import os
+    import subprocess
+    import sys
+
+    import strategies
+
+    if not strategies.NATIVE:
+        pytest.skip("no fresh compiled build of the strategies (scripts/build_strategies_native.py)")
+    runs = []
+    for pure in ("0", "1"):
+        env = {**os.environ, "RNSIM_PURE": pure}
+        got = subprocess.run([sys.executable, "-c", _PARITY], env=env, capture_output=True, text=True, check=True)
+        runs.append(got.stdout.strip())
+    assert runs[0].startswith("[True") and runs[1].startswith("[False")
+    assert runs[0].split(",", 1)[1] == runs[1].split(",", 1)[1]
