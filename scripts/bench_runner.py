@@ -107,6 +107,8 @@ def scaling(games: int, trials: int, angela: str, jessah: str, chunk: int) -> No
 
     print(f"rnsim run scaling: {games:,} games of {angela} vs {jessah}, chunk {chunk}, {trials} trials")
     clean: dict[int, list[float]] = {1: [], 2: []}
+    per_core: dict[int, list[float]] = {1: [], 2: []}
+    cores = os.cpu_count() or 2
     for t in range(trials):
         for w in (1, 2):
             with tempfile.TemporaryDirectory(prefix="rnsim-scale-") as d:
@@ -127,14 +129,21 @@ def scaling(games: int, trials: int, angela: str, jessah: str, chunk: int) -> No
                 ok = others < 0.1
                 if ok:
                     clean[w].append(games / wall)
+                # the cores this run could have had while the others ran
+                avail = max(0.05, min(float(w), cores - others))
+                per_core[w].append(games / wall / avail)
                 print(f"  trial {t + 1} workers {w}: {games / wall:7.1f} games/s  (other processes: "
-                      f"{others:.2f} cores{'' if ok else ', not counted'})", flush=True)
+                      f"{others:.2f} cores{'' if ok else ', not counted'}; {games / wall / avail:6.1f} games/s "
+                      f"per core available)", flush=True)
     if clean[1] and clean[2]:
         one, two = statistics.median(clean[1]), statistics.median(clean[2])
         print(f"median of clean runs: 1 worker {one:.1f} games/s ({len(clean[1])} runs), "
               f"2 workers {two:.1f} games/s ({len(clean[2])} runs): {two / one:.2f}x")
     else:
         print("no clean run for one of the worker counts: the machine was busy throughout")
+    one, two = statistics.median(per_core[1]), statistics.median(per_core[2])
+    print(f"games/s per available core (median of all runs): 1 worker {one:.1f}, 2 workers {two:.1f}; "
+          f"2 free cores would give about {2 * two / one:.2f}x one worker")
 
 
 def main() -> None:
