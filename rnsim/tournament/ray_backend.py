@@ -109,6 +109,23 @@ def _rnsim_source_hash() -> str:
     return h.hexdigest()[:16]
 
 
+def _source_file(module: Any) -> Path:
+    """The Python source of a module, also when a compiled build (mypyc .so)
+    is what was imported: nodes that compiled the same source separately
+    produce different binaries but play identical games. Found from the
+    module's name under its top-level package (a compiled module's __file__
+    is not always where the binary lies)."""
+    name = module.__name__
+    top = importlib.import_module(name.partition(".")[0])
+    if hasattr(top, "__path__"):
+        base = Path(inspect.getfile(top)).parent
+        parts = name.split(".")[1:]
+        source = base.joinpath(*parts).with_suffix(".py") if parts else base / "__init__.py"
+        if source.is_file():
+            return source
+    return Path(inspect.getfile(module))
+
+
 def _strategy_source_hash(ref: str) -> str:
     """Hash of the source a strategy reference runs: its module's file and the
     files of the modules of its own top-level package that it uses (e.g.
@@ -124,7 +141,7 @@ def _strategy_source_hash(ref: str) -> str:
         used = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None)
         if isinstance(used, str) and (used == top or used.startswith(top + ".")):
             names.add(used)
-    files = sorted({Path(inspect.getfile(importlib.import_module(n))) for n in names})
+    files = sorted({_source_file(importlib.import_module(n)) for n in names})
     h = hashlib.sha256()
     _hash_files(h, Path(inspect.getfile(importlib.import_module(top))).parent, files)
     return h.hexdigest()[:16]
