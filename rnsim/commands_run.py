@@ -147,7 +147,7 @@ def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int,
         steady[w] = games / max(mw[f"p{w}"] - start, 1e-9)
         click.echo(f"  runner, process backend, {w} w    {rate[f'p{w}']:8.1f} games/s wall, {steady[w]:8.1f} "
                    f"without the {start:.1f} s start-up")
-        click.echo(f"    overhead vs plain loop: wall {pct(rate['plain'], rate[f'p{w}'] * w)} per worker; CPU "
+        click.echo(f"    overhead vs plain loop: wall {pct(rate['plain'], rate[f'p{w}'] / w)} per worker; CPU "
                    f"{pct(mc[f'p{w}'], mc['plain'])} ({pct(mc[f'p{w}'] - mc[f's{w}'], mc['plain'])} "
                    f"without start-up)")
     if 1 in steady:

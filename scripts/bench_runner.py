@@ -71,12 +71,15 @@ def measure(games: int, workers: int, angela: str, jessah: str, chunk: int, repo
         t0 = time.perf_counter()
         err = open(Path(d) / "stderr.txt", "w+")
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
-        peak_rss = peak_pss = peak_parent = 0
+        peak_rss = peak_pss = peak_parent = peak_playing = 0
         while p.poll() is None:
             pids = _tree(p.pid)
-            peak_rss = max(peak_rss, sum(_kib(x, "status", "VmRSS") for x in pids))
+            rss = sum(_kib(x, "status", "VmRSS") for x in pids)
+            peak_rss = max(peak_rss, rss)
             peak_pss = max(peak_pss, sum(_kib(x, "smaps_rollup", "Pss") for x in pids))
             peak_parent = max(peak_parent, _kib(p.pid, "status", "VmRSS"))
+            if len(pids) > 2:  # workers alive (the tree also holds multiprocess's resource tracker)
+                peak_playing = max(peak_playing, rss)
             time.sleep(0.2)
         secs = time.perf_counter() - t0
         out = p.stdout.read() if p.stdout else ""
@@ -86,7 +89,8 @@ def measure(games: int, workers: int, angela: str, jessah: str, chunk: int, repo
         err.close()
         shards = sum(f.stat().st_size for f in (Path(d) / "run" / "shards").glob("*.parquet"))
     return {"games": games, "seconds": secs, "games_per_s": games / secs, "peak_rss_mb": peak_rss / 1024,
-            "peak_pss_mb": peak_pss / 1024, "parent_rss_mb": peak_parent / 1024, "shards_mb": shards / 2**20}
+            "peak_pss_mb": peak_pss / 1024, "parent_rss_mb": peak_parent / 1024,
+            "playing_rss_mb": peak_playing / 1024, "shards_mb": shards / 2**20}
 
 
 def _busy_seconds() -> float:
@@ -161,11 +165,11 @@ def main() -> None:
         scaling(int(a.games.split(",")[0]), a.scaling, a.angela, a.jessah, a.chunk_size)
         return
     print(f"rnsim run memory: {a.angela} vs {a.jessah}, {a.workers} workers, chunk {a.chunk_size}")
-    print(f"{'games':>10} {'seconds':>8} {'games/s':>8} {'peak RSS sum':>13} {'peak PSS sum':>13} {'parent RSS':>11} {'shards':>8}")
+    print(f"{'games':>10} {'seconds':>8} {'games/s':>8} {'peak RSS sum':>13} {'peak PSS sum':>13} {'parent RSS':>11} {'shards':>8} {'RSS while playing':>18}")
     for n in (int(x) for x in a.games.split(",")):
         r = measure(n, a.workers, a.angela, a.jessah, a.chunk_size, a.report)
         print(f"{n:>10,} {r['seconds']:>8.1f} {r['games_per_s']:>8.0f} {r['peak_rss_mb']:>10.0f} MB "
-              f"{r['peak_pss_mb']:>10.0f} MB {r['parent_rss_mb']:>8.0f} MB {r['shards_mb']:>5.0f} MB", flush=True)
+              f"{r['peak_pss_mb']:>10.0f} MB {r['parent_rss_mb']:>8.0f} MB {r['shards_mb']:>5.0f} MB {r['playing_rss_mb']:>15.0f} MB", flush=True)
 
 
 if __name__ == "__main__":
