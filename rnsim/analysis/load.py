@@ -11,40 +11,11 @@ from typing import Any
 import polars as pl
 
 from rnsim.errors import RnsimError
+from rnsim.results import result_schema
 
 #: the fixed columns of the result table (docs/architecture.md); the
 #: ``upgrade_<id>`` / ``upgrade_<id>_round`` columns depend on the component set.
-RESULT_SCHEMA: dict[str, pl.DataType] = {
-    "run_id": pl.String(),
-    "variant": pl.String(),
-    "identity_pair": pl.String(),
-    "identity_1": pl.String(),
-    "identity_2": pl.String(),
-    "angela_strategy": pl.String(),
-    "jessah_strategy": pl.String(),
-    "game_index": pl.Int64(),
-    "seed": pl.Int64(),
-    "rules_hash": pl.String(),
-    "winner": pl.String(),
-    "end_reason": pl.String(),
-    "rounds": pl.Int16(),
-    "angela_cashed": pl.Int64(),
-    "jessah_cashed": pl.Int64(),
-    "captures": pl.Int8(),
-    "checks_cashed_angela": pl.Int16(),
-    "checks_cashed_jessah": pl.Int16(),
-    "radar_triggers": pl.Int16(),
-    "radars_placed": pl.Int16(),
-    "barriers_placed": pl.Int16(),
-    "barriers_moved": pl.Int16(),
-    "security_spent": pl.Int16(),
-    "inspections": pl.Int16(),
-    "identity_burnt_1": pl.String(),
-    "identity_burnt_2": pl.String(),
-    "angela_cash_by_round": pl.List(pl.Int32()),
-    "jessah_cash_by_round": pl.List(pl.Int32()),
-    "captures_by_round": pl.List(pl.Int8()),
-}
+RESULT_SCHEMA: dict[str, pl.DataType] = result_schema()
 
 #: the columns the reports need; a shard missing one of these is rejected with
 #: a message naming it, rather than failing deep inside a query.

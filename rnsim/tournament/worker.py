@@ -18,11 +18,11 @@ import polars as pl
 
 from rnsim.config import Cell, RunConfig, StrategySpec, Variant
 from rnsim.play import GameResult, StrategyError, run_game
+from rnsim.results import ERROR_SCHEMA, STAT_COLUMNS, result_schema
 from rnsim.rules.components import Components
 from rnsim.seeding import game_seeds
 from rnsim.strategy import Strategy, load_strategy
 from rnsim.tournament.schedule import Chunk
-from rnsim.tournament.shards import ERROR_SCHEMA, STAT_COLUMNS, result_schema
 
 
 @dataclass(frozen=True)
