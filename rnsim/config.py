@@ -208,6 +208,18 @@ def _resolve_extends(src: str, key: str, ref: Any, base_dir: Path, chain: tuple[
     return _rules_table(str(path), raw.get("rules", {}), "rules", path.parent, (*chain, path))
 
 
+def _component_ref(value: Any, base_dir: Path) -> Any:
+    """A component folder is relative to the config file that names it, not to
+    wherever rnsim runs; a built-in set's name ("classic") stays a name."""
+    from rnsim.rules.components import DATA_DIR, component_folder
+
+    if not isinstance(value, str) or not value:
+        return value  # RuleSet validation reports the type
+    if component_folder(value) == DATA_DIR / value:
+        return value
+    return str((base_dir / value).resolve())
+
+
 def _rules_table(
     src: str, table: Any, where: str, base_dir: Path, chain: tuple[Path, ...]
 ) -> dict[str, Any]:
@@ -223,6 +235,8 @@ def _rules_table(
             continue
         if k not in allowed:
             raise _unknown(src, where, k, allowed)
+        if k == "components":
+            v = _component_ref(v, base_dir)
         out[k] = v
     return out
 
@@ -446,6 +460,8 @@ def config_from_mapping(
                     continue
                 if k not in allowed:
                     raise _unknown(src, f"variants[{name}]", k, allowed)
+                if k == "components":
+                    val = _component_ref(val, base_dir)
                 table[k] = val
             rules = _rules(src, table, f"{src}: variants[{name}]")
             variants.append(Variant(name, rules, rules.digest(), _identity_sets(src, ident, name, rules)))

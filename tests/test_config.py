@@ -138,3 +138,31 @@ def test_hash_ignores_execution_knobs_but_not_results(tmp_path: Path) -> None:
 def test_shipped_configs_are_valid(path: Path) -> None:
     cfg = load_config(path)
     assert cfg.total_games > 0
+
+
+def test_builtin_component_name_is_not_shadowed_by_a_folder_of_that_name(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A run directory called "classic" in the current directory must not be
+    # taken for the component set "classic".
+    from rnsim.rules.components import DATA_DIR, component_folder
+
+    (tmp_path / "classic").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert component_folder("classic") == DATA_DIR / "classic"
+    assert component_folder("./classic") == tmp_path.joinpath("classic").relative_to(tmp_path)
+
+
+def test_component_folder_is_relative_to_the_config_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    from rnsim.config import load_config
+    from rnsim.rules.components import DATA_DIR
+
+    project = tmp_path / "project"
+    shutil.copytree(DATA_DIR / "classic", project / "my-set")
+    (project / "run.toml").write_text('[run]\ngames = 1\n[rules]\ncomponents = "my-set"\nmoney_target = 900_000\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    cfg = load_config(project / "run.toml")
+    assert cfg.variants[0].rules.components == str((project / "my-set").resolve())
+    assert cfg.variants[0].rules.money_target == 900_000

@@ -203,10 +203,20 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 _CACHE: dict[str, Components] = {}
 
 
+def component_folder(source: str | Path) -> Path:
+    """Where a component set lives. A bare name ("classic") is a built-in set
+    first, so a folder of that name in the current directory (a run directory,
+    say) never shadows it; anything that looks like a path is a path."""
+    text = str(source)
+    if isinstance(source, Path) or "/" in text or "\\" in text or text.startswith("."):
+        return Path(text)
+    builtin = DATA_DIR / text
+    return builtin if builtin.is_dir() else Path(text)
+
+
 def load_components(source: str | Path = "classic") -> Components:
     """Load a component set by name (a folder under ``rnsim/data``) or path."""
-    p = Path(source)
-    folder = p if (p.is_dir() or "/" in str(source) or "\\" in str(source)) else DATA_DIR / str(source)
+    folder = component_folder(source)
     key = str(folder.resolve())
     if key in _CACHE:
         return _CACHE[key]
