@@ -158,26 +158,42 @@ TABLES = ("headline", "identity_pairs", "identities", "upgrades", "matchups", "g
 
 
 #: up to this many games, the columns the scalar tables need are read from the
-#: shards once and kept in memory (about 100 MB per million games); a runner
-#: writes one shard per chunk, so a million games can be 4,000 files, and
-#: opening them once instead of once per table is what keeps a report fast.
-#: Bigger runs are aggregated straight from the shards, table by table.
+#: shards once and kept in memory, repeated strings (cells, pairs, winners) as
+#: categoricals: about 60 MB per million games. A runner writes one shard per
+#: chunk, so a million games can be 4,000 files, and opening them once instead
+#: of once per table is what keeps a report fast. Bigger runs are aggregated
+#: straight from the shards, table by table.
 IN_MEMORY_GAMES = 5_000_000
 
 
 def compute_tables(run_dir: str | Path) -> dict[str, pl.DataFrame]:
-    """Every table of the report."""
+    """Every table of the report.
+
+    Tables are computed one after the other (not in parallel) and with the
+    streaming engine, so the peak memory of a million-game report stays a few
+    hundred MB (the runner's target for a whole run is 500 MB)."""
     lf = scan_results(run_dir)
     games = lf.select(pl.len()).collect().item()
-    base = lf.select(agg.scalar_columns(lf)).collect().lazy() if games <= IN_MEMORY_GAMES else lf
-    queries = [
-        agg.headline_query(base), agg.identity_pairs_query(base), agg.identities_query(base),
-        agg.upgrades_query(base), agg.matchups_query(base), agg.game_length_query(base),
-        agg.game_length_histogram_query(base),
-        agg.flow_by_round_query(lf),  # the by-round lists stream from the shards
-        agg.errors_by_cell_query(base),
-    ]
-    return dict(zip(TABLES, pl.collect_all(queries), strict=True))
+    if games <= IN_MEMORY_GAMES:
+        schema = lf.collect_schema()
+        cols = [pl.col(c).cast(pl.Categorical) if schema[c] == pl.String else pl.col(c)
+                for c in agg.scalar_columns(lf)]
+        base = lf.select(cols).collect(engine="streaming").lazy()
+    else:
+        base = lf
+    queries = {
+        "headline": agg.headline_query(base), "identity_pairs": agg.identity_pairs_query(base),
+        "identities": agg.identities_query(base), "upgrades": agg.upgrades_query(base),
+        "matchups": agg.matchups_query(base), "game_length": agg.game_length_query(base),
+        "game_length_histogram": agg.game_length_histogram_query(base),
+        "flow_by_round": agg.flow_by_round_query(lf),  # the by-round lists stream from the shards
+        "errors_by_cell": agg.errors_by_cell_query(base),
+    }
+    tables = {}
+    for name in TABLES:
+        df = queries[name].collect(engine="streaming")
+        tables[name] = df.with_columns(pl.col(pl.Categorical).cast(pl.String))
+    return tables
 
 
 def error_messages(run_dir: str | Path, limit: int = 10) -> pl.DataFrame | None:
