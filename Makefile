@@ -24,17 +24,16 @@ $(STAMP): pyproject.toml
 # build fails the Python source is used: same results, slower.
 $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 	$(BIN)/python -c "import mypyc" 2>/dev/null || $(BIN)/python -m pip install --quiet mypy
-	$(BIN)/python scripts/build_native.py || echo "warning: compiled engine not built; using the Python source"
+	$(BIN)/python scripts/build_native.py engine || echo "warning: compiled engine not built; using the Python source"
 
 # The expert strategy compiled the same way (about 1.4x faster expert games).
 $(STRAT_NATIVE_STAMP): $(NATIVE_STAMP) $(STRAT_NATIVE_SRC)
-	$(BIN)/python scripts/build_strategies_native.py || echo "warning: compiled strategies not built; using the Python source"
+	$(BIN)/python scripts/build_native.py strategies || echo "warning: compiled strategies not built; using the Python source"
 
 native: $(NATIVE_STAMP) $(STRAT_NATIVE_STAMP)
 
 pure:
 	$(BIN)/python scripts/build_native.py --clean
-	$(BIN)/python scripts/build_strategies_native.py --clean
 
 install: $(STAMP) $(NATIVE_STAMP) $(STRAT_NATIVE_STAMP)
 

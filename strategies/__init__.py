@@ -1,7 +1,7 @@
 """The built-in strategies (random, rule-based, expert).
 
 ``NATIVE`` tells whether the mypyc-compiled build of the expert strategy is in
-use (scripts/build_strategies_native.py); it plays identically either way.
+use (scripts/build_native.py); it plays identically either way.
 """
 
 from strategies._native import select as _select

@@ -254,7 +254,7 @@ def test_compiled_expert_plays_like_its_source() -> None:
     import strategies
 
     if not strategies.NATIVE:
-        pytest.skip("no fresh compiled build of the strategies (scripts/build_strategies_native.py)")
+        pytest.skip("no fresh compiled build of the strategies (scripts/build_native.py)")
     runs = []
     for pure in ("0", "1"):
         env = {**os.environ, "RNSIM_PURE": pure}

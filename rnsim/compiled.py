@@ -1,0 +1,101 @@
+"""Optional mypyc-compiled builds of the hot modules, and the choice between
+a build and its Python source.
+
+Two packages have one: the engine (rules, about 3x faster) and the expert
+strategy (about 1.4x). scripts/build_native.py compiles them next to their
+source and writes a stamp with the hash of the sources they were built from.
+Each package calls ``select()`` before importing those modules: the compiled
+build is used only when its stamp matches the current sources, so an edit is
+never shadowed by a stale build; otherwise, or with ``RNSIM_PURE=1``, the
+Python source is loaded. Both play identically (tested).
+
+Standard library only: the build script loads this file by path, without
+importing rnsim.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class CompiledBuild:
+    package: str  # e.g. "rnsim.engine"
+    folder: Path  # the package's folder
+    modules: tuple[str, ...]  # compiled modules, in import order
+    label: str  # for messages
+
+    @property
+    def stamp(self) -> Path:
+        return self.folder / "_native.sha256"
+
+    @property
+    def group(self) -> str:
+        return f"{self.package}._group"
+
+    def sources(self) -> list[Path]:
+        return [self.folder / f"{m}.py" for m in self.modules]
+
+    def source_hash(self) -> str:
+        h = hashlib.sha256()
+        for p in self.sources():
+            h.update(p.read_bytes())
+        return h.hexdigest()
+
+    def compiled_files(self) -> list[Path]:
+        names = (*self.modules, "_group__mypyc")
+        return [p for p in self.folder.glob("*.so") if p.name.split(".")[0] in names]
+
+    def is_fresh(self) -> bool:
+        return self.stamp.exists() and self.stamp.read_text().strip() == self.source_hash()
+
+    def clean(self) -> None:
+        for p in self.compiled_files():
+            p.unlink()
+        if self.stamp.exists():
+            self.stamp.unlink()
+
+    def _load_sources(self) -> None:
+        package = sys.modules[self.package]
+        for m in self.modules:
+            name = f"{self.package}.{m}"
+            loader = importlib.machinery.SourceFileLoader(name, str(self.folder / f"{m}.py"))
+            spec = importlib.util.spec_from_loader(name, loader)
+            assert spec is not None
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod
+            loader.exec_module(mod)
+            setattr(package, m, mod)
+
+    def select(self) -> bool:
+        """Load the Python source unless a fresh compiled build exists (and
+        RNSIM_PURE is not 1). Returns True when the compiled build is used."""
+        if not self.compiled_files():
+            return False
+        fresh = self.is_fresh()
+        if os.environ.get("RNSIM_PURE") == "1" or not fresh:
+            if not fresh:
+                warnings.warn(
+                    f"the compiled {self.label} is older than its source; using the Python source "
+                    "(run `make install` or `python scripts/build_native.py` to rebuild)",
+                    stacklevel=3,
+                )
+            self._load_sources()
+            return False
+        return True
+
+
+TARGETS: dict[str, CompiledBuild] = {
+    "engine": CompiledBuild("rnsim.engine", ROOT / "rnsim" / "engine", ("decision", "belief", "state", "view"),
+                            "engine"),
+    "strategies": CompiledBuild("strategies", ROOT / "strategies", ("board", "expert"), "expert strategy"),
+}
