@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
+from rnsim.engine.belief import open_masks
 from rnsim.rules.components import BANK, CHECK, JOKER, MOVEMENT, SECURITY, Components
 
 __all__ = ["Board", "board_for", "BANK", "CHECK", "JOKER", "MOVEMENT", "SECURITY"]
@@ -69,6 +70,17 @@ class Board:
                     d[y] = d[x] + 1
                     q.append(y)
         return d
+
+    def cash_targets(self, hand: Sequence[int], shown: int = -1) -> int:
+        """The cities where the checks of ``hand`` can be cashed, leaving out one
+        copy of ``shown`` (the check a start decision puts under the deck)."""
+        rest = list(hand)
+        if shown >= 0:
+            rest.remove(shown)
+        targets = 0
+        for c in rest:
+            targets |= self.cont_mask[self.check_cont[c]]
+        return targets
 
     def dist_to_mask(self, mask: int) -> tuple[int, ...]:
         """Per city, the distance (barriers ignored) to the nearest city of ``mask``."""
@@ -140,13 +152,7 @@ class Board:
         return total
 
     def _open_masks(self, barriers: Sequence[int]) -> list[int]:
-        masks = list(self.nbr_mask)
-        for r, b in enumerate(barriers):
-            if b:
-                x, y = self.route_ends[r]
-                masks[x] &= ~(1 << y)
-                masks[y] &= ~(1 << x)
-        return masks
+        return open_masks(self.nbr_mask, self.route_ends, barriers)
 
 
 def bits(mask: int) -> list[int]:
@@ -155,16 +161,6 @@ def bits(mask: int) -> list[int]:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
-    return out
-
-
-def expand(mask: int, nbr_mask: Sequence[int]) -> int:
-    out = mask
-    m = mask
-    while m:
-        low = m & -m
-        out |= nbr_mask[low.bit_length() - 1]
-        m ^= low
     return out
 
 

@@ -34,11 +34,12 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
         return lambda cls: cls
 
 
+from rnsim.engine.belief import expand
 from rnsim.engine.decision import ANGELA, Decision, Option
 from rnsim.engine.view import View
 from rnsim.rules.components import POW
 from rnsim.strategy import Strategy
-from strategies.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, bits, board_for, expand
+from strategies.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, bits, board_for
 
 # How much an upgrade helps Jessah, in general (situational terms are added).
 _UPGRADE_HELP = {
@@ -106,12 +107,7 @@ class Expert(Strategy):
             return min(decision.options, key=lambda o: (b.centrality[o[1]], -b.check_value[o[0]], o))
         best, best_key = decision.options[0], None
         for chk, city in decision.options:
-            rest = list(view.hand)
-            rest.remove(chk)
-            targets = 0
-            for c in rest:
-                targets |= b.cont_mask[b.check_cont[c]]
-            d = b.dist_to_mask(targets)[city]
+            d = b.dist_to_mask(b.cash_targets(view.hand, shown=chk))[city]
             dj = b.dist[view.jessah_city][city]
             radar = 1.5 if view.radars[b.cont[city]] else 0.0
             score = -1.0 * min(d, 4) + 0.6 * min(dj, 4) - radar - 0.3 * (b.check_value[chk] > 100_000)

@@ -51,12 +51,7 @@ class RuleBased(Strategy):
         if view.seat == ANGELA:
             best, best_key = decision.options[0], None
             for chk, city in decision.options:
-                rest = list(view.hand)
-                rest.remove(chk)
-                targets = 0
-                for c in rest:
-                    targets |= b.cont_mask[b.check_cont[c]]
-                d = b.dist_to_mask(targets)[city]
+                d = b.dist_to_mask(b.cash_targets(view.hand, shown=chk))[city]
                 key = (d, -b.dist[city][view.jessah_city], chk, city)
                 if best_key is None or key < best_key:
                     best, best_key = (chk, city), key

@@ -26,6 +26,18 @@ def expand(mask: int, nbr: Sequence[int]) -> int:
     return out
 
 
+def open_masks(nbr: Sequence[int], routes: Sequence[tuple[int, int]], barriers: Sequence[int]) -> list[int]:
+    """Neighbour masks with every barred route removed (barriers block both
+    directions, R18): the map Angela moves on."""
+    masks = list(nbr)
+    for r, b in enumerate(barriers):
+        if b:
+            x, y = routes[r]
+            masks[x] &= ~(1 << y)
+            masks[y] &= ~(1 << x)
+    return masks
+
+
 def reach(mask: int, nbr: Sequence[int], steps: int) -> int:
     """Cities reachable in at most ``steps`` steps (stays allowed)."""
     for _ in range(steps):

@@ -36,7 +36,6 @@ WHITE, BLACK = 1, 2
     F_ROUND,
     F_PLACE,
     F_CARD,
-    F_ACTION,
     F_CHECK,
     F_JOKER,
     F_BANK,
@@ -56,7 +55,7 @@ WHITE, BLACK = 1, 2
     F_LAWYER_RADAR,
     F_SECURITY_TO_CAP,
     F_DRAW,
-) = range(26)
+) = range(25)
 
 # movement modes (bit flags in a F_MOVE frame)
 M_CARD = 1  # a Movement action from a card half or joker (Private Jet applies)
@@ -462,15 +461,12 @@ class GameState:
 
     def _a_place(self, frame: list, opt: tuple[int, int, int]) -> None:
         v, i, half = opt
-        seat = self.pending_seat_for_place(frame)
+        seat = self.initiative if frame[1] % 2 == 0 else 1 - self.initiative
         self.token_hand[seat].remove(v)
         self.slots[i][half] = (seat, v)
         frame[1] += 1
         if self.log is not None:
             self._event("token_placed", seat=SEATS[seat], card=i, half=half, value=_token_name(v))
-
-    def pending_seat_for_place(self, frame: list) -> int:
-        return self.initiative if frame[1] % 2 == 0 else 1 - self.initiative
 
     # ----------------------------------------------------------------- cards
 
@@ -518,12 +514,6 @@ class GameState:
 
     # --------------------------------------------------------------- actions
 
-    def _s_action(self, frame: list) -> Decision | None:
-        _, seat, action, icons, mode = frame
-        self.stack.pop()
-        self._push_action(seat, action, icons, mode)
-        return None
-
     def _push_action(self, seat: int, action: int, icons: int, mode: int) -> None:
         st = self.stack
         if action == CHECK:
@@ -539,9 +529,6 @@ class GameState:
             self._push_move(seat, steps, mode)
         else:
             st.append([F_JOKER, seat])
-
-    def _a_action(self, frame: list, opt: Option) -> None:  # pragma: no cover - never asks
-        raise AssertionError
 
     # check
     def _s_check(self, frame: list) -> Decision | None:
@@ -834,13 +821,7 @@ class GameState:
         assert self.belief >> self.angela_city & 1, "public belief lost Angela"
 
     def _open_neighbour_masks(self) -> list[int]:
-        masks = list(self.comps.neighbour_mask)
-        for r, b in enumerate(self.barriers):
-            if b:
-                x, y = self.comps.routes[r]
-                masks[x] &= ~(1 << y)
-                masks[y] &= ~(1 << x)
-        return masks
+        return bel.open_masks(self.comps.neighbour_mask, self.comps.routes, self.barriers)
 
     def _inspect(self, city: int) -> None:
         self.stats["inspections"] += 1
@@ -1170,7 +1151,6 @@ _HANDLERS = {
     F_ROUND: (G._s_round, G._a_never),
     F_PLACE: (G._s_place, G._a_place),
     F_CARD: (G._s_card, G._a_never),
-    F_ACTION: (G._s_action, G._a_action),
     F_CHECK: (G._s_check, G._a_check),
     F_JOKER: (G._s_joker, G._a_joker),
     F_BANK: (G._s_bank, G._a_bank),
