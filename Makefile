@@ -6,10 +6,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 EXTRAS ?= test,ray
 
-NATIVE_SRC := rnsim/engine/decision.py rnsim/engine/belief.py rnsim/engine/state.py rnsim/engine/view.py
-NATIVE_STAMP := rnsim/engine/_native.sha256
-STRAT_NATIVE_SRC := strategies/board.py strategies/expert.py
-STRAT_NATIVE_STAMP := strategies/_native.sha256
+NATIVE_SRC := $(addprefix rnsim/games/red_notice/engine/,decision.py belief.py state.py view.py)
+NATIVE_STAMP := rnsim/games/red_notice/engine/_native.sha256
+STRAT_NATIVE_SRC := strategies/red_notice/board.py strategies/red_notice/expert.py
+STRAT_NATIVE_STAMP := strategies/red_notice/_native.sha256
 
 .PHONY: install run test lint typecheck bench clean native pure baseline check-balance
 
@@ -61,4 +61,4 @@ check-balance: install
 
 clean:
 	rm -rf $(VENV) build *.egg-info
-	rm -f rnsim/engine/*.so $(NATIVE_STAMP) strategies/*.so $(STRAT_NATIVE_STAMP)
+	rm -f rnsim/games/*/engine/*.so $(NATIVE_STAMP) strategies/*/*.so $(STRAT_NATIVE_STAMP)

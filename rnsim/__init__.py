@@ -1,7 +1,7 @@
 """rnsim: tournament simulation and balance testing for Red Notice."""
 
+from rnsim.games.red_notice.rules import RuleSet, load_components
 from rnsim.play import GameResult, play_game
-from rnsim.rules import RuleSet, load_components
 
 __version__ = "0.1.0"
 

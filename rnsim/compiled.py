@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @dataclass(frozen=True)
 class CompiledBuild:
-    package: str  # e.g. "rnsim.engine"
+    package: str  # e.g. "rnsim.games.red_notice.engine"
     folder: Path  # the package's folder
     modules: tuple[str, ...]  # compiled modules, in import order
     label: str  # for messages
@@ -95,7 +95,11 @@ class CompiledBuild:
 
 
 TARGETS: dict[str, CompiledBuild] = {
-    "engine": CompiledBuild("rnsim.engine", ROOT / "rnsim" / "engine", ("decision", "belief", "state", "view"),
-                            "engine"),
-    "strategies": CompiledBuild("strategies", ROOT / "strategies", ("board", "expert"), "expert strategy"),
+    "engine": CompiledBuild("rnsim.games.red_notice.engine", ROOT / "rnsim" / "games" / "red_notice" / "engine",
+                            ("decision", "belief", "state", "view"), "engine"),
+    # The strategies/ folder is installed under the import name rnsim_strategies
+    # (pyproject.toml), so its build is compiled from a staging tree laid out by
+    # import name (scripts/build_native.py).
+    "strategies": CompiledBuild("rnsim_strategies.red_notice", ROOT / "strategies" / "red_notice", ("board", "expert"),
+                                "expert strategy"),
 }

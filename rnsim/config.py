@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from rnsim.errors import ConfigError, RnsimError
-from rnsim.rules.ruleset import KNOBS, RuleSet
+from rnsim.games.red_notice.rules.ruleset import KNOBS, RuleSet
 
 TOP_KEYS = ("run", "rules", "variants", "strategies")
 RUN_KEYS = ("games", "seed", "workers", "backend", "address", "out", "chunk_size", "identities")
@@ -211,7 +211,7 @@ def _resolve_extends(src: str, key: str, ref: Any, base_dir: Path, chain: tuple[
 def _component_ref(value: Any, base_dir: Path) -> Any:
     """A component folder is relative to the config file that names it, not to
     wherever rnsim runs; a built-in set's name ("classic") stays a name."""
-    from rnsim.rules.components import DATA_DIR, component_folder
+    from rnsim.games.red_notice.rules.components import DATA_DIR, component_folder
 
     if not isinstance(value, str) or not value:
         return value  # RuleSet validation reports the type

@@ -11,12 +11,12 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from rnsim.engine.decision import ANGELA, JESSAH, SEATS
-from rnsim.engine.state import GameState
-from rnsim.engine.view import build_view
 from rnsim.errors import IllegalOption, RnsimError
-from rnsim.rules.components import Components
-from rnsim.rules.ruleset import RuleSet
+from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, SEATS
+from rnsim.games.red_notice.engine.state import GameState
+from rnsim.games.red_notice.engine.view import build_view
+from rnsim.games.red_notice.rules.components import Components
+from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.seeding import game_seeds
 from rnsim.strategy import Strategy, load_strategy
 
@@ -172,7 +172,7 @@ def play_from(
     cannot foresee; ``keep_chance=True`` keeps the position's own stream, so
     every game sees the same future draws and only the players' choices vary.
     """
-    from rnsim.engine.position import load_position  # positions sit above the core engine
+    from rnsim.games.red_notice.engine.position import load_position  # positions sit above the core engine
 
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")

@@ -1,7 +1,7 @@
 """The strategy interface: ``choose(view, decision) -> option``.
 
-A strategy plays one seat. It sees only its seat's :class:`~rnsim.engine.view.View`
-and the :class:`~rnsim.engine.decision.Decision` to answer, and must return one
+A strategy plays one seat. It sees only its seat's :class:`~rnsim.games.red_notice.engine.view.View`
+and the :class:`~rnsim.games.red_notice.engine.decision.Decision` to answer, and must return one
 of ``decision.options``. Subclass :class:`Strategy` and override only what you
 care about: ``choose`` dispatches on the decision kind to ``on_<kind>``
 methods, and every kind has a default (see :class:`Strategy`).
@@ -22,15 +22,15 @@ from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import Any, ClassVar
 
-from rnsim.engine.decision import Decision, Option
-from rnsim.engine.view import View
 from rnsim.errors import ConfigError
+from rnsim.games.red_notice.engine.decision import Decision, Option
+from rnsim.games.red_notice.engine.view import View
 
 # Short names of the built-in strategies (module:Class under `strategies`).
 BUILTIN: dict[str, str] = {
-    "random": "strategies.random_play:RandomStrategy",
-    "rule": "strategies.rules_based:RuleBased",
-    "expert": "strategies.expert:Expert",
+    "random": "rnsim_strategies.red_notice.random_play:RandomStrategy",
+    "rule": "rnsim_strategies.red_notice.rules_based:RuleBased",
+    "expert": "rnsim_strategies.red_notice.expert:Expert",
 }
 
 

@@ -32,10 +32,27 @@ def build(target: compiled.CompiledBuild) -> None:
     from setuptools import setup
 
     target.clean()
-    paths = [str(p.relative_to(ROOT)) for p in target.sources()]
     tmp = tempfile.mkdtemp(prefix="rnsim-native-")
+    # mypyc names a module by its path, so the sources are compiled where their
+    # path is their import name: in place for rnsim, in a staging tree for a
+    # folder installed under another name (strategies/ -> rnsim_strategies).
+    import_path = Path(*target.package.split("."))
+    staged = target.folder.relative_to(ROOT) != import_path
+    work = Path(tmp) / "stage" if staged else ROOT
+    if staged:
+        dest = work / import_path
+        dest.mkdir(parents=True)
+        for part in range(1, len(import_path.parts) + 1):
+            (work / Path(*import_path.parts[:part]) / "__init__.py").touch()
+        for src in target.sources():
+            shutil.copy2(src, dest / src.name)
+        # mypy's settings only: the project's pyproject.toml would make setuptools
+        # map the staged package back to its folder.
+        (work / "mypy.ini").write_text("[mypy]\npython_version = 3.11\nignore_missing_imports = True\n")
+        (work / "rnsim").symlink_to(ROOT / "rnsim")
+    paths = [str((work / import_path / p.name).relative_to(work)) for p in target.sources()]
     old = os.getcwd()
-    os.chdir(ROOT)  # mypy reads its settings from pyproject.toml here
+    os.chdir(work)  # mypy reads its settings from pyproject.toml here
     try:
         setup(
             name=f"rnsim-native-{target.package}",
@@ -43,6 +60,9 @@ def build(target: compiled.CompiledBuild) -> None:
             ext_modules=mypycify(paths, opt_level="3", group_name=target.group),
             script_args=["-q", "build_ext", "--inplace", "--build-temp", tmp, "--build-lib", tmp],
         )
+        if staged:
+            for built in (work / import_path).glob("*.so"):
+                shutil.copy2(built, target.folder / built.name)
     finally:
         os.chdir(old)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -1,9 +1,6 @@
-"""The built-in strategies (random, rule-based, expert).
+"""rnsim's built-in strategies, one subpackage per game.
 
-``NATIVE`` tells whether the mypyc-compiled build of the expert strategy is in
-use (scripts/build_native.py); it plays identically either way.
+This folder installs under the import name ``rnsim_strategies`` (see
+pyproject.toml), so it never collides with another distribution's top-level
+``strategies`` package: ``rnsim_strategies.red_notice.expert``.
 """
-
-from strategies._native import select as _select
-
-NATIVE = _select()

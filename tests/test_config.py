@@ -100,13 +100,13 @@ def test_defaults_pairs_and_round_robin(tmp_path: Path) -> None:
     cfg = load_config(write(
         tmp_path,
         '[strategies]\nangela = ["random", { ref = "random", label = "r2" }]\n'
-        'jessah = [{ ref = "strategies.random_play:RandomStrategy" }]\n',
+        'jessah = [{ ref = "rnsim_strategies.red_notice.random_play:RandomStrategy" }]\n',
     ))
     assert cfg.games == 1000 and cfg.seed == 0 and cfg.backend == "process" and cfg.out == Path("runs/cfg")
     ids = cfg.variants[0].identity_sets
     assert len(ids) == 15 and ids[0] == ("lawyer", "journalist") and len(set(ids)) == 15
     assert [s.label for s in cfg.angela] == ["random", "r2"]
-    assert cfg.jessah[0].label == "strategies.random_play:RandomStrategy"
+    assert cfg.jessah[0].label == "rnsim_strategies.red_notice.random_play:RandomStrategy"
     cells = cfg.cells()
     assert len(cells) == 15 * 2 and cfg.total_games == 30_000
     assert {(c.angela, c.jessah) for c in cells} == {(0, 0), (1, 0)}
@@ -143,7 +143,7 @@ def test_shipped_configs_are_valid(path: Path) -> None:
 def test_builtin_component_name_is_not_shadowed_by_a_folder_of_that_name(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # A run directory called "classic" in the current directory must not be
     # taken for the component set "classic".
-    from rnsim.rules.components import DATA_DIR, component_folder
+    from rnsim.games.red_notice.rules.components import DATA_DIR, component_folder
 
     (tmp_path / "classic").mkdir()
     monkeypatch.chdir(tmp_path)
@@ -155,7 +155,7 @@ def test_component_folder_is_relative_to_the_config_file(tmp_path, monkeypatch) 
     import shutil
 
     from rnsim.config import load_config
-    from rnsim.rules.components import DATA_DIR
+    from rnsim.games.red_notice.rules.components import DATA_DIR
 
     project = tmp_path / "project"
     shutil.copytree(DATA_DIR / "classic", project / "my-set")

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from rnsim.cli import main
-from rnsim.commands_ladder import Cell, format_ladder, ladder_holds, run_ladder
+from rnsim.cli.ladder import Cell, format_ladder, ladder_holds, run_ladder
 from rnsim.errors import ConfigError
 
 
@@ -28,8 +28,8 @@ def test_results_do_not_depend_on_chunking_or_workers() -> None:
 
 def test_cells_share_game_indices() -> None:
     """Every cell plays games 0..n-1 of the same master seed: the same deals."""
+    from rnsim.games.red_notice.rules.ruleset import RuleSet
     from rnsim.play import run_game
-    from rnsim.rules.ruleset import RuleSet
     from rnsim.strategy import load_strategy
 
     cells = run_ladder(("random", "rule"), games=5, seed=9, workers=1)

@@ -8,10 +8,10 @@ import json
 from click.testing import CliRunner
 
 from rnsim.cli import main
-from rnsim.engine.position import save_position
-from rnsim.engine.state import GameState
+from rnsim.games.red_notice.engine.position import save_position
+from rnsim.games.red_notice.engine.state import GameState
+from rnsim.games.red_notice.rules import RuleSet
 from rnsim.play import play_from
-from rnsim.rules import RuleSet
 from rnsim.seeding import game_rngs
 
 

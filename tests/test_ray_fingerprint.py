@@ -23,11 +23,12 @@ def test_strategy_fingerprint_is_the_same_for_compiled_and_source_builds() -> No
 
 
 def test_source_file_of_a_compiled_module_is_its_python_source() -> None:
-    import strategies.board
-    import strategies.expert
+    import rnsim_strategies.red_notice.board
+    import rnsim_strategies.red_notice.expert
+
     from rnsim.tournament.ray_backend import _source_file
 
-    for mod in (strategies.expert, strategies.board):
+    for mod in (rnsim_strategies.red_notice.expert, rnsim_strategies.red_notice.board):
         path = _source_file(mod)
         assert path.suffix == ".py" and path.is_file()
         assert path.stem == mod.__name__.rpartition(".")[2]

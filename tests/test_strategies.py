@@ -9,17 +9,17 @@ from importlib.metadata import EntryPoint
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rnsim_strategies.red_notice.expert import Expert
+from rnsim_strategies.red_notice.rules_based import RuleBased
 
 import rnsim.strategy as strategy_mod
-from rnsim.engine.decision import ANGELA, JESSAH
-from rnsim.engine.state import GameState
-from rnsim.engine.view import build_view
 from rnsim.errors import ConfigError
+from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
+from rnsim.games.red_notice.engine.state import GameState
+from rnsim.games.red_notice.engine.view import build_view
+from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.play import run_game
-from rnsim.rules.ruleset import RuleSet
 from rnsim.strategy import Strategy, available_strategies, load_strategy
-from strategies.expert import Expert
-from strategies.rules_based import RuleBased
 
 RULES = RuleSet()
 COMPS = RULES.load_components()
@@ -32,7 +32,7 @@ LEVELS = ("random", "rule", "expert")
 def test_builtin_short_names_load() -> None:
     assert isinstance(load_strategy("rule"), RuleBased)
     assert isinstance(load_strategy("expert"), Expert)
-    assert isinstance(load_strategy("strategies.expert:Expert", {"risk": 0.2}), Expert)
+    assert isinstance(load_strategy("rnsim_strategies.red_notice.expert:Expert", {"risk": 0.2}), Expert)
     assert {"random", "rule", "expert"} <= set(available_strategies())
 
 
@@ -47,7 +47,7 @@ def test_bad_module_and_class_are_clear() -> None:
     with pytest.raises(ConfigError, match="cannot import module"):
         load_strategy("strategies.nope:Expert")
     with pytest.raises(ConfigError, match="it has: .*Expert"):
-        load_strategy("strategies.expert:Hunter")
+        load_strategy("rnsim_strategies.red_notice.expert:Hunter")
 
 
 def test_bad_params_name_what_is_accepted() -> None:
@@ -233,9 +233,9 @@ def test_docs_worked_example_runs(tmp_path, monkeypatch: pytest.MonkeyPatch) -> 
 
 _PARITY = """
 from rnsim.play import run_game
-from rnsim.rules.ruleset import RuleSet
+from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.strategy import load_strategy
-import strategies
+import rnsim_strategies.red_notice as strategies
 out = [strategies.NATIVE]
 for i in range(25):
     r = run_game(RuleSet(), load_strategy("expert"), load_strategy("expert", {"risk": 0.8}), 13, i, log=True)
@@ -251,7 +251,7 @@ def test_compiled_expert_plays_like_its_source() -> None:
     import subprocess
     import sys
 
-    import strategies
+    import rnsim_strategies.red_notice as strategies
 
     if not strategies.NATIVE:
         pytest.skip("no fresh compiled build of the strategies (scripts/build_native.py)")

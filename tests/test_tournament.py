@@ -17,15 +17,15 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rnsim_strategies.red_notice.random_play import RandomStrategy
 
 from rnsim import load_results
 from rnsim.config import config_from_mapping, load_config
-from rnsim.engine.decision import Decision, Option
-from rnsim.engine.view import View
 from rnsim.errors import ConfigError, RnsimError
+from rnsim.games.red_notice.engine.decision import Decision, Option
+from rnsim.games.red_notice.engine.view import View
 from rnsim.tournament import load_errors, run_tournament
 from rnsim.tournament.schedule import Chunk, covered, plan_chunks
-from strategies.random_play import RandomStrategy
 
 KEY = ["variant", "identity_pair", "angela_strategy", "jessah_strategy", "game_index"]
 
@@ -325,7 +325,7 @@ def test_scripts_without_a_main_guard(tmp_path: Path) -> None:
     assert r.returncode == 0 and r.stdout.strip() == "True", r.stderr
     # ...but one whose strategy lives in __main__ needs it, and cannot start its workers unguarded
     script.write_text(
-        "from strategies.random_play import RandomStrategy\n"
+        "from rnsim_strategies.red_notice.random_play import RandomStrategy\n"
         "class Mine(RandomStrategy):\n    pass\n"
         "from rnsim.config import config_from_mapping\n"
         "from rnsim.tournament import run_tournament\n"

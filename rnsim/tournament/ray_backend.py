@@ -129,7 +129,7 @@ def _source_file(module: Any) -> Path:
 def _strategy_source_hash(ref: str) -> str:
     """Hash of the source a strategy reference runs: its module's file and the
     files of the modules of its own top-level package that it uses (e.g.
-    ``strategies.board`` for ``strategies.rules_based``). Not the whole package:
+    ``rnsim_strategies.red_notice.board`` for ``rnsim_strategies.red_notice.rules_based``). Not the whole package:
     an unrelated strategy beside it may change without changing these games."""
     from rnsim.strategy import load_strategy
 

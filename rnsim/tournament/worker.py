@@ -17,9 +17,9 @@ from typing import Any
 import polars as pl
 
 from rnsim.config import Cell, RunConfig, StrategySpec, Variant
+from rnsim.games.red_notice.rules.components import Components
 from rnsim.play import GameResult, StrategyError, run_game
 from rnsim.results import ERROR_SCHEMA, STAT_COLUMNS, result_schema
-from rnsim.rules.components import Components
 from rnsim.seeding import game_seeds
 from rnsim.strategy import Strategy, load_strategy
 from rnsim.tournament.schedule import Chunk
@@ -86,7 +86,7 @@ class WorkerState:
     def drawn_identities(self, variant: int, game_index: int) -> tuple[str, ...]:
         """Angela's identities when the engine draws them, for an error row:
         the same setup draw the game made (it is the chance stream's first draw)."""
-        from rnsim.engine.state import GameState
+        from rnsim.games.red_notice.engine.state import GameState
 
         v = self.plan.variants[variant]
         s = GameState.new(v.rules, random.Random(game_seeds(self.plan.master_seed, game_index).chance),

@@ -1,0 +1,43 @@
+"""The `rnsim` command line. Each command lives with the layer it drives; this
+module only wires them into one click group and turns rnsim's input errors into
+clear messages with exit code 2."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from rnsim.errors import RnsimError
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except RnsimError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="rnsim")
+def main() -> None:
+    """rnsim: play Red Notice by the million to measure its balance."""
+
+
+from rnsim.cli.drift import baseline, check, compare  # noqa: E402
+from rnsim.cli.ladder import ladder  # noqa: E402
+from rnsim.cli.play import play, replay  # noqa: E402
+from rnsim.cli.report import report  # noqa: E402
+from rnsim.cli.run import bench, run  # noqa: E402
+
+main.add_command(play)
+main.add_command(replay)
+main.add_command(run)
+main.add_command(bench)
+main.add_command(ladder)
+main.add_command(compare)
+main.add_command(baseline)
+main.add_command(check)
+main.add_command(report)

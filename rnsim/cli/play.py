@@ -1,0 +1,107 @@
+"""`rnsim play` and `rnsim replay`: one game, and its log as a narrative."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from rnsim.games.red_notice.rules.ruleset import RuleSet
+from rnsim.play import play_game
+
+
+@click.command()
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the game.")
+@click.option("--game-index", type=int, default=0, show_default=True, help="Game index under the seed.")
+@click.option("--angela", default="random", show_default=True, help="Angela's strategy (name or module:Class).")
+@click.option("--jessah", default="random", show_default=True, help="Jessah's strategy (name or module:Class).")
+@click.option("--identities", default=None, help='Angela\'s identities, e.g. "journalist,pilot" (default: random).')
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the omniscient event log here (JSON lines).")
+@click.option("--save-position", "save_to", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Save the position at the first decision of round --at-round to this JSON file.")
+@click.option("--at-round", type=click.IntRange(1), default=None, help="Round to save the position at.")
+@click.option("--from", "from_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Play on from a saved position instead of a new game ('from here, who wins?').")
+@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
+              help="With --from: how many games to play on from the position.")
+@click.option("--keep-chance", is_flag=True,
+              help="With --from: keep the position's chance stream (every game sees the same future draws).")
+def play(seed: int, game_index: int, angela: str, jessah: str, identities: str | None, log_file: Path | None,
+         save_to: Path | None, at_round: int | None, from_file: Path | None, games: int, keep_chance: bool) -> None:
+    """Play one game and print a summary; or play on from a saved position."""
+    if from_file is not None:
+        _play_from(from_file, angela, jessah, games, seed, keep_chance)
+        return
+    if (save_to is None) != (at_round is None):
+        raise click.UsageError("--save-position and --at-round go together")
+    idents = tuple(x.strip() for x in identities.split(",")) if identities else None
+    if save_to is not None:
+        assert at_round is not None
+        _save_at_round(save_to, at_round, angela, jessah, idents, seed, game_index)
+        return
+    r = play_game(RuleSet(), angela=angela, jessah=jessah, identities=idents, seed=seed,
+                  game_index=game_index, log=log_file is not None)
+    winner = r.winner or "nobody"
+    click.echo(f"seed {seed} game {game_index}: {winner} wins ({r.end_reason}) after {r.rounds} rounds")
+    click.echo(f"  identities: {', '.join(r.identities)}; burnt: {', '.join(r.identities_burnt) or 'none'}")
+    click.echo(f"  Angela cashed ${r.angela_cashed:,}; Jessah cashed ${r.jessah_cashed:,}; captures: {r.captures}")
+    ups = ", ".join(f"{u} (round {n})" for u, n in r.upgrades_gained.items()) or "none"
+    click.echo(f"  upgrades gained by Jessah: {ups}")
+    if log_file is not None:
+        assert r.events is not None
+        with log_file.open("w") as f:
+            for ev in r.events:
+                f.write(json.dumps(ev) + "\n")
+        click.echo(f"  event log: {log_file} ({len(r.events)} events)")
+
+
+@click.command()
+@click.argument("log_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def replay(log_file: Path) -> None:
+    """Print a game's event log as a readable narrative."""
+    from rnsim.games.red_notice.engine.narrative import narrate
+
+    events = [json.loads(line) for line in log_file.read_text().splitlines() if line.strip()]
+    for line in narrate(events):
+        click.echo(line)
+
+
+def _save_at_round(path: Path, at_round: int, angela: str, jessah: str, idents: tuple[str, ...] | None,
+                   seed: int, game_index: int) -> None:
+    from rnsim.games.red_notice.engine.position import to_json
+    from rnsim.games.red_notice.engine.state import GameState
+    from rnsim.games.red_notice.engine.view import build_view
+    from rnsim.seeding import game_rngs
+    from rnsim.strategy import load_strategy
+
+    chance, ra, rj, chance_seed = game_rngs(seed, game_index)
+    strats = (load_strategy(angela), load_strategy(jessah))
+    strats[0].new_game(0, ra)
+    strats[1].new_game(1, rj)
+    state = GameState.new(RuleSet(), chance, identities=idents, seed=chance_seed)
+    while not state.over and state.round < at_round:
+        d = state.decision()
+        s = strats[d.seat]
+        state.apply(s.choose(build_view(state, d.seat) if s.uses_view else None, d))  # type: ignore[arg-type]
+    if state.over:
+        raise click.UsageError(f"the game ended in round {state.round}, before round {at_round}")
+    to_json(state, path)
+    click.echo(f"position at round {state.round} ({state.decision().kind} decision) saved to {path}")
+
+
+def _play_from(path: Path, angela: str, jessah: str, games: int, seed: int, keep_chance: bool) -> None:
+    from rnsim.analysis.stats import wilson
+    from rnsim.play import play_from
+
+    position = json.loads(path.read_text())
+    results = play_from(position, angela=angela, jessah=jessah, games=games, seed=seed, keep_chance=keep_chance)
+    n = len(results)
+    click.echo(f"{n} game(s) from {path} (round {position.get('round')}), "
+               f"{'same' if keep_chance else 're-drawn'} chance, {angela} vs {jessah}:")
+    for who, label in (("angela", "Angela wins"), ("jessah", "Jessah wins"), (None, "timeouts")):
+        k = sum(1 for r in results if r.winner == who)
+        lo, hi = wilson(k, n)
+        click.echo(f"  {label:12s} {k:6d}  {k / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]")
+    click.echo(f"  mean final round {sum(r.rounds for r in results) / n:.1f}")

@@ -1,0 +1,626 @@
+"""Positions: a GameState saved as readable JSON, and loaded back.
+
+A position names things the way the rulebook does: cities by name, continents
+by id (``"AF"``), routes as ``"City|City"``, checks as ``{"colour", "value"}``,
+identities and upgrades by id, action cards by their halves (``"B|M1"``),
+tokens by value with ``"POW"`` for POW!. Decks are listed bottom first: the
+last entry is the top card.
+
+What a position holds is everything the engine needs to continue exactly
+where it was saved: the pending resolution frames (``stack``) and the chance
+stream (``rng``), so a loaded position plays on identically to the original
+with the same strategies. The pending decision itself is not stored: the
+engine recomputes it from the top frame on load (step handlers are
+idempotent once their frame is set up), and ``decision`` in the file is only
+checked against it.
+
+Checks alike (same colour and value) are interchangeable pieces: a loaded
+position may number them differently from the state that was saved. No rule
+depends on the numbering; a strategy that broke ties by check id could.
+
+Designers use positions to study a situation; the tests build rule cases
+from them (tests/games/red_notice/scenario.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from rnsim.errors import PositionError, RnsimError
+from rnsim.games.red_notice.engine import state as st
+from rnsim.games.red_notice.engine.decision import SEATS
+from rnsim.games.red_notice.engine.state import BLACK, WHITE, GameState
+from rnsim.games.red_notice.rules.components import POW, Components
+from rnsim.games.red_notice.rules.ruleset import RuleSet
+
+FORMAT = "rnsim-position"
+VERSION = 1
+
+SIDES = {WHITE: "white", BLACK: "black"}
+_SIDE_OF = {v: k for k, v in SIDES.items()}
+
+# Frame kinds by name, derived from the engine's F_* constants so a new frame
+# kind needs no change here.
+FRAME_KINDS: dict[int, str] = {
+    v: k[2:].lower() for k, v in vars(st).items() if k.startswith("F_") and isinstance(v, int)
+}
+_FRAME_OF = {v: k for k, v in FRAME_KINDS.items()}
+
+# Every slot of GameState, and how a position covers it. tests/games/red_notice/test_position.py
+# fails when the engine gains a slot this module does not know about.
+SAVED = frozenset({
+    "rules", "seed", "angela_city", "jessah_city", "radars", "barriers", "radar_pending",
+    "deck", "hands", "cashed", "security", "identities_up", "identities_down", "captures",
+    "upgrade_deck", "upgrades_face_up", "permanents", "upgrades_gone", "round", "initiative",
+    "action_deck", "round_cards", "token_pool", "token_hand", "slots", "revealed", "spent",
+    "stack", "over", "winner", "end_reason", "belief", "last_seen", "last_announcement",
+    "revealed_hand", "stats", "cash_by_round", "captures_by_round", "upgrade_rounds", "burnt", "rng",
+})
+DERIVED = frozenset({"comps", "n_radars", "n_barriers", "cash_total", "pending", "log"})
+
+
+# ------------------------------------------------------------------- saving
+
+
+def save_position(game: GameState) -> dict[str, Any]:
+    """The position of ``state`` as a JSON-ready dict (nothing is shared with the state)."""
+    # GameState declares its fields as __slots__ only; read them untyped.
+    state: Any = game
+    comps = state.comps
+    city = _city_namer(comps)
+    chk = _check_namer(comps)
+    conts = [c.id for c in comps.continents]
+    cards = [_card_label(comps, i) for i in range(len(comps.cards))]
+    ups = comps.upgrade_cards
+
+    def seat_block(seat: int) -> dict[str, Any]:
+        return {
+            "city": city(state.angela_city if seat == 0 else state.jessah_city),
+            "hand": [chk(c) for c in state.hands[seat]],
+            "cashed": [chk(c) for c in state.cashed[seat]],
+        }
+
+    angela = seat_block(0)
+    angela.update({
+        "security": state.security,
+        "identities_up": [comps.identities[i].id for i in state.identities_up],
+        "identities_down": [comps.identities[i].id for i in state.identities_down],
+        "burnt": list(state.burnt),
+        "captures": state.captures,
+    })
+    last_seen = None
+    if state.last_seen is not None:
+        c, k, rnd = state.last_seen
+        last_seen = {"city": city(c), "continent": conts[k], "round": rnd}
+    revealed_hand = None
+    if state.revealed_hand is not None:
+        rnd, hand = state.revealed_hand
+        revealed_hand = {"round": rnd, "hand": [chk(c) for c in hand]}
+    d = state.pending
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": state.rules.to_dict(),
+        "seed": state.seed,
+        "round": state.round,
+        "initiative": SEATS[state.initiative],
+        "over": state.over,
+        "winner": None if state.winner is None else SEATS[state.winner],
+        "end_reason": state.end_reason,
+        "decision": None if d is None else {"seat": SEATS[d.seat], "kind": d.kind},
+        "angela": angela,
+        "jessah": seat_block(1),
+        "board": {
+            "radars": {conts[k]: SIDES[r] for k, r in enumerate(state.radars) if r},
+            "barriers": {comps.route_name(r): SIDES[b] for r, b in enumerate(state.barriers) if b},
+            # white radars triggered by the movement in progress, returned when it ends
+            "radars_triggered": [conts[k] for k in range(len(conts)) if state.radar_pending >> k & 1],
+        },
+        "check_deck": [chk(c) for c in state.deck],
+        "upgrades": {
+            "deck": [ups[u].id for u in state.upgrade_deck],
+            "face_up": [ups[u].id for u in state.upgrades_face_up],
+            "permanent": [ups[u].id for u in state.permanents],
+            "gone": [ups[u].id for u in state.upgrades_gone],
+            "gained_round": dict(state.upgrade_rounds),
+        },
+        "action_cards": {
+            "deck": [cards[c] for c in state.action_deck],
+            "round": [cards[c] for c in state.round_cards],
+            "slots": [[None if s is None else {"seat": SEATS[s[0]], "value": _token_out(s[1])} for s in pair]
+                      for pair in state.slots],
+            "revealed": list(state.revealed),
+        },
+        "tokens": {
+            SEATS[seat]: {
+                "pool": [_token_out(v) for v in state.token_pool[seat]],
+                "hand": [_token_out(v) for v in state.token_hand[seat]],
+                "spent": [_token_out(v) for v in state.spent[seat]],
+            }
+            for seat in (0, 1)
+        },
+        "public": {
+            "belief": [comps.cities[c] for c in range(comps.n_cities) if state.belief >> c & 1],
+            "last_seen": last_seen,
+            "last_announcement": [{"continent": conts[k], "city": city(c)} for k, c in state.last_announcement],
+            "revealed_hand": revealed_hand,
+        },
+        "stats": dict(state.stats),
+        "by_round": {
+            "angela_cash": list(state.cash_by_round[0]),
+            "jessah_cash": list(state.cash_by_round[1]),
+            "captures": list(state.captures_by_round),
+        },
+        # Frames are the engine's own encoding (ints, tuples, None); see state.py.
+        "stack": [{"frame": FRAME_KINDS[f[0]], "fields": _jsonable(list(f[1:]))} for f in state.stack],
+        "rng": _jsonable(state.rng.getstate()),
+    }
+    return out
+
+
+def to_json(state: GameState, path: str | Path) -> None:
+    """Write the position of ``state`` to a JSON file."""
+    Path(path).write_text(json.dumps(save_position(state), indent=1) + "\n")
+
+
+def from_json(path: str | Path, rules: RuleSet | None = None, log: bool = False) -> GameState:
+    """Load a position from a JSON file (see :func:`load_position`)."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text())
+    except (OSError, ValueError) as e:
+        raise PositionError(f"{p}: cannot read a JSON position: {e}") from None
+    return load_position(data, rules=rules, log=log, source=str(p))
+
+
+# ------------------------------------------------------------------ loading
+
+
+def load_position(
+    data: dict[str, Any], rules: RuleSet | None = None, log: bool = False, source: str = "position"
+) -> GameState:
+    """A GameState from a position dict, ready at its pending decision.
+
+    ``rules`` overrides the rules stored in the position (the component set
+    must name the same pieces). ``log=True`` starts an empty event log.
+    A malformed position raises PositionError naming the key and the problem.
+    """
+    r = _Reader(source)
+    r.table(data, "", {"format", "version", "rules", "seed", "round", "initiative", "over", "winner",
+                       "end_reason", "decision", "angela", "jessah", "board", "check_deck", "upgrades",
+                       "action_cards", "tokens", "public", "stats", "by_round", "stack", "rng"},
+            required={"angela", "jessah"})
+    if data.get("format", FORMAT) != FORMAT:
+        raise r.err("format", f"must be {FORMAT!r}, got {data.get('format')!r}")
+    if data.get("version", VERSION) != VERSION:
+        raise r.err("version", f"this rnsim reads version {VERSION}, got {data.get('version')!r}")
+    if rules is None:
+        raw_rules = data.get("rules", {})
+        r.typed(raw_rules, dict, "rules", "a table of rule knobs")
+        try:
+            rules = RuleSet.from_mapping(raw_rules, source=f"{source}: rules")
+        except RnsimError as e:
+            raise PositionError(str(e)) from None
+    comps = rules.load_components()
+    s: Any = GameState()
+    s.rules, s.comps = rules, comps
+    s.log = [] if log else None
+    s.seed = r.int_(data.get("seed", 0), "seed", 0, None)
+    s.round = r.int_(data.get("round", 1), "round", 1, rules.max_rounds)
+    s.initiative = r.seat(data.get("initiative", "angela"), "initiative")
+    ids = _Names(r, comps)
+
+    # pieces with owners
+    a = data["angela"]
+    j = data["jessah"]
+    r.table(a, "angela.", {"city", "hand", "cashed", "security", "identities_up", "identities_down", "burnt",
+                           "captures"}, required={"city"})
+    r.table(j, "jessah.", {"city", "hand", "cashed"}, required={"city"})
+    s.angela_city = ids.city(a["city"], "angela.city", allow_none=True)
+    s.jessah_city = ids.city(j["city"], "jessah.city", allow_none=True)
+    checks = _Allocator(r, [comps.continents[c.continent].colour + f" ${c.value // 1000}k" for c in comps.checks],
+                        "check")
+    s.hands = [checks.many(a.get("hand", []), "angela.hand", ids.check_key),
+               checks.many(j.get("hand", []), "jessah.hand", ids.check_key)]
+    s.cashed = [checks.many(a.get("cashed", []), "angela.cashed", ids.check_key),
+                checks.many(j.get("cashed", []), "jessah.cashed", ids.check_key)]
+    for seat in (0, 1):
+        if len(s.hands[seat]) > rules.hand_limit:
+            raise r.err(f"{SEATS[seat]}.hand", f"holds {len(s.hands[seat])} checks; the hand limit is {rules.hand_limit}")
+    s.deck = checks.many(data.get("check_deck", []), "check_deck", ids.check_key)
+    checks.require_all("check_deck")
+    s.cash_total = [sum(comps.checks[c].value for c in s.cashed[0]), sum(comps.checks[c].value for c in s.cashed[1])]
+    s.security = r.int_(a.get("security", rules.security_start), "angela.security", 0, rules.security_cap)
+    s.identities_up = sorted(ids.identities(a.get("identities_up", []), "angela.identities_up"))
+    s.identities_down = ids.identities(a.get("identities_down", []), "angela.identities_down")
+    both = s.identities_up + s.identities_down
+    if len(set(both)) != len(both):
+        raise r.err("angela.identities_down", "an identity is both face up and face down, or listed twice")
+    s.burnt = [comps.identities[i].id for i in ids.identities(a.get("burnt", []), "angela.burnt")]
+    s.captures = r.int_(a.get("captures", 0), "angela.captures", 0, None)
+
+    # board
+    board = data.get("board", {})
+    r.table(board, "board.", {"radars", "barriers", "radars_triggered"})
+    s.radars = [0] * comps.n_continents
+    for key, side in r.typed(board.get("radars", {}), dict, "board.radars", 'a table continent = "white"|"black"').items():
+        s.radars[ids.continent(key, f"board.radars.{key}")] = r.side(side, f"board.radars.{key}")
+    s.barriers = [0] * len(comps.routes)
+    for key, side in r.typed(board.get("barriers", {}), dict, "board.barriers",
+                             'a table "City|City" = "white"|"black"').items():
+        s.barriers[ids.route(key, f"board.barriers.{key}")] = r.side(side, f"board.barriers.{key}")
+    s.n_radars = sum(1 for x in s.radars if x)
+    s.n_barriers = sum(1 for x in s.barriers if x)
+    if s.n_radars > comps.radar_supply:
+        raise r.err("board.radars", f"{s.n_radars} radars on the board; Jessah owns {comps.radar_supply}")
+    if s.n_barriers > comps.barrier_supply:
+        raise r.err("board.barriers", f"{s.n_barriers} barriers on the board; Jessah owns {comps.barrier_supply}")
+    s.radar_pending = 0
+    for i, key in enumerate(r.typed(board.get("radars_triggered", []), list, "board.radars_triggered",
+                                    "a list of continent ids")):
+        k = ids.continent(key, f"board.radars_triggered[{i}]")
+        if s.radars[k] != WHITE:
+            raise r.err(f"board.radars_triggered[{i}]", f"no white radar on {key}")
+        s.radar_pending |= 1 << k
+
+    # upgrades
+    up = data.get("upgrades", {})
+    r.table(up, "upgrades.", {"deck", "face_up", "permanent", "gone", "gained_round"})
+    ucards = _Allocator(r, [u.id for u in comps.upgrade_cards], "upgrade")
+    s.upgrade_deck = ucards.many(up.get("deck", []), "upgrades.deck", ids.upgrade_key)
+    s.upgrades_face_up = ucards.many(up.get("face_up", []), "upgrades.face_up", ids.upgrade_key)
+    s.permanents = ucards.many(up.get("permanent", []), "upgrades.permanent", ids.upgrade_key)
+    s.upgrades_gone = ucards.many(up.get("gone", []), "upgrades.gone", ids.upgrade_key)
+    ucards.require_all("upgrades.gone")
+    for i, u in enumerate(s.permanents):
+        if comps.upgrade_cards[u].kind != "permanent":
+            raise r.err(f"upgrades.permanent[{i}]", f"{comps.upgrade_cards[u].id!r} is not a permanent upgrade")
+    gained = r.typed(up.get("gained_round", {}), dict, "upgrades.gained_round", "a table upgrade id = round")
+    s.upgrade_rounds = {}
+    for key, rnd in gained.items():
+        ids.upgrade_key(key, f"upgrades.gained_round.{key}")
+        s.upgrade_rounds[key] = r.int_(rnd, f"upgrades.gained_round.{key}", 1, None)
+
+    # action cards and tokens
+    ac = data.get("action_cards", {})
+    r.table(ac, "action_cards.", {"deck", "round", "slots", "revealed"})
+    labels = [_card_label(comps, i) for i in range(len(comps.cards))]
+    acards = _Allocator(r, labels, "action card")
+    s.action_deck = acards.many(ac.get("deck", []), "action_cards.deck", ids.card_key)
+    s.round_cards = acards.many(ac.get("round", []), "action_cards.round", ids.card_key)
+    n = len(s.round_cards)
+    raw_slots = r.typed(ac.get("slots", [[None, None]] * n), list, "action_cards.slots",
+                        "one [half 0, half 1] pair per card of the round")
+    if len(raw_slots) != n:
+        raise r.err("action_cards.slots", f"needs one pair per card of the round ({n}), got {len(raw_slots)}")
+    s.slots = []
+    for i, pair in enumerate(raw_slots):
+        key = f"action_cards.slots[{i}]"
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise r.err(key, f"must be a pair [half 0, half 1] of null or {{seat, value}}, got {pair!r}")
+        row: list[tuple[int, int] | None] = []
+        for h, sl in enumerate(pair):
+            if sl is None:
+                row.append(None)
+                continue
+            r.table(sl, f"{key}[{h}].", {"seat", "value"}, required={"seat", "value"})
+            row.append((r.seat(sl["seat"], f"{key}[{h}].seat"), r.token(sl["value"], f"{key}[{h}].value")))
+        if row[0] is not None and row[1] is not None and row[0][0] == row[1][0]:
+            raise r.err(key, "one player's tokens on both halves of a card (R1)")
+        s.slots.append(row)
+    rev = r.typed(ac.get("revealed", [False] * n), list, "action_cards.revealed", "one true/false per card")
+    if len(rev) != n or not all(isinstance(x, bool) for x in rev):
+        raise r.err("action_cards.revealed", f"needs {n} true/false values, got {rev!r}")
+    s.revealed = list(rev)
+    tok = data.get("tokens", {})
+    r.table(tok, "tokens.", set(SEATS))
+    s.token_pool, s.token_hand, s.spent = [[], []], [[], []], [[], []]
+    for seat, name in enumerate(SEATS):
+        t = tok.get(name, {})
+        r.table(t, f"tokens.{name}.", {"pool", "hand", "spent"})
+        s.token_pool[seat] = r.tokens(t.get("pool", []), f"tokens.{name}.pool")
+        s.token_hand[seat] = r.tokens(t.get("hand", []), f"tokens.{name}.hand")
+        s.spent[seat] = r.tokens(t.get("spent", []), f"tokens.{name}.spent")
+        on_board = [sl[1] for i, pair in enumerate(s.slots) if not s.revealed[i] for sl in pair
+                    if sl is not None and sl[0] == seat]
+        every = s.token_pool[seat] + s.token_hand[seat] + s.spent[seat] + on_board
+        left = list(comps.tokens)
+        for v in every:
+            if v not in left:
+                raise r.err(f"tokens.{name}", f"more {_token_out(v)!r} tokens in pool, hand, spent and on the "
+                                              f"board than the set holds ({sorted(comps.tokens)})")
+            left.remove(v)
+
+    # public information
+    pub = data.get("public", {})
+    r.table(pub, "public.", {"belief", "last_seen", "last_announcement", "revealed_hand"})
+    if "belief" in pub:
+        s.belief = 0
+        for i, c in enumerate(r.typed(pub["belief"], list, "public.belief", "a list of city names")):
+            s.belief |= 1 << ids.city(c, f"public.belief[{i}]")
+    else:
+        s.belief = (1 << comps.n_cities) - 1
+    s.last_seen = None
+    if pub.get("last_seen") is not None:
+        ls = pub["last_seen"]
+        r.table(ls, "public.last_seen.", {"city", "continent", "round"}, required={"continent", "round"})
+        s.last_seen = (ids.city(ls.get("city"), "public.last_seen.city", allow_none=True),
+                       ids.continent(ls["continent"], "public.last_seen.continent"),
+                       r.int_(ls["round"], "public.last_seen.round", 0, None))
+    ann = []
+    for i, x in enumerate(r.typed(pub.get("last_announcement", []), list, "public.last_announcement",
+                                  "a list of {continent, city}")):
+        r.table(x, f"public.last_announcement[{i}].", {"continent", "city"}, required={"continent"})
+        ann.append((ids.continent(x["continent"], f"public.last_announcement[{i}].continent"),
+                    ids.city(x.get("city"), f"public.last_announcement[{i}].city", allow_none=True)))
+    s.last_announcement = tuple(ann)
+    s.revealed_hand = None
+    if pub.get("revealed_hand") is not None:
+        rh = pub["revealed_hand"]
+        r.table(rh, "public.revealed_hand.", {"round", "hand"}, required={"round", "hand"})
+        # The revealed hand is a record of what was shown; its cards may have moved since.
+        shown = _Allocator(r, checks.names, "check")
+        s.revealed_hand = (r.int_(rh["round"], "public.revealed_hand.round", 1, None),
+                           tuple(shown.many(rh["hand"], "public.revealed_hand.hand", ids.check_key)))
+
+    # results so far
+    stats = r.typed(data.get("stats", {}), dict, "stats", "a table of counters")
+    s.stats = {k: 0 for k in _stat_keys()}
+    for k, v in stats.items():
+        if k not in s.stats:
+            raise r.err(f"stats.{k}", f"unknown counter; counters are: {', '.join(s.stats)}")
+        s.stats[k] = r.int_(v, f"stats.{k}", 0, None)
+    br = data.get("by_round", {})
+    r.table(br, "by_round.", {"angela_cash", "jessah_cash", "captures"})
+    s.cash_by_round = [r.ints(br.get("angela_cash", []), "by_round.angela_cash"),
+                       r.ints(br.get("jessah_cash", []), "by_round.jessah_cash")]
+    s.captures_by_round = r.ints(br.get("captures", []), "by_round.captures")
+
+    # the machine
+    s.over = r.typed(data.get("over", False), bool, "over", "true or false")
+    winner = data.get("winner")
+    s.winner = None if winner is None else r.seat(winner, "winner")
+    s.end_reason = data.get("end_reason")
+    if s.over and s.end_reason not in ("million", "arrest", "timeout"):
+        raise r.err("end_reason", f'a finished game ends by "million", "arrest" or "timeout", got {s.end_reason!r}')
+    s.stack = []
+    for i, f in enumerate(r.typed(data.get("stack", []), list, "stack", "a list of {frame, fields}")):
+        r.table(f, f"stack[{i}].", {"frame", "fields"}, required={"frame", "fields"})
+        kind = f["frame"]
+        if kind not in _FRAME_OF:
+            raise r.err(f"stack[{i}].frame", f"unknown frame {kind!r}; frames are: {', '.join(_FRAME_OF)}")
+        fields = r.typed(f["fields"], list, f"stack[{i}].fields", "a list")
+        for j, x in enumerate(fields):
+            if not _frame_field_ok(x):
+                raise r.err(f"stack[{i}].fields[{j}]", f"a frame field is a whole number, null or a list of them, "
+                                                       f"got {x!r}")
+        s.stack.append([_FRAME_OF[kind], *(_frozen(x) for x in fields)])
+    if not s.over and not s.stack:
+        raise r.err("stack", "a game in progress needs at least one pending frame (e.g. the round)")
+    moving = any(f[0] == st.F_MOVE and f[1] == 0 for f in s.stack)
+    # During one of Angela's movements the belief is still the one from its
+    # start; it is brought up to date when the movement ends.
+    if s.angela_city >= 0 and not moving and not s.belief >> s.angela_city & 1:
+        raise r.err("public.belief", f"does not contain Angela's city {comps.cities[s.angela_city]!r}")
+    s.rng = random.Random()
+    if "rng" in data:
+        try:
+            s.rng.setstate(_frozen(data["rng"]))
+        except (TypeError, ValueError) as e:
+            raise r.err("rng", f"not a random.Random state saved by rnsim: {e}") from None
+    else:
+        s.rng.seed(s.seed)
+    s.pending = None
+    if not s.over:
+        try:
+            s._advance()
+        except (IndexError, KeyError, TypeError, ValueError, AssertionError) as e:
+            raise r.err("stack", f"the pending frames do not fit this position ({type(e).__name__}: {e})") from None
+        want = data.get("decision")
+        if want is not None and s.pending is not None:
+            got = {"seat": SEATS[s.pending.seat], "kind": s.pending.kind}
+            if want != got:
+                raise r.err("decision", f"the position resumes at {got}, not {want}")
+    result: GameState = s
+    return result
+
+
+# ------------------------------------------------------------------ helpers
+
+
+@functools.cache
+def _stat_keys() -> tuple[str, ...]:
+    # The counters a new game starts with, read from GameState.new so they are
+    # defined in one place only.
+    g: Any = GameState.new(RuleSet(), random.Random(0))
+    return tuple(g.stats)
+
+
+def _card_label(comps: Components, i: int) -> str:
+    a, b = comps.cards[i]
+    return f"{a.label()}|{b.label()}"
+
+
+def _token_out(v: int) -> int | str:
+    return "POW" if v == POW else v
+
+
+def _city_namer(comps: Components) -> Callable[[int], str | None]:
+    return lambda c: None if c < 0 else comps.cities[c]
+
+
+def _check_namer(comps: Components) -> Callable[[int], dict[str, Any]]:
+    def name(c: int) -> dict[str, Any]:
+        ch = comps.checks[c]
+        return {"colour": comps.continents[ch.continent].colour, "value": ch.value}
+    return name
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, (tuple, list)):
+        return [_jsonable(y) for y in x]
+    return x
+
+
+def _frame_field_ok(x: Any) -> bool:
+    if x is None or (isinstance(x, int) and not isinstance(x, bool)):
+        return True
+    return isinstance(x, list) and all(_frame_field_ok(y) for y in x)
+
+
+def _frozen(x: Any) -> Any:
+    # Frame fields are immutable (the engine clones frames shallowly): every
+    # nested sequence is a tuple.
+    if isinstance(x, list):
+        return tuple(_frozen(y) for y in x)
+    return x
+
+
+class _Reader:
+    """Typed access to a position with errors that name the key."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def err(self, key: str, msg: str) -> PositionError:
+        return PositionError(f"{self.source}: {key}: {msg}")
+
+    def table(self, t: Any, where: str, allowed: set[str], required: Iterable[str] = ()) -> None:
+        if not isinstance(t, dict):
+            raise self.err(where.rstrip(".") or "position", f"must be a table, got {t!r}")
+        for k in t:
+            if k not in allowed:
+                raise self.err(where + k, f"unknown key; allowed keys: {', '.join(sorted(allowed))}")
+        for k in sorted(required):
+            if k not in t:
+                raise self.err(where + k, "missing")
+
+    def typed(self, v: Any, typ: type, key: str, what: str) -> Any:
+        if not isinstance(v, typ) or (isinstance(v, bool) and typ is not bool):
+            raise self.err(key, f"must be {what}, got {v!r}")
+        return v
+
+    def int_(self, v: Any, key: str, lo: int | None, hi: int | None) -> int:
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise self.err(key, f"must be a whole number, got {v!r}")
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            rng = f"{lo if lo is not None else '...'}..{hi if hi is not None else ''}"
+            raise self.err(key, f"must be in {rng}, got {v}")
+        return v
+
+    def ints(self, v: Any, key: str) -> list[int]:
+        self.typed(v, list, key, "a list of whole numbers")
+        return [self.int_(x, f"{key}[{i}]", None, None) for i, x in enumerate(v)]
+
+    def seat(self, v: Any, key: str) -> int:
+        if v not in SEATS:
+            raise self.err(key, f'must be "angela" or "jessah", got {v!r}')
+        return SEATS.index(v)
+
+    def side(self, v: Any, key: str) -> int:
+        if v not in _SIDE_OF:
+            raise self.err(key, f'must be "white" or "black", got {v!r}')
+        return _SIDE_OF[v]
+
+    def token(self, v: Any, key: str) -> int:
+        if v == "POW":
+            return POW
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < POW:
+            raise self.err(key, f'a token is a whole number or "POW", got {v!r}')
+        return v
+
+    def tokens(self, v: Any, key: str) -> list[int]:
+        self.typed(v, list, key, 'a list of token values (numbers or "POW")')
+        return [self.token(x, f"{key}[{i}]") for i, x in enumerate(v)]
+
+
+class _Names:
+    """Names in the file -> the engine's small integers."""
+
+    def __init__(self, r: _Reader, comps: Components) -> None:
+        self.r, self.comps = r, comps
+        self.colours = {c.colour: k for k, c in enumerate(comps.continents)}
+
+    def city(self, v: Any, key: str, allow_none: bool = False) -> int:
+        if v is None and allow_none:
+            return -1
+        if v not in self.comps.city_index:
+            raise self.r.err(key, f"unknown city {v!r}; cities are: {', '.join(self.comps.cities)}")
+        return self.comps.city_index[v]
+
+    def continent(self, v: Any, key: str) -> int:
+        for k, c in enumerate(self.comps.continents):
+            if c.id == v:
+                return k
+        raise self.r.err(key, f"unknown continent {v!r}; continents are: "
+                              f"{', '.join(c.id for c in self.comps.continents)}")
+
+    def route(self, v: Any, key: str) -> int:
+        parts = v.split("|") if isinstance(v, str) else []
+        if len(parts) != 2:
+            raise self.r.err(key, f'a route is "City|City", got {v!r}')
+        a, b = (self.city(p.strip(), key) for p in parts)
+        r = self.comps.route_index.get((a, b))
+        if r is None:
+            raise self.r.err(key, f"no route between {parts[0]} and {parts[1]}")
+        return r
+
+    def check_key(self, v: Any, key: str) -> str:
+        self.r.table(v, key + ".", {"colour", "value"}, required={"colour", "value"})
+        if v["colour"] not in self.colours:
+            raise self.r.err(key + ".colour", f"unknown colour {v['colour']!r}; colours are: {', '.join(self.colours)}")
+        value = self.r.int_(v["value"], key + ".value", 1, None)
+        return f"{v['colour']} ${value // 1000}k"
+
+    def upgrade_key(self, v: Any, key: str) -> str:
+        if v not in self.comps.upgrade_ids:
+            raise self.r.err(key, f"unknown upgrade {v!r}; upgrades are: {', '.join(self.comps.upgrade_ids)}")
+        return str(v)
+
+    def card_key(self, v: Any, key: str) -> str:
+        return str(v)
+
+    def identities(self, v: Any, key: str) -> list[int]:
+        self.r.typed(v, list, key, "a list of identity ids")
+        known = [x.id for x in self.comps.identities]
+        out = []
+        for i, x in enumerate(v):
+            if x not in known:
+                raise self.r.err(f"{key}[{i}]", f"unknown identity {x!r}; identities are: {', '.join(known)}")
+            out.append(known.index(x))
+        return out
+
+
+class _Allocator:
+    """Hands out the engine's ids for named pieces of which a set may hold
+    several alike (two red $100k checks): each name takes the lowest unused id."""
+
+    def __init__(self, r: _Reader, names: list[str], what: str) -> None:
+        self.r, self.names, self.what = r, names, what
+        self.used = [False] * len(names)
+
+    def one(self, name: str, key: str) -> int:
+        for i, n in enumerate(self.names):
+            if n == name and not self.used[i]:
+                self.used[i] = True
+                return i
+        total = self.names.count(name)
+        if not total:
+            known = sorted(set(self.names))
+            raise self.r.err(key, f"no {self.what} {name!r} in the component set; there are: {', '.join(known)}")
+        raise self.r.err(key, f"{self.what} {name!r} is listed more often than the set holds ({total})")
+
+    def many(self, v: Any, key: str, to_name: Callable[[Any, str], str]) -> list[int]:
+        self.r.typed(v, list, key, f"a list of {self.what}s")
+        return [self.one(to_name(x, f"{key}[{i}]"), f"{key}[{i}]") for i, x in enumerate(v)]
+
+    def require_all(self, key: str) -> None:
+        missing = [n for n, u in zip(self.names, self.used, strict=True) if not u]
+        if missing:
+            raise self.r.err(key, f"{len(missing)} {self.what}(s) are nowhere in the position: {', '.join(missing)} "
+                                  "(every piece must be in a deck, a hand, on the table or gone)")

@@ -1,0 +1,1178 @@
+"""GameState: the rules of Red Notice as an explicit decision machine.
+
+The state is plain mutable data. Resolution is a stack of pending frames
+(round -> card -> action -> movement step -> capture -> escape -> ...), never
+a Python call stack, so a state can be cloned at every decision:
+
+    state = GameState.new(rules, chance_rng)
+    while not state.over:
+        d = state.decision()
+        state.apply(choose(view_for(d.seat), d))
+
+Frames are lists ``[kind, field, ...]`` with immutable fields, so cloning the
+stack is a shallow copy of each frame. Each kind has a ``_s_<kind>`` step
+handler (advance, or return a Decision) and an ``_a_<kind>`` answer handler.
+Ruling ids (R1..R25) refer to shared/rules/RULINGS.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rnsim.errors import IllegalOption
+from rnsim.games.red_notice.engine import belief as bel
+from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, SEATS, Decision, JessahSecurityOptions, Option
+from rnsim.games.red_notice.rules.components import BANK, CHECK, MOVEMENT, POW, SECURITY, Components
+from rnsim.games.red_notice.rules.ruleset import RuleSet
+
+WHITE, BLACK = 1, 2
+
+# frame kinds
+(
+    F_J_START,
+    F_SETUP_RADAR,
+    F_A_START,
+    F_ROUND,
+    F_PLACE,
+    F_CARD,
+    F_CHECK,
+    F_JOKER,
+    F_BANK,
+    F_J_SECURITY,
+    F_A_SECURITY,
+    F_MOVE,
+    F_CAPTURE,
+    F_IDENTITY,
+    F_UPGRADE,
+    F_BLACK_RADAR,
+    F_BLACK_BARRIER,
+    F_INFORMANT,
+    F_DESTROY,
+    F_REMOVE_BLACK_RADAR,
+    F_REMOVE_BLACK_BARRIER,
+    F_LAWYER_BARRIER,
+    F_LAWYER_RADAR,
+    F_SECURITY_TO_CAP,
+    F_DRAW,
+) = range(25)
+
+# movement modes (bit flags in a F_MOVE frame)
+M_CARD = 1  # a Movement action from a card half or joker (Private Jet applies)
+M_JOURNALIST = 2  # ignores barriers, triggers no radar
+M_ESCAPE = 4
+
+# round phases
+P_START, P_PLACE, P_RESOLVE, P_END = range(4)
+
+JOKER_CHOICES = ("check", "bank", "security", "movement", "pass")
+_JOKER_ACTION = {"check": CHECK, "bank": BANK, "security": SECURITY, "movement": MOVEMENT}
+
+
+class GameState:
+    """The full (omniscient) state of one game. Strategies never see it."""
+
+    rules: RuleSet
+    comps: Components
+    rng: random.Random
+    seed: int
+    log: list[dict[str, Any]] | None
+    angela_city: int
+    jessah_city: int
+    radars: list[int]
+    n_radars: int
+    barriers: list[int]
+    n_barriers: int
+    radar_pending: int
+    deck: list[int]
+    hands: list[list[int]]
+    cashed: list[list[int]]
+    cash_total: list[int]
+    security: int
+    identities_up: list[int]
+    identities_down: list[int]
+    captures: int
+    upgrade_deck: list[int]
+    upgrades_face_up: list[int]
+    permanents: list[int]
+    upgrades_gone: list[int]
+    round: int
+    initiative: int
+    action_deck: list[int]
+    round_cards: list[int]
+    token_pool: list[list[int]]
+    token_hand: list[list[int]]
+    slots: list[list[Any]]
+    revealed: list[bool]
+    spent: list[list[int]]
+    stack: list[list[Any]]
+    pending: Decision | None
+    over: bool
+    winner: int | None
+    end_reason: str | None
+    belief: int
+    last_seen: tuple[int, int, int] | None
+    last_announcement: tuple[tuple[int, int], ...]
+    revealed_hand: tuple[int, tuple[int, ...]] | None
+    stats: dict[str, int]
+    cash_by_round: list[list[int]]
+    captures_by_round: list[int]
+    upgrade_rounds: dict[str, int]
+    burnt: list[str]
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def new(
+        cls,
+        rules: RuleSet,
+        rng: random.Random,
+        identities: tuple[str, ...] | None = None,
+        comps: Components | None = None,
+        seed: int = 0,
+        log: bool = False,
+    ) -> GameState:
+        """A new game, ready for its first decision (Jessah's start, R19)."""
+        s = cls()
+        comps = comps if comps is not None else rules.load_components()
+        s.rules, s.comps, s.rng, s.seed = rules, comps, rng, seed
+        s.log = [] if log else None
+        n_ident = len(comps.identities)
+        # Chance draws in a fixed order, all of them always made, so the same
+        # seed gives the same deal whatever the identity pair (R20).
+        drawn = rng.sample(range(n_ident), rules.identities_per_game)
+        if identities is not None:
+            if len(identities) != rules.identities_per_game:
+                raise ValueError(
+                    f"identities: Angela gets {rules.identities_per_game} identities, got {list(identities)}"
+                )
+            chosen = sorted(comps.identity_index(x) for x in identities)
+            if len(set(chosen)) != len(chosen):
+                raise ValueError(f"identities: the same identity twice in {list(identities)}")
+        else:
+            chosen = sorted(drawn)
+        deck = list(range(len(comps.checks)))
+        rng.shuffle(deck)  # top of the deck is the end of the list
+        upgrades = list(range(len(comps.upgrade_cards)))
+        rng.shuffle(upgrades)
+
+        s.angela_city = -1
+        s.jessah_city = -1
+        s.radars = [0] * comps.n_continents
+        s.n_radars = 0
+        s.barriers = [0] * len(comps.routes)
+        s.n_barriers = 0
+        s.radar_pending = 0
+        s.hands = [[], []]
+        for _ in range(rules.starting_checks):  # dealt alternately, Angela first
+            for seat in (ANGELA, JESSAH):
+                s.hands[seat].append(deck.pop())
+        s.deck = deck
+        s.cashed = [[], []]
+        s.cash_total = [0, 0]
+        s.security = rules.security_start
+        s.identities_up = chosen
+        s.identities_down = []
+        s.captures = 0
+        s.upgrade_deck = upgrades
+        s.upgrades_face_up = []
+        s.permanents = []
+        s.upgrades_gone = []
+        s._reveal_upgrades()
+        s.round = 1
+        s.initiative = ANGELA if rules.initiative_first == "angela" else JESSAH
+        s.action_deck = []
+        s.round_cards = []
+        s.token_pool = [[], []]
+        s.token_hand = [[], []]
+        s.slots = []
+        s.revealed = []
+        s.spent = [[], []]
+        s.pending = None
+        s.over = False
+        s.winner = None
+        s.end_reason = None
+        s.belief = (1 << comps.n_cities) - 1
+        s.last_seen = None
+        s.last_announcement = ()
+        s.revealed_hand = None
+        s.stats = {
+            "radar_triggers": 0, "radars_placed": 0, "barriers_placed": 0, "barriers_moved": 0,
+            "security_spent": 0, "inspections": 0, "checks_cashed_angela": 0, "checks_cashed_jessah": 0,
+            "checks_drawn_angela": 0, "checks_drawn_jessah": 0,
+        }
+        s.cash_by_round = [[], []]
+        s.captures_by_round = []
+        s.upgrade_rounds = {}
+        s.burnt = []
+        s.stack = [[F_ROUND, P_START, 0], [F_A_START]]
+        s.stack.extend([F_SETUP_RADAR] for _ in range(rules.radars_at_setup))
+        s.stack.append([F_J_START])
+        if s.log is not None:
+            s._event("setup", identities=[comps.identities[i].id for i in chosen],
+                     hands=[[s._check_name(c) for c in h] for h in s.hands],
+                     upgrades_face_up=[comps.upgrade_cards[u].id for u in s.upgrades_face_up])
+        s._advance()
+        return s
+
+    # --------------------------------------------------------------- protocol
+
+    def decision(self) -> Decision:
+        """The pending decision (the game must not be over)."""
+        if self.pending is None:
+            raise RuntimeError("the game is over: there is no decision")
+        return self.pending
+
+    def apply(self, option: Option) -> None:
+        """Answer the pending decision. An illegal option raises IllegalOption."""
+        d = self.pending
+        if d is None:
+            raise RuntimeError("the game is over: there is no decision to answer")
+        if option not in d.options:
+            shown = d.options if len(d.options) <= 12 else [*d.options[:12], f"... {len(d.options)} in all"]
+            raise IllegalOption(
+                f"illegal option {option!r} for {SEATS[d.seat]}'s {d.kind!r} decision "
+                f"(round {self.round}, game seed {self.seed}); legal options: {shown}"
+            )
+        self.pending = None
+        frame = self.stack[-1]
+        _ANSWER[frame[0]](self, frame, option)
+        self._advance()
+
+    def clone(self) -> GameState:
+        c = GameState()
+        c.rules = self.rules
+        c.comps = self.comps
+        c.seed = self.seed
+        c.angela_city = self.angela_city
+        c.jessah_city = self.jessah_city
+        c.n_radars = self.n_radars
+        c.n_barriers = self.n_barriers
+        c.radar_pending = self.radar_pending
+        c.security = self.security
+        c.captures = self.captures
+        c.round = self.round
+        c.initiative = self.initiative
+        c.pending = self.pending
+        c.over = self.over
+        c.winner = self.winner
+        c.end_reason = self.end_reason
+        c.belief = self.belief
+        c.last_seen = self.last_seen
+        c.last_announcement = self.last_announcement
+        c.revealed_hand = self.revealed_hand
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        c.log = None if self.log is None else list(self.log)
+        c.radars = self.radars[:]
+        c.barriers = self.barriers[:]
+        c.deck = self.deck[:]
+        c.hands = [self.hands[0][:], self.hands[1][:]]
+        c.cashed = [self.cashed[0][:], self.cashed[1][:]]
+        c.cash_total = self.cash_total[:]
+        c.identities_up = self.identities_up[:]
+        c.identities_down = self.identities_down[:]
+        c.upgrade_deck = self.upgrade_deck[:]
+        c.upgrades_face_up = self.upgrades_face_up[:]
+        c.permanents = self.permanents[:]
+        c.upgrades_gone = self.upgrades_gone[:]
+        c.action_deck = self.action_deck[:]
+        c.round_cards = self.round_cards[:]
+        c.token_pool = [self.token_pool[0][:], self.token_pool[1][:]]
+        c.token_hand = [self.token_hand[0][:], self.token_hand[1][:]]
+        c.slots = [s[:] for s in self.slots]
+        c.revealed = self.revealed[:]
+        c.spent = [self.spent[0][:], self.spent[1][:]]
+        c.stack = [f[:] for f in self.stack]
+        c.stats = dict(self.stats)
+        c.cash_by_round = [self.cash_by_round[0][:], self.cash_by_round[1][:]]
+        c.captures_by_round = self.captures_by_round[:]
+        c.upgrade_rounds = dict(self.upgrade_rounds)
+        c.burnt = self.burnt[:]
+        return c
+
+    # ------------------------------------------------------------ the machine
+
+    def _advance(self) -> None:
+        stack = self.stack
+        while self.pending is None and not self.over:
+            frame = stack[-1]
+            d = _STEP[frame[0]](self, frame)
+            if d is not None:
+                if len(d.options) == 1 and d.kind not in _ALWAYS_ASK:
+                    # A forced answer needs no strategy.
+                    _ANSWER[frame[0]](self, frame, d.options[0])
+                else:
+                    self.pending = d
+
+    def _event(self, kind: str, **data: Any) -> None:
+        if self.log is not None:
+            data["t"] = kind
+            data["round"] = self.round
+            self.log.append(data)
+
+    def _end(self, winner: int | None, reason: str) -> None:
+        self.over = True
+        self.winner = winner
+        self.end_reason = reason
+        self.pending = None
+        self.stack = []
+        self._close_round_stats()
+        if self.log is not None:
+            self._event("game_end", winner=None if winner is None else SEATS[winner], reason=reason)
+
+    def _close_round_stats(self) -> None:
+        if len(self.captures_by_round) < self.round:
+            self.cash_by_round[0].append(self.cash_total[0])
+            self.cash_by_round[1].append(self.cash_total[1])
+            self.captures_by_round.append(self.captures)
+
+    # names for the log
+    def _city_name(self, c: int) -> str:
+        return self.comps.cities[c]
+
+    def _check_name(self, c: int) -> str:
+        ch = self.comps.checks[c]
+        return f"{self.comps.continents[ch.continent].colour} ${ch.value // 1000}k"
+
+    # ---------------------------------------------------------------- setup
+
+    def _start_options(self, seat: int) -> list[Option]:
+        opts = []
+        cm = self.comps.continents
+        for chk in self.hands[seat]:
+            for city in cm[self.comps.checks[chk].continent].cities:
+                opt = (chk, city)
+                if opt not in opts:
+                    opts.append(opt)
+        return opts
+
+    def _s_j_start(self, frame: list) -> Decision:
+        return Decision(JESSAH, "start", self._start_options(JESSAH))
+
+    def _a_j_start(self, frame: list, opt: tuple[int, int]) -> None:
+        chk, city = opt
+        self.stack.pop()
+        self.hands[JESSAH].remove(chk)
+        self.deck.insert(0, chk)  # shown, then placed beneath the deck (R19)
+        self.jessah_city = city
+        if self.log is not None:
+            self._event("jessah_start", city=self._city_name(city), shown=self._check_name(chk))
+
+    def _s_setup_radar(self, frame: list) -> Decision | None:
+        opts = [k for k, r in enumerate(self.radars) if not r]
+        if not opts or self.n_radars >= self.comps.radar_supply:
+            self.stack.pop()
+            return None
+        return Decision(JESSAH, "setup_radar", opts)
+
+    def _a_setup_radar(self, frame: list, k: int) -> None:
+        self.stack.pop()
+        self._place_radar(k, WHITE)
+        if self.log is not None:
+            self._event("setup_radar", continent=self.comps.continents[k].id)
+
+    def _s_a_start(self, frame: list) -> Decision:
+        return Decision(ANGELA, "start", self._start_options(ANGELA))
+
+    def _a_a_start(self, frame: list, opt: tuple[int, int]) -> None:
+        chk, city = opt
+        self.stack.pop()
+        self.hands[ANGELA].remove(chk)
+        self.deck.insert(0, chk)
+        self.angela_city = city
+        k = self.comps.city_continent[city]
+        self.belief = self.comps.continent_mask[k]  # her continent is public, not her city
+        self.last_seen = (-1, k, 0)
+        if self.log is not None:
+            self._event("angela_start", city=self._city_name(city), continent=self.comps.continents[k].id,
+                        shown=self._check_name(chk))
+
+    # ---------------------------------------------------------------- rounds
+
+    def _s_round(self, frame: list) -> Decision | None:
+        phase = frame[1]
+        rules = self.rules
+        if phase == P_START:
+            if (self.round - 1) % rules.reset_every_rounds == 0:
+                # Reset: all tokens back, action deck reshuffled (R21).
+                self.token_pool = [list(self.comps.tokens), list(self.comps.tokens)]
+                self.spent = [[], []]
+                self.action_deck = list(range(len(self.comps.cards)))
+                self.rng.shuffle(self.action_deck)
+            n = rules.cards_per_round
+            self.round_cards = [self.action_deck.pop() for _ in range(n)]
+            self.slots = [[None, None] for _ in range(n)]
+            self.revealed = [False] * n
+            for seat in (ANGELA, JESSAH):
+                pool = self.token_pool[seat]
+                hand = []
+                for _ in range(rules.tokens_per_round):
+                    hand.append(pool.pop(self.rng.randrange(len(pool))))
+                hand.sort()
+                self.token_hand[seat] = hand
+            if self.log is not None:
+                self._event("round_start", initiative=SEATS[self.initiative],
+                            cards=[[h.label() for h in self.comps.cards[c]] for c in self.round_cards],
+                            tokens=[list(self.token_hand[0]), list(self.token_hand[1])])
+            frame[1] = P_PLACE
+            self.stack.append([F_PLACE, 0])
+            return None
+        if phase == P_PLACE:
+            frame[1] = P_RESOLVE
+            frame[2] = 0
+            return None
+        if phase == P_RESOLVE:
+            i = frame[2]
+            if i < len(self.round_cards):
+                frame[2] = i + 1
+                self.stack.append([F_CARD, i, None, 0])
+                return None
+            frame[1] = P_END
+            return None
+        # P_END: prepare the next round
+        self._close_round_stats()
+        if self.log is not None:
+            self._event("round_end", cashed=list(self.cash_total), captures=self.captures)
+        self.initiative = 1 - self.initiative
+        if self.round >= rules.max_rounds:
+            self._end(None, "timeout")  # R23
+            return None
+        self.round += 1
+        frame[1] = P_START
+        return None
+
+    def _s_place(self, frame: list) -> Decision | None:
+        k = frame[1]
+        if k >= 2 * self.rules.tokens_per_round:
+            self.stack.pop()
+            return None
+        seat = self.initiative if k % 2 == 0 else 1 - self.initiative
+        values = sorted(set(self.token_hand[seat]))
+        opts = []
+        for i, (a, b) in enumerate(self.slots):
+            if (a is not None and a[0] == seat) or (b is not None and b[0] == seat):
+                continue  # never two own tokens on one card (R1)
+            if a is None:
+                opts.extend([(v, i, 0) for v in values])
+            if b is None:
+                opts.extend([(v, i, 1) for v in values])
+        return Decision(seat, "place_token", opts)
+
+    def _a_place(self, frame: list, opt: tuple[int, int, int]) -> None:
+        v, i, half = opt
+        seat = self.initiative if frame[1] % 2 == 0 else 1 - self.initiative
+        self.token_hand[seat].remove(v)
+        self.slots[i][half] = (seat, v)
+        frame[1] += 1
+        if self.log is not None:
+            self._event("token_placed", seat=SEATS[seat], card=i, half=half, value=_token_name(v))
+
+    # ----------------------------------------------------------------- cards
+
+    def _s_card(self, frame: list) -> Decision | None:
+        # frame: [F_CARD, card position, performances (tuple) or None, next index]
+        i = frame[1]
+        if frame[2] is None:
+            frame[2] = self._card_performances(i)
+        seq = frame[2]
+        j = frame[3]
+        if j >= len(seq):
+            self.stack.pop()
+            return None
+        frame[3] = j + 1
+        seat, half = seq[j]
+        h = self.comps.cards[self.round_cards[i]][half]
+        self._push_action(seat, h.action, h.icons, M_CARD)
+        return None
+
+    def _card_performances(self, i: int) -> tuple[tuple[int, int], ...]:
+        """Who performs which half, in order (R1-R3)."""
+        a, b = self.slots[i]
+        self.revealed[i] = True
+        for s in (a, b):
+            if s is not None:
+                self.spent[s[0]].append(s[1])
+        if a is None and b is None:
+            self._event("card", card=i, tokens=None)
+            return ()
+        if self.log is not None:
+            self._event("card", card=i, tokens=[None if s is None else [SEATS[s[0]], _token_name(s[1])] for s in (a, b)])
+        if a is None or b is None:
+            seat, _ = a if a is not None else b  # type: ignore[misc]
+            half = 0 if a is not None else 1
+            return ((seat, half), (seat, 1 - half))
+        (sa, va), (sb, vb) = a, b
+        if va == vb:  # tie (POW! vs POW! too): each her own half, initiative first
+            first = 0 if sa == self.initiative else 1
+            return ((sa, 0), (sb, 1)) if first == 0 else ((sb, 1), (sa, 0))
+        if va == POW or vb == POW:  # POW! cancels the opposing token (R2)
+            return ((sa, 0), (sa, 1)) if va == POW else ((sb, 1), (sb, 0))
+        if va > vb:
+            return ((sa, 0), (sa, 1), (sb, 1))
+        return ((sb, 1), (sb, 0), (sa, 0))
+
+    # --------------------------------------------------------------- actions
+
+    def _push_action(self, seat: int, action: int, icons: int, mode: int) -> None:
+        st = self.stack
+        if action == CHECK:
+            st.append([F_CHECK, seat, icons])
+        elif action == BANK:
+            st.append([F_BANK, seat])
+        elif action == SECURITY:
+            st.append([F_J_SECURITY if seat == JESSAH else F_A_SECURITY, seat, icons])
+        elif action == MOVEMENT:
+            steps = icons
+            if seat == JESSAH and mode & M_CARD and self._has_permanent("private_jet"):
+                steps += 1
+            self._push_move(seat, steps, mode)
+        else:
+            st.append([F_JOKER, seat])
+
+    # check
+    def _s_check(self, frame: list) -> Decision | None:
+        seat = frame[1]
+        if not self.deck or len(self.hands[seat]) >= self.rules.hand_limit:
+            self.stack.pop()  # nothing could be drawn: no choice to make
+            return None
+        return Decision(seat, "check", ["draw", "pass"], {"icons": frame[2]})
+
+    def _a_check(self, frame: list, opt: str) -> None:
+        self.stack.pop()
+        if opt == "draw":
+            self._draw(frame[1], frame[2])
+
+    def _draw(self, seat: int, n: int) -> None:
+        got = 0
+        for _ in range(n):
+            if not self.deck or len(self.hands[seat]) >= self.rules.hand_limit:
+                break  # a full hand does not draw; an empty deck draws nothing (R6)
+            self.hands[seat].append(self.deck.pop())
+            got += 1
+        self.stats["checks_drawn_" + SEATS[seat]] += got
+        if self.log is not None:
+            self._event("draw", seat=SEATS[seat], n=got)
+
+    # joker
+    def _s_joker(self, frame: list) -> Decision:
+        return Decision(frame[1], "joker", list(JOKER_CHOICES))
+
+    def _a_joker(self, frame: list, opt: str) -> None:
+        self.stack.pop()
+        if self.log is not None:
+            self._event("joker", seat=SEATS[frame[1]], choice=opt)
+        if opt != "pass":
+            self._push_action(frame[1], _JOKER_ACTION[opt], 1, M_CARD)  # R4
+
+    # bank
+    def _city_of(self, seat: int) -> int:
+        return self.angela_city if seat == ANGELA else self.jessah_city
+
+    def _s_bank(self, frame: list) -> Decision | None:
+        seat = frame[1]
+        k = self.comps.city_continent[self._city_of(seat)]
+        checks = self.comps.checks
+        opts: list[Option] = [c for c in self.hands[seat] if checks[c].continent == k]
+        if not opts:
+            self.stack.pop()
+            return None
+        opts.append("pass")
+        return Decision(seat, "bank", opts)
+
+    def _a_bank(self, frame: list, opt: Option) -> None:
+        self.stack.pop()
+        if opt != "pass":
+            self._cash(frame[1], opt)
+
+    def _cash(self, seat: int, chk: int) -> None:
+        rules = self.rules
+        value = self.comps.checks[chk].value
+        self.hands[seat].remove(chk)
+        self.cashed[seat].append(chk)
+        self.cash_total[seat] += value
+        self.stats["checks_cashed_" + SEATS[seat]] += 1
+        city = self._city_of(seat)
+        if self.log is not None:
+            self._event("cash", seat=SEATS[seat], check=self._check_name(chk), city=self._city_name(city))
+        if seat == ANGELA:
+            self._reveal_angela(city)  # R8
+            if self.cash_total[ANGELA] >= rules.money_target:
+                self._end(ANGELA, "million")  # R22
+                return
+        # Effects run in this order; pushed in reverse.
+        later = []
+        if value == rules.bonus_move_check_value and rules.bonus_move_steps > 0:
+            if not (seat == ANGELA and self._has_permanent("frozen_accounts")):
+                later.append(("move", seat, rules.bonus_move_steps))
+        if value == rules.upgrade_check_value:
+            later.append(("upgrade", seat, 0))
+        if seat == ANGELA and self._has_permanent("bank_alert"):
+            later.append(("move", JESSAH, 1))
+        for what, who, n in reversed(later):
+            if what == "move":
+                self._push_move(who, n, 0)
+            else:
+                self.stack.append([F_UPGRADE, who])
+
+    def _reveal_angela(self, city: int) -> None:
+        self.belief = 1 << city
+        self.last_seen = (city, self.comps.city_continent[city], self.round)
+
+    # -------------------------------------------------------------- security
+
+    def _s_j_security(self, frame: list) -> Decision | None:
+        # frame: [F_J_SECURITY, seat, icons left]
+        if frame[2] <= 0:
+            self.stack.pop()
+            return None
+        return Decision(JESSAH, "jessah_security", self._j_security_options(), {"left": frame[2]})
+
+    def _j_security_options(self) -> JessahSecurityOptions:
+        radars = [k for k, r in enumerate(self.radars) if not r] if self.n_radars < self.comps.radar_supply else []
+        free: list[int] = []
+        placed: list[int] = []
+        for r, b in enumerate(self.barriers):
+            (placed if b else free).append(r)
+        return JessahSecurityOptions(radars, free, self.n_barriers < self.comps.barrier_supply, placed)
+
+    def _a_j_security(self, frame: list, opt: Option) -> None:
+        frame[2] -= 1
+        self._jessah_security(opt)
+
+    def _jessah_security(self, opt: Option) -> None:
+        if opt == "pass":
+            return
+        if opt[0] == "radar":
+            self._place_radar(opt[1], WHITE)
+            self.stats["radars_placed"] += 1
+            if self.log is not None:
+                self._event("radar", continent=self.comps.continents[opt[1]].id)
+        elif opt[0] == "barrier":
+            self._place_barrier(opt[1], WHITE)
+            self.stats["barriers_placed"] += 1
+            if self.log is not None:
+                self._event("barrier", route=self.comps.route_name(opt[1]))
+        else:
+            _, frm, to = opt
+            self.barriers[to] = self.barriers[frm]  # a moved barrier keeps its side
+            self.barriers[frm] = 0
+            self.stats["barriers_moved"] += 1
+            if self.log is not None:
+                self._event("barrier_moved", frm=self.comps.route_name(frm), to=self.comps.route_name(to))
+
+    def _place_radar(self, k: int, side: int) -> None:
+        if not self.radars[k]:
+            self.n_radars += 1
+        self.radars[k] = side
+
+    def _place_barrier(self, r: int, side: int) -> None:
+        if not self.barriers[r]:
+            self.n_barriers += 1
+        self.barriers[r] = side
+
+    def _remove_radar(self, k: int) -> None:
+        if self.radars[k]:
+            self.n_radars -= 1
+        self.radars[k] = 0
+
+    def _remove_barrier(self, r: int) -> None:
+        if self.barriers[r]:
+            self.n_barriers -= 1
+        self.barriers[r] = 0
+
+    def _removal_options(self) -> list[Option]:
+        """Angela's security spends (R11): white, not-yet-announced tokens."""
+        if self.security < self.rules.security_removal_cost:
+            return []
+        opts: list[Option] = [("remove_radar", k) for k, r in enumerate(self.radars)
+                              if r == WHITE and not self.radar_pending >> k & 1]
+        opts.extend(("remove_barrier", r) for r, b in enumerate(self.barriers) if b == WHITE)
+        return opts
+
+    def _spend(self, opt: tuple[str, int]) -> None:
+        self.security -= self.rules.security_removal_cost
+        self.stats["security_spent"] += self.rules.security_removal_cost
+        if opt[0] == "remove_radar":
+            self._remove_radar(opt[1])
+            if self.log is not None:
+                self._event("security_spent", removed="radar", continent=self.comps.continents[opt[1]].id)
+        else:
+            self._remove_barrier(opt[1])
+            if self.log is not None:
+                self._event("security_spent", removed="barrier", route=self.comps.route_name(opt[1]))
+        # The public knows the token is gone; a movement in progress is judged
+        # without it (see _finish_angela_move).
+        for f in self.stack:
+            if f[0] == F_MOVE and f[1] == ANGELA and f[5] is not None and opt[0] == "remove_radar":
+                snap = list(f[5])
+                snap[opt[1]] = 0
+                f[5] = tuple(snap)
+
+    def _s_a_security(self, frame: list) -> Decision | None:
+        if frame[2] <= 0:
+            self.stack.pop()
+            return None
+        opts: list[Option] = ["gain", "pass"]
+        opts.extend(self._removal_options())
+        return Decision(ANGELA, "angela_security", opts, {"left": frame[2]})
+
+    def _a_a_security(self, frame: list, opt: Option) -> None:
+        if opt == "gain":
+            frame[2] -= 1
+            self.security = min(self.rules.security_cap, self.security + 1)  # excess lost (R11)
+            if self.log is not None:
+                self._event("security_gain", security=self.security)
+        elif opt == "pass":
+            frame[2] -= 1
+        else:
+            self._spend(opt)  # the same icon is offered again after a spend
+
+    # -------------------------------------------------------------- movement
+
+    def _push_move(self, seat: int, steps: int, mode: int) -> None:
+        # [F_MOVE, seat, steps left, mode, triggered, radar snapshot, start belief, steps total]
+        # The snapshot and start belief are taken when the movement starts (other
+        # effects, like the Lawyer's discards, may run between push and start).
+        self.stack.append([F_MOVE, seat, steps, mode, (), None, 0, steps])
+
+    def _s_move(self, frame: list) -> Decision | None:
+        seat, left = frame[1], frame[2]
+        if frame[5] is None:
+            frame[5] = tuple(self.radars)
+            frame[6] = self.belief
+        if left <= 0:
+            self.stack.pop()
+            if seat == ANGELA:
+                self._finish_angela_move(frame)
+            return None
+        comps = self.comps
+        if seat == JESSAH:
+            here = self.jessah_city
+            opts: list[Option] = [("move", c) for c, _ in comps.neighbours[here]]
+            opts.append("inspect")
+            opts.append("stop")
+            return Decision(JESSAH, "jessah_move", opts, {"left": left})
+        here = self.angela_city
+        if frame[3] & M_JOURNALIST:
+            opts = [("move", c) for c, _ in comps.neighbours[here]]
+        else:
+            bars = self.barriers
+            opts = [("move", c) for c, r in comps.neighbours[here] if not bars[r]]
+        opts.append("stay")
+        opts.append("stop")
+        opts.extend(self._removal_options())
+        return Decision(ANGELA, "angela_move", opts, {"left": left, "escape": bool(frame[3] & M_ESCAPE)})
+
+    def _a_move(self, frame: list, opt: Option) -> None:
+        seat = frame[1]
+        if opt == "stop":
+            frame[2] = 0
+            return
+        if seat == JESSAH:
+            frame[2] -= 1
+            city = self.jessah_city if opt == "inspect" else opt[1]
+            if city != self.jessah_city:
+                self._event("jessah_move", to=self._city_name(city))
+            self.jessah_city = city
+            self._inspect(city)
+            return
+        if opt[0] in ("remove_radar", "remove_barrier"):
+            self._spend(opt)
+            return
+        frame[2] -= 1
+        city = self.angela_city if opt == "stay" else opt[1]
+        self.angela_city = city
+        if self.log is not None:
+            self._event("angela_step", to=self._city_name(city))
+        if frame[3] & M_JOURNALIST:
+            return
+        k = self.comps.city_continent[city]
+        r = self.radars[k]
+        if r == BLACK or (r == WHITE and not self.radar_pending >> k & 1):
+            # Every step that ends on a radar continent triggers it (R14).
+            if r == WHITE:
+                self.radar_pending |= 1 << k
+            precise = self._has_permanent("precise_radars")
+            frame[4] = frame[4] + ((k, city if precise else -1),)
+            self.stats["radar_triggers"] += 1
+
+    def _finish_angela_move(self, frame: list) -> None:
+        """End of one of Angela's movements: announce the triggers (R15), return
+        triggered white radars, and update the public belief."""
+        triggered = frame[4]
+        for k, _ in triggered:
+            if self.radar_pending >> k & 1:
+                self._remove_radar(k)
+        self.radar_pending = 0
+        self.last_announcement = triggered
+        comps = self.comps
+        if self.log is not None:
+            self._event("announce", triggers=[
+                comps.continents[k].id + ("" if c < 0 else f" ({comps.cities[c]})") for k, c in triggered])
+        steps = frame[7]
+        if frame[3] & M_JOURNALIST:
+            self.belief = bel.reach(frame[6], comps.neighbour_mask, steps)
+        else:
+            self.belief = bel.after_movement(
+                frame[6], steps, self._open_neighbour_masks(), frame[5], comps.continent_mask, triggered)
+        if triggered:
+            self.last_seen = (triggered[-1][1], triggered[-1][0], self.round)
+        assert self.belief >> self.angela_city & 1, "public belief lost Angela"
+
+    def _open_neighbour_masks(self) -> list[int]:
+        return bel.open_masks(self.comps.neighbour_mask, self.comps.routes, self.barriers)
+
+    def _inspect(self, city: int) -> None:
+        self.stats["inspections"] += 1
+        if self.angela_city == city:
+            self._event("inspect", city=self._city_name(city), found=True)
+            # A capture ends Jessah's current movement (R17).
+            self.stack.pop()
+            self.stack.append([F_CAPTURE, city])
+        else:
+            if self.log is not None:
+                self._event("inspect", city=self._city_name(city), found=False)
+            self.belief &= ~(1 << city)
+
+    # --------------------------------------------------------------- capture
+
+    def _s_capture(self, frame: list) -> Decision | None:
+        city = frame[1]
+        self.captures += 1
+        self._reveal_angela(city)
+        if self.log is not None:
+            self._event("capture", city=self._city_name(city), captures=self.captures)
+        self.stack.pop()
+        if not self.identities_up:
+            self._end(JESSAH, "arrest")  # R22
+            return None
+        self.stack.append([F_IDENTITY])
+        return None
+
+    def _s_identity(self, frame: list) -> Decision:
+        ids = self.comps.identities
+        return Decision(ANGELA, "identity", [ids[i].id for i in self.identities_up])
+
+    def _a_identity(self, frame: list, opt: str) -> None:
+        self.stack.pop()
+        i = self.comps.identity_index(opt)
+        self.identities_up.remove(i)
+        self.identities_down.append(i)
+        self.burnt.append(opt)
+        ident = self.comps.identities[i]
+        if self.log is not None:
+            self._event("identity", identity=opt)
+        _IDENTITY_EFFECTS[ident.effect](self, ident)
+
+    # -------------------------------------------------------------- upgrades
+
+    def _has_permanent(self, effect: str) -> bool:
+        if not self.permanents:
+            return False
+        cards = self.comps.upgrade_cards
+        return any(cards[u].effect == effect for u in self.permanents)
+
+    def _reveal_upgrades(self) -> None:
+        while len(self.upgrades_face_up) < self.rules.upgrades_face_up and self.upgrade_deck:
+            self.upgrades_face_up.append(self.upgrade_deck.pop())
+
+    def _s_upgrade(self, frame: list) -> Decision | None:
+        if not self.upgrades_face_up:
+            # R9: no upgrade left: 1 Security action, then 1 Movement action.
+            self.stack.pop()
+            if self.log is not None:
+                self._event("no_upgrade_left")
+            self._push_move(JESSAH, 1, 0)
+            self.stack.append([F_J_SECURITY, JESSAH, 1])
+            return None
+        cards = self.comps.upgrade_cards
+        opts: list[str] = []
+        for u in self.upgrades_face_up:
+            if cards[u].id not in opts:
+                opts.append(cards[u].id)
+        return Decision(frame[1], "upgrade", opts)
+
+    def _a_upgrade(self, frame: list, opt: str) -> None:
+        self.stack.pop()
+        cards = self.comps.upgrade_cards
+        chosen = next(u for u in self.upgrades_face_up if cards[u].id == opt)
+        self.upgrades_face_up.remove(chosen)
+        self.upgrades_gone.extend(self.upgrades_face_up)  # the other leaves the game
+        self.upgrades_face_up = []
+        self._reveal_upgrades()
+        card = cards[chosen]
+        self.upgrade_rounds.setdefault(card.id, self.round)
+        if self.log is not None:
+            self._event("upgrade", chooser=SEATS[frame[1]], upgrade=card.id,
+                        face_up=[cards[u].id for u in self.upgrades_face_up])
+        if card.kind == "permanent":
+            self.permanents.append(chosen)
+        else:
+            self.upgrades_gone.append(chosen)
+        _UPGRADE_EFFECTS[card.effect](self)
+
+    def _s_black_radar(self, frame: list) -> Decision | None:
+        supply_left = self.n_radars < self.comps.radar_supply
+        opts = [k for k, r in enumerate(self.radars) if r == WHITE or (r == 0 and supply_left)]
+        if not opts:
+            self.stack.pop()
+            return None
+        return Decision(JESSAH, "black_radar", opts)
+
+    def _a_black_radar(self, frame: list, k: int) -> None:
+        self.stack.pop()
+        self._place_radar(k, BLACK)
+        if self.log is not None:
+            self._event("black_radar", continent=self.comps.continents[k].id)
+
+    def _s_black_barrier(self, frame: list) -> Decision | None:
+        supply_left = self.n_barriers < self.comps.barrier_supply
+        opts = [r for r, b in enumerate(self.barriers) if b == WHITE or (b == 0 and supply_left)]
+        if not opts:
+            self.stack.pop()
+            return None
+        return Decision(JESSAH, "black_barrier", opts)
+
+    def _a_black_barrier(self, frame: list, r: int) -> None:
+        self.stack.pop()
+        self._place_barrier(r, BLACK)
+        if self.log is not None:
+            self._event("black_barrier", route=self.comps.route_name(r))
+
+    def _s_informant(self, frame: list) -> Decision:
+        return Decision(JESSAH, "informant", list(range(self.comps.n_cities)))
+
+    def _a_informant(self, frame: list, city: int) -> None:
+        self.stack.pop()
+        near = bel.adjacent_or_same(city, self.comps.neighbour_mask)
+        yes = bool(near >> self.angela_city & 1)
+        self.belief = self.belief & near if yes else self.belief & ~near
+        if self.log is not None:
+            self._event("informant", city=self._city_name(city), answer=yes)
+
+    # Businesswoman
+    def _s_destroy(self, frame: list) -> Decision | None:
+        if not self.permanents:
+            self.stack.pop()
+            return None
+        cards = self.comps.upgrade_cards
+        opts: list[str] = []
+        for u in self.permanents:
+            if cards[u].id not in opts:
+                opts.append(cards[u].id)
+        return Decision(ANGELA, "destroy_upgrade", opts)
+
+    def _a_destroy(self, frame: list, opt: str) -> None:
+        self.stack.pop()
+        cards = self.comps.upgrade_cards
+        u = next(x for x in self.permanents if cards[x].id == opt)
+        self.permanents.remove(u)
+        self.upgrades_gone.append(u)
+        if self.log is not None:
+            self._event("upgrade_destroyed", upgrade=opt)
+        if cards[u].effect == "permanent_units":
+            # Its effects are cancelled: Angela picks the black tokens to remove.
+            self.stack.append([F_REMOVE_BLACK_BARRIER])
+            self.stack.append([F_REMOVE_BLACK_RADAR])
+
+    def _s_remove_black_radar(self, frame: list) -> Decision | None:
+        opts = [k for k, r in enumerate(self.radars) if r == BLACK]
+        if not opts:
+            self.stack.pop()
+            return None
+        return Decision(ANGELA, "remove_black_radar", opts)
+
+    def _a_remove_black_radar(self, frame: list, k: int) -> None:
+        self.stack.pop()
+        self._remove_radar(k)
+        if self.log is not None:
+            self._event("black_removed", radar=self.comps.continents[k].id)
+
+    def _s_remove_black_barrier(self, frame: list) -> Decision | None:
+        opts = [r for r, b in enumerate(self.barriers) if b == BLACK]
+        if not opts:
+            self.stack.pop()
+            return None
+        return Decision(ANGELA, "remove_black_barrier", opts)
+
+    def _a_remove_black_barrier(self, frame: list, r: int) -> None:
+        self.stack.pop()
+        self._remove_barrier(r)
+        if self.log is not None:
+            self._event("black_removed", barrier=self.comps.route_name(r))
+
+    # Lawyer
+    def _s_lawyer_barrier(self, frame: list) -> Decision | None:
+        opts = [r for r, b in enumerate(self.barriers) if b == WHITE]
+        if not opts:
+            self.stack.pop()
+            return None
+        return Decision(ANGELA, "lawyer_barrier", opts)
+
+    def _a_lawyer_barrier(self, frame: list, r: int) -> None:
+        self.stack.pop()
+        self._remove_barrier(r)
+        if self.log is not None:
+            self._event("lawyer_discard", barrier=self.comps.route_name(r))
+
+    def _s_lawyer_radar(self, frame: list) -> Decision | None:
+        opts = [k for k, r in enumerate(self.radars) if r == WHITE]
+        if not opts:
+            self.stack.pop()
+            return None
+        return Decision(ANGELA, "lawyer_radar", opts)
+
+    def _a_lawyer_radar(self, frame: list, k: int) -> None:
+        self.stack.pop()
+        self._remove_radar(k)
+        if self.log is not None:
+            self._event("lawyer_discard", radar=self.comps.continents[k].id)
+
+    def _s_security_to_cap(self, frame: list) -> None:
+        self.stack.pop()
+        self.security = self.rules.security_cap
+        if self.log is not None:
+            self._event("security_set", security=self.security)
+
+    def _s_draw(self, frame: list) -> None:
+        self.stack.pop()
+        self._draw(frame[1], frame[2])
+
+    def _a_never(self, frame: list, opt: Option) -> None:  # pragma: no cover
+        raise AssertionError("this frame never asks")
+
+
+def _token_name(v: int) -> int | str:
+    return "POW" if v == POW else v
+
+
+# --------------------------------------------------------------- effects
+# Each identity and upgrade effect is written once and registered under its
+# effect name (the names the component files use).
+
+
+def _escape_move(s: GameState, ident: Any, mode: int = 0) -> None:
+    s._push_move(ANGELA, ident.moves, M_ESCAPE | mode)
+
+
+def _id_lawyer(s: GameState, ident: Any) -> None:
+    _escape_move(s, ident)
+    s.stack.append([F_LAWYER_RADAR])
+    s.stack.append([F_LAWYER_BARRIER])
+
+
+def _id_journalist(s: GameState, ident: Any) -> None:
+    _escape_move(s, ident, M_JOURNALIST)
+
+
+def _id_secret_agent(s: GameState, ident: Any) -> None:
+    s.stack.append([F_SECURITY_TO_CAP])
+    _escape_move(s, ident)
+
+
+def _id_doctor(s: GameState, ident: Any) -> None:
+    _escape_move(s, ident)
+    s.stack.append([F_DRAW, ANGELA, ident.checks])
+
+
+def _id_businesswoman(s: GameState, ident: Any) -> None:
+    _escape_move(s, ident)
+    s.stack.append([F_DESTROY])
+
+
+def _id_pilot(s: GameState, ident: Any) -> None:
+    _escape_move(s, ident)
+
+
+_IDENTITY_EFFECTS = {
+    "lawyer": _id_lawyer,
+    "journalist": _id_journalist,
+    "secret_agent": _id_secret_agent,
+    "doctor": _id_doctor,
+    "businesswoman": _id_businesswoman,
+    "pilot": _id_pilot,
+}
+
+
+def _up_none(s: GameState) -> None:
+    """Permanent upgrades read by the rules where they apply (_has_permanent)."""
+
+
+def _up_permanent_units(s: GameState) -> None:
+    s.stack.append([F_BLACK_BARRIER])
+    s.stack.append([F_BLACK_RADAR])
+
+
+def _up_wiretap(s: GameState) -> None:
+    s.revealed_hand = (s.round, tuple(s.hands[ANGELA]))
+    if s.log is not None:
+        s._event("wiretap", hand=[s._check_name(c) for c in s.hands[ANGELA]])
+
+
+def _up_satellite_sweep(s: GameState) -> None:
+    k = s.comps.city_continent[s.angela_city]
+    s.belief &= s.comps.continent_mask[k]
+    s.last_seen = (-1, k, s.round)
+    if s.log is not None:
+        s._event("satellite_sweep", continent=s.comps.continents[k].id)
+
+
+def _up_roadblocks(s: GameState) -> None:
+    s.stack.append([F_J_SECURITY, JESSAH, 2])
+
+
+def _up_rapid_response(s: GameState) -> None:
+    s._push_move(JESSAH, 2, 0)
+
+
+def _up_informant(s: GameState) -> None:
+    s.stack.append([F_INFORMANT])
+
+
+_UPGRADE_EFFECTS = {
+    "precise_radars": _up_none,
+    "permanent_units": _up_permanent_units,
+    "private_jet": _up_none,
+    "frozen_accounts": _up_none,
+    "bank_alert": _up_none,
+    "wiretap": _up_wiretap,
+    "satellite_sweep": _up_satellite_sweep,
+    "roadblocks": _up_roadblocks,
+    "rapid_response": _up_rapid_response,
+    "informant": _up_informant,
+}
+
+G = GameState
+_HANDLERS = {
+    F_J_START: (G._s_j_start, G._a_j_start),
+    F_SETUP_RADAR: (G._s_setup_radar, G._a_setup_radar),
+    F_A_START: (G._s_a_start, G._a_a_start),
+    F_ROUND: (G._s_round, G._a_never),
+    F_PLACE: (G._s_place, G._a_place),
+    F_CARD: (G._s_card, G._a_never),
+    F_CHECK: (G._s_check, G._a_check),
+    F_JOKER: (G._s_joker, G._a_joker),
+    F_BANK: (G._s_bank, G._a_bank),
+    F_J_SECURITY: (G._s_j_security, G._a_j_security),
+    F_A_SECURITY: (G._s_a_security, G._a_a_security),
+    F_MOVE: (G._s_move, G._a_move),
+    F_CAPTURE: (G._s_capture, G._a_never),
+    F_IDENTITY: (G._s_identity, G._a_identity),
+    F_UPGRADE: (G._s_upgrade, G._a_upgrade),
+    F_BLACK_RADAR: (G._s_black_radar, G._a_black_radar),
+    F_BLACK_BARRIER: (G._s_black_barrier, G._a_black_barrier),
+    F_INFORMANT: (G._s_informant, G._a_informant),
+    F_DESTROY: (G._s_destroy, G._a_destroy),
+    F_REMOVE_BLACK_RADAR: (G._s_remove_black_radar, G._a_remove_black_radar),
+    F_REMOVE_BLACK_BARRIER: (G._s_remove_black_barrier, G._a_remove_black_barrier),
+    F_LAWYER_BARRIER: (G._s_lawyer_barrier, G._a_lawyer_barrier),
+    F_LAWYER_RADAR: (G._s_lawyer_radar, G._a_lawyer_radar),
+    F_SECURITY_TO_CAP: (G._s_security_to_cap, G._a_never),
+    F_DRAW: (G._s_draw, G._a_never),
+}
+_STEP = tuple(_HANDLERS[k][0] for k in range(len(_HANDLERS)))
+_ANSWER = tuple(_HANDLERS[k][1] for k in range(len(_HANDLERS)))
+# Decisions asked even with a single option (none today: a forced answer is
+# applied by the engine and logged like any other).
+_ALWAYS_ASK: frozenset[str] = frozenset()

@@ -1,0 +1,133 @@
+"""One seat's view of the game: public facts plus that seat's own hidden facts.
+
+A strategy receives a View, never the GameState (R24, R25). The View is a
+snapshot: nothing in it refers back to the state. Fields holding the
+opponent's hidden facts are simply absent (``angela_city`` is -1 in Jessah's
+view unless Angela is standing on a revealed city right now).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
+from rnsim.games.red_notice.engine.state import GameState
+from rnsim.games.red_notice.rules.components import Components
+from rnsim.games.red_notice.rules.ruleset import RuleSet
+
+
+@dataclass(slots=True, eq=True)
+class View:
+    # Not frozen: a frozen dataclass sets each field through object.__setattr__,
+    # which doubles the cost of the view built at every decision. It is a
+    # snapshot all the same: changing it changes nothing in the game.
+    seat: int  # 0 Angela, 1 Jessah
+    rules: RuleSet
+    comps: Components
+    round: int
+    initiative: int
+    # --- the board (public)
+    jessah_city: int
+    radars: tuple[int, ...]  # per continent: 0 none, 1 white, 2 black
+    barriers: tuple[int, ...]  # per route: 0 none, 1 white, 2 black
+    radar_supply: int
+    barrier_supply: int
+    # --- Angela's position: public belief, last sighting; her city only for her
+    belief: int  # bitmask of the cities she can be in, from public events
+    last_seen: tuple[int, int, int] | None  # (city or -1, continent, round)
+    last_announcement: tuple[tuple[int, int], ...]  # (continent, city or -1) per trigger
+    angela_city: int  # her true city in her own view; -1 in Jessah's
+    # --- checks
+    hand: tuple[int, ...]  # own hand (check ids)
+    hand_sizes: tuple[int, int]
+    cashed: tuple[tuple[int, ...], tuple[int, ...]]  # public, per seat
+    cash_total: tuple[int, int]
+    check_deck_size: int
+    revealed_hand: tuple[int, tuple[int, ...]] | None  # Wiretap: (round, Angela's hand then)
+    # --- Angela's other public facts
+    security: int
+    identities_up: tuple[str, ...]
+    identities_down: tuple[str, ...]
+    captures: int
+    # --- upgrades (public)
+    permanents: tuple[str, ...]
+    upgrades_face_up: tuple[str, ...]
+    upgrade_deck_size: int
+    # --- this round's cards and tokens
+    cards: tuple[int, ...]  # card ids in resolution order
+    slots: tuple[tuple[tuple[int, int] | None, ...], ...]
+    # ^ per card, per half: (owner seat, value) with value -1 while face down and not own
+    my_tokens: tuple[int, ...]  # own tokens still to place this round
+    my_pool: tuple[int, ...]  # own tokens not yet drawn this reset cycle
+    spent: tuple[tuple[int, ...], tuple[int, ...]]  # revealed tokens this cycle, per seat
+
+    @property
+    def me(self) -> int:
+        return self.seat
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.seat
+
+    def opponent_tokens_left(self) -> tuple[int, ...]:
+        """The opponent's tokens not yet revealed this cycle (public: R24)."""
+        left = list(self.comps.tokens)
+        for v in self.spent[self.opponent]:
+            left.remove(v)
+        return tuple(left)
+
+    def my_city(self) -> int:
+        return self.angela_city if self.seat == ANGELA else self.jessah_city
+
+
+def build_view(state: GameState, seat: int) -> View:
+    """The view of ``seat``. Only this function reads hidden state for a view."""
+    comps = state.comps
+    ids = comps.identities
+    cards = comps.upgrade_cards
+    slots: list[tuple[tuple[int, int] | None, ...]] = []
+    for i, pair in enumerate(state.slots):
+        row: list[tuple[int, int] | None] = []
+        for s in pair:
+            if s is None:
+                row.append(None)
+            elif s[0] == seat or state.revealed[i]:
+                row.append(s)
+            else:
+                row.append((s[0], -1))
+        slots.append(tuple(row))
+    mine = seat == ANGELA
+    return View(
+        seat=seat,
+        rules=state.rules,
+        comps=comps,
+        round=state.round,
+        initiative=state.initiative,
+        jessah_city=state.jessah_city,
+        radars=tuple(state.radars),
+        barriers=tuple(state.barriers),
+        radar_supply=comps.radar_supply - state.n_radars,
+        barrier_supply=comps.barrier_supply - state.n_barriers,
+        belief=state.belief,
+        last_seen=state.last_seen,
+        last_announcement=state.last_announcement,
+        angela_city=state.angela_city if mine else -1,
+        hand=tuple(state.hands[seat]),
+        hand_sizes=(len(state.hands[ANGELA]), len(state.hands[JESSAH])),
+        cashed=(tuple(state.cashed[0]), tuple(state.cashed[1])),
+        cash_total=(state.cash_total[0], state.cash_total[1]),
+        check_deck_size=len(state.deck),
+        revealed_hand=state.revealed_hand,
+        security=state.security,
+        identities_up=tuple([ids[i].id for i in state.identities_up]),
+        identities_down=tuple([ids[i].id for i in state.identities_down]),
+        captures=state.captures,
+        permanents=tuple([cards[u].id for u in state.permanents]),
+        upgrades_face_up=tuple([cards[u].id for u in state.upgrades_face_up]),
+        upgrade_deck_size=len(state.upgrade_deck),
+        cards=tuple(state.round_cards),
+        slots=tuple(slots),
+        my_tokens=tuple(state.token_hand[seat]),
+        my_pool=tuple(sorted(state.token_pool[seat])),
+        spent=(tuple(state.spent[0]), tuple(state.spent[1])),
+    )

@@ -1,0 +1,480 @@
+"""The physical components of a game (map, cards, tokens, checks, identities,
+upgrades), loaded from a folder of TOML files and validated.
+
+The classic set in ``rnsim/games/red_notice/data/classic`` is a reconstruction (the printed one
+is not published); a designer swaps in another set by pointing
+``[rules] components`` at a folder holding the same six files.
+
+Everything is turned into small integers here so the engine can work on ints
+and bitmasks: city ``c`` is bit ``1 << c``; continent ``k`` has colour ``k``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rnsim.errors import ComponentError
+
+# Action kinds printed on card halves.
+CHECK, BANK, SECURITY, MOVEMENT, JOKER = range(5)
+ACTION_NAMES = ("check", "bank", "security", "movement", "joker")
+_ACTION_LETTERS = {"C": CHECK, "B": BANK, "S": SECURITY, "M": MOVEMENT, "J": JOKER}
+
+# The POW! token: beats any number, ties with POW! (R2). Stored as an int larger
+# than any printed value so ordinary comparisons stay correct.
+POW = 1000
+
+IDENTITY_EFFECTS = ("lawyer", "journalist", "secret_agent", "doctor", "businesswoman", "pilot")
+UPGRADE_EFFECTS = (
+    "precise_radars",
+    "permanent_units",
+    "private_jet",
+    "frozen_accounts",
+    "bank_alert",
+    "wiretap",
+    "satellite_sweep",
+    "roadblocks",
+    "rapid_response",
+    "informant",
+)
+PERMANENT_EFFECTS = frozenset(
+    {"precise_radars", "permanent_units", "private_jet", "frozen_accounts", "bank_alert"}
+)
+FILES = ("map.toml", "cards.toml", "tokens.toml", "checks.toml", "identities.toml", "upgrades.toml")
+
+
+@dataclass(frozen=True, slots=True)
+class Continent:
+    id: str
+    name: str
+    colour: str
+    cities: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Half:
+    action: int  # CHECK, BANK, SECURITY, MOVEMENT or JOKER
+    icons: int  # 1 or 2 for C/S/M, 1 for B and J
+
+    def label(self) -> str:
+        if self.action in (BANK, JOKER):
+            return "BJ"[self.action == JOKER]
+        return "CBSMJ"[self.action] + str(self.icons)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    continent: int  # the continent (= colour) where it is cashed
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    id: str
+    name: str
+    effect: str
+    moves: int
+    checks: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    id: str
+    name: str
+    kind: str  # "permanent" or "immediate"
+    effect: str
+
+
+@dataclass(frozen=True, eq=False)
+class Components:
+    """One validated component set. Immutable; shared by every game."""
+
+    name: str
+    continents: tuple[Continent, ...]
+    cities: tuple[str, ...]
+    city_continent: tuple[int, ...]
+    routes: tuple[tuple[int, int], ...]
+    cards: tuple[tuple[Half, Half], ...]
+    tokens: tuple[int, ...]
+    radar_supply: int
+    barrier_supply: int
+    checks: tuple[Check, ...]
+    identities: tuple[Identity, ...]
+    upgrade_cards: tuple[Upgrade, ...]  # the deck, copies expanded
+    raw: dict[str, Any] = field(repr=False)
+    # derived lookups
+    neighbours: tuple[tuple[tuple[int, int], ...], ...] = field(init=False, repr=False)
+    neighbour_mask: tuple[int, ...] = field(init=False, repr=False)
+    continent_mask: tuple[int, ...] = field(init=False, repr=False)
+    route_index: dict[tuple[int, int], int] = field(init=False, repr=False)
+    city_index: dict[str, int] = field(init=False, repr=False)
+    upgrade_ids: tuple[str, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.cities)
+        nb: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        for r, (a, b) in enumerate(self.routes):
+            nb[a].append((b, r))
+            nb[b].append((a, r))
+        masks = []
+        for c in range(n):
+            m = 0
+            for d, _ in nb[c]:
+                m |= 1 << d
+            masks.append(m)
+        cm = []
+        for cont in self.continents:
+            m = 0
+            for c in cont.cities:
+                m |= 1 << c
+            cm.append(m)
+        ri = {}
+        for r, (a, b) in enumerate(self.routes):
+            ri[(a, b)] = r
+            ri[(b, a)] = r
+        seen: list[str] = []
+        for u in self.upgrade_cards:
+            if u.id not in seen:
+                seen.append(u.id)
+        object.__setattr__(self, "neighbours", tuple(tuple(x) for x in nb))
+        object.__setattr__(self, "neighbour_mask", tuple(masks))
+        object.__setattr__(self, "continent_mask", tuple(cm))
+        object.__setattr__(self, "route_index", ri)
+        object.__setattr__(self, "city_index", {name: i for i, name in enumerate(self.cities)})
+        object.__setattr__(self, "upgrade_ids", tuple(seen))
+
+    @property
+    def n_cities(self) -> int:
+        return len(self.cities)
+
+    @property
+    def n_continents(self) -> int:
+        return len(self.continents)
+
+    def city(self, name: str) -> int:
+        try:
+            return self.city_index[name]
+        except KeyError:
+            raise ComponentError(f"unknown city {name!r}; cities are: {', '.join(self.cities)}") from None
+
+    def route(self, a: str | int, b: str | int) -> int:
+        ia = self.city(a) if isinstance(a, str) else a
+        ib = self.city(b) if isinstance(b, str) else b
+        try:
+            return self.route_index[(ia, ib)]
+        except KeyError:
+            raise ComponentError(f"no route between {self.cities[ia]} and {self.cities[ib]}") from None
+
+    def continent_of_id(self, cid: str) -> int:
+        for k, c in enumerate(self.continents):
+            if c.id == cid:
+                return k
+        raise ComponentError(
+            f"unknown continent {cid!r}; continents are: {', '.join(c.id for c in self.continents)}"
+        )
+
+    def route_name(self, r: int) -> str:
+        a, b = self.routes[r]
+        return f"{self.cities[a]}|{self.cities[b]}"
+
+    def identity_index(self, ident: str) -> int:
+        for i, x in enumerate(self.identities):
+            if x.id == ident:
+                return i
+        raise ComponentError(
+            f"unknown identity {ident!r}; identities are: {', '.join(x.id for x in self.identities)}"
+        )
+
+    def digest(self) -> str:
+        """A stable hash of the component data (part of the rules hash)."""
+        blob = json.dumps(self.raw, sort_keys=True, separators=(",", ":")).encode()
+        return hashlib.sha256(blob).hexdigest()
+
+
+# --------------------------------------------------------------------- loading
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+_CACHE: dict[str, Components] = {}
+
+
+def component_folder(source: str | Path) -> Path:
+    """Where a component set lives. A bare name ("classic") is a built-in set
+    first, so a folder of that name in the current directory (a run directory,
+    say) never shadows it; anything that looks like a path is a path."""
+    text = str(source)
+    if isinstance(source, Path) or "/" in text or "\\" in text or text.startswith("."):
+        return Path(text)
+    builtin = DATA_DIR / text
+    return builtin if builtin.is_dir() else Path(text)
+
+
+def load_components(source: str | Path = "classic") -> Components:
+    """Load a component set by name (a folder under ``rnsim/games/red_notice/data``) or path."""
+    folder = component_folder(source)
+    key = str(folder.resolve())
+    if key in _CACHE:
+        return _CACHE[key]
+    if not folder.is_dir():
+        known = sorted(d.name for d in DATA_DIR.iterdir() if d.is_dir())
+        raise ComponentError(
+            f"component set {str(source)!r} not found: not a folder, and not one of the "
+            f"built-in sets ({', '.join(known)})"
+        )
+    raw: dict[str, Any] = {}
+    for fname in FILES:
+        f = folder / fname
+        if not f.is_file():
+            raise ComponentError(f"{f}: missing (a component set needs {', '.join(FILES)})")
+        try:
+            with f.open("rb") as fh:
+                raw[fname] = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as e:
+            raise ComponentError(f"{f}: not valid TOML: {e}") from None
+    comps = build_components(raw, name=folder.name, folder=folder)
+    _CACHE[key] = comps
+    return comps
+
+
+class _Ctx:
+    def __init__(self, folder: Path | None, fname: str) -> None:
+        self.path = str(folder / fname) if folder else fname
+
+    def err(self, key: str, msg: str) -> ComponentError:
+        return ComponentError(f"{self.path}: {key}: {msg}")
+
+    def keys(self, table: dict[str, Any], allowed: set[str], where: str, required: set[str]) -> None:
+        for k in table:
+            if k not in allowed:
+                raise self.err(f"{where}{k}", f"unknown key; allowed keys: {', '.join(sorted(allowed))}")
+        for k in sorted(required):
+            if k not in table:
+                raise self.err(f"{where}{k}", "missing")
+
+    def typed(self, value: Any, typ: type | tuple[type, ...], key: str, what: str) -> Any:
+        if not isinstance(value, typ) or (isinstance(value, bool) and typ is not bool):
+            raise self.err(key, f"must be {what}, got {value!r}")
+        return value
+
+
+def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | None = None) -> Components:
+    """Validate the parsed TOML of the six files and build :class:`Components`."""
+    # ---- map
+    cx = _Ctx(folder, "map.toml")
+    m = raw["map.toml"]
+    cx.keys(m, {"continents", "routes"}, "", {"continents", "routes"})
+    conts_raw = cx.typed(m["continents"], list, "continents", "an array of tables")
+    if not conts_raw:
+        raise cx.err("continents", "needs at least one continent")
+    cities: list[str] = []
+    city_cont: list[int] = []
+    continents: list[Continent] = []
+    colours: dict[str, int] = {}
+    ids: set[str] = set()
+    for k, c in enumerate(conts_raw):
+        where = f"continents[{k}]."
+        cx.typed(c, dict, f"continents[{k}]", "a table")
+        cx.keys(c, {"id", "name", "colour", "cities"}, where, {"id", "name", "colour", "cities"})
+        cid = cx.typed(c["id"], str, where + "id", "a string")
+        cname = cx.typed(c["name"], str, where + "name", "a string")
+        colour = cx.typed(c["colour"], str, where + "colour", "a string")
+        if cid in ids:
+            raise cx.err(where + "id", f"duplicate continent id {cid!r}")
+        ids.add(cid)
+        if colour in colours:
+            raise cx.err(where + "colour", f"colour {colour!r} is already the colour of another continent")
+        colours[colour] = k
+        cl = cx.typed(c["cities"], list, where + "cities", "an array of city names")
+        if not cl:
+            raise cx.err(where + "cities", "a continent needs at least one city")
+        idx = []
+        for name_ in cl:
+            cx.typed(name_, str, where + "cities", "an array of city names")
+            if name_ in cities:
+                raise cx.err(where + "cities", f"city {name_!r} is listed twice")
+            idx.append(len(cities))
+            cities.append(name_)
+            city_cont.append(k)
+        continents.append(Continent(cid, cname, colour, tuple(idx)))
+    if len(cities) > 62:
+        raise cx.err("continents", f"at most 62 cities are supported, got {len(cities)}")
+    index = {n: i for i, n in enumerate(cities)}
+    routes: list[tuple[int, int]] = []
+    seen_routes: set[tuple[int, int]] = set()
+    for i, r in enumerate(cx.typed(m["routes"], list, "routes", 'an array of "City|City" strings')):
+        key = f"routes[{i}]"
+        cx.typed(r, str, key, 'a "City|City" string')
+        parts = r.split("|")
+        if len(parts) != 2:
+            raise cx.err(key, f'{r!r} is not of the form "City|City"')
+        a, b = (p.strip() for p in parts)
+        for x in (a, b):
+            if x not in index:
+                raise cx.err(key, f"unknown city {x!r} in route {r!r}")
+        if a == b:
+            raise cx.err(key, f"route {r!r} joins a city to itself")
+        pair = (min(index[a], index[b]), max(index[a], index[b]))
+        if pair in seen_routes:
+            raise cx.err(key, f"duplicate route {r!r}")
+        seen_routes.add(pair)
+        routes.append(pair)
+    # connected?
+    adj: list[list[int]] = [[] for _ in cities]
+    for a_, b_ in routes:
+        adj[a_].append(b_)
+        adj[b_].append(a_)
+    seen = {0}
+    q = deque([0])
+    while q:
+        x = q.popleft()
+        for y in adj[x]:
+            if y not in seen:
+                seen.add(y)
+                q.append(y)
+    if len(seen) != len(cities):
+        lonely = [cities[i] for i in range(len(cities)) if i not in seen]
+        raise cx.err("routes", f"the map is not connected: cannot reach {', '.join(lonely)}")
+
+    # ---- cards
+    cx = _Ctx(folder, "cards.toml")
+    cr = raw["cards.toml"]
+    cx.keys(cr, {"cards"}, "", {"cards"})
+    cards: list[tuple[Half, Half]] = []
+    for i, card in enumerate(cx.typed(cr["cards"], list, "cards", "an array of [half, half] pairs")):
+        key = f"cards[{i}]"
+        if not isinstance(card, list) or len(card) != 2:
+            raise cx.err(key, f"a card has exactly two halves, got {card!r}")
+        halves = []
+        for j, h in enumerate(card):
+            halves.append(_parse_half(cx, f"{key}[{j}]", h))
+        cards.append((halves[0], halves[1]))
+    if not cards:
+        raise cx.err("cards", "needs at least one card")
+
+    # ---- tokens
+    cx = _Ctx(folder, "tokens.toml")
+    tr = raw["tokens.toml"]
+    cx.keys(tr, {"action_tokens", "radars", "barriers"}, "", {"action_tokens", "radars", "barriers"})
+    tokens: list[int] = []
+    for i, t in enumerate(cx.typed(tr["action_tokens"], list, "action_tokens", "an array")):
+        if t == "POW":
+            tokens.append(POW)
+        elif isinstance(t, int) and not isinstance(t, bool) and 0 <= t < POW:
+            tokens.append(t)
+        else:
+            raise cx.err(f"action_tokens[{i}]", f'a token is a whole number 0..{POW - 1} or "POW", got {t!r}')
+    if not tokens:
+        raise cx.err("action_tokens", "needs at least one token")
+    radars = cx.typed(tr["radars"], int, "radars", "a whole number")
+    barriers = cx.typed(tr["barriers"], int, "barriers", "a whole number")
+    if not 0 <= radars <= len(continents):
+        raise cx.err("radars", f"must be 0..{len(continents)} (one radar space per continent), got {radars}")
+    if not 0 <= barriers <= len(routes):
+        raise cx.err("barriers", f"must be 0..{len(routes)} (one barrier per route), got {barriers}")
+
+    # ---- checks
+    cx = _Ctx(folder, "checks.toml")
+    chr_ = raw["checks.toml"]
+    cx.keys(chr_, {"values"}, "", {"values"})
+    vals = cx.typed(chr_["values"], dict, "values", "a table of colour = [values]")
+    checks: list[Check] = []
+    for colour, lst in vals.items():
+        key = f"values.{colour}"
+        if colour not in colours:
+            raise cx.err(key, f"colour {colour!r} has no continent; map colours are: {', '.join(colours)}")
+        cx.typed(lst, list, key, "an array of dollar values")
+        for v in lst:
+            if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+                raise cx.err(key, f"a check value is a positive whole number of dollars, got {v!r}")
+            checks.append(Check(colours[colour], v))
+    if not checks:
+        raise cx.err("values", "needs at least one check")
+
+    # ---- identities
+    cx = _Ctx(folder, "identities.toml")
+    ir = raw["identities.toml"]
+    cx.keys(ir, {"identities"}, "", {"identities"})
+    idents: list[Identity] = []
+    for i, d in enumerate(cx.typed(ir["identities"], list, "identities", "an array of tables")):
+        where = f"identities[{i}]."
+        cx.typed(d, dict, f"identities[{i}]", "a table")
+        cx.keys(d, {"id", "name", "effect", "moves", "checks"}, where, {"id", "name", "effect", "moves"})
+        iid = cx.typed(d["id"], str, where + "id", "a string")
+        if any(x.id == iid for x in idents):
+            raise cx.err(where + "id", f"duplicate identity id {iid!r}")
+        eff = cx.typed(d["effect"], str, where + "effect", "a string")
+        if eff not in IDENTITY_EFFECTS:
+            raise cx.err(where + "effect", f"unknown effect {eff!r}; known effects: {', '.join(IDENTITY_EFFECTS)}")
+        moves = cx.typed(d["moves"], int, where + "moves", "a whole number")
+        if not 0 <= moves <= 10:
+            raise cx.err(where + "moves", f"must be 0..10, got {moves}")
+        nchk = cx.typed(d.get("checks", 0), int, where + "checks", "a whole number")
+        if not 0 <= nchk <= 10:
+            raise cx.err(where + "checks", f"must be 0..10, got {nchk}")
+        idents.append(Identity(iid, cx.typed(d["name"], str, where + "name", "a string"), eff, moves, nchk))
+
+    # ---- upgrades
+    cx = _Ctx(folder, "upgrades.toml")
+    ur = raw["upgrades.toml"]
+    cx.keys(ur, {"upgrades"}, "", {"upgrades"})
+    deck: list[Upgrade] = []
+    uids: set[str] = set()
+    for i, d in enumerate(cx.typed(ur["upgrades"], list, "upgrades", "an array of tables")):
+        where = f"upgrades[{i}]."
+        cx.typed(d, dict, f"upgrades[{i}]", "a table")
+        cx.keys(d, {"id", "name", "kind", "effect", "copies"}, where, {"id", "name", "kind", "effect"})
+        uid = cx.typed(d["id"], str, where + "id", "a string")
+        if uid in uids:
+            raise cx.err(where + "id", f"duplicate upgrade id {uid!r}")
+        if not uid.replace("_", "").isalnum() or not uid.islower():
+            raise cx.err(where + "id", f"an id is lower-case letters, digits and _, got {uid!r}")
+        uids.add(uid)
+        eff = cx.typed(d["effect"], str, where + "effect", "a string")
+        if eff not in UPGRADE_EFFECTS:
+            raise cx.err(where + "effect", f"unknown effect {eff!r}; known effects: {', '.join(UPGRADE_EFFECTS)}")
+        kind = cx.typed(d["kind"], str, where + "kind", "a string")
+        expected = "permanent" if eff in PERMANENT_EFFECTS else "immediate"
+        if kind != expected:
+            raise cx.err(where + "kind", f"effect {eff!r} is {expected!r}, got {kind!r}")
+        copies = cx.typed(d.get("copies", 1), int, where + "copies", "a whole number")
+        if not 1 <= copies <= 10:
+            raise cx.err(where + "copies", f"must be 1..10, got {copies}")
+        up = Upgrade(uid, cx.typed(d["name"], str, where + "name", "a string"), kind, eff)
+        deck.extend([up] * copies)
+
+    return Components(
+        name=name,
+        continents=tuple(continents),
+        cities=tuple(cities),
+        city_continent=tuple(city_cont),
+        routes=tuple(routes),
+        cards=tuple(cards),
+        tokens=tuple(tokens),
+        radar_supply=radars,
+        barrier_supply=barriers,
+        checks=tuple(checks),
+        identities=tuple(idents),
+        upgrade_cards=tuple(deck),
+        raw=raw,
+    )
+
+
+def _parse_half(cx: _Ctx, key: str, h: Any) -> Half:
+    if not isinstance(h, str) or not h:
+        raise cx.err(key, f'a half is a string like "M2", "C1", "S1", "B" or "J", got {h!r}')
+    letter, digits = h[0], h[1:]
+    if letter not in _ACTION_LETTERS:
+        raise cx.err(key, f"unknown action {letter!r} in {h!r}; actions are M, C, S, B, J")
+    action = _ACTION_LETTERS[letter]
+    if action in (BANK, JOKER):
+        if digits:
+            raise cx.err(key, f"{h!r}: Bank and Joker halves have no icon count; write {letter!r}")
+        return Half(action, 1)
+    if digits not in ("1", "2"):
+        raise cx.err(key, f"{h!r}: a card half shows 1 or 2 icons, got {digits or 'none'}")
+    return Half(action, int(digits))

@@ -1,0 +1,811 @@
+"""The expert player, for both seats: the top rung of the ladder.
+
+Jessah (the agent) hunts with the public belief, the bitmask of cities Angela
+can be in: her movements pick the path that inspects the most belief cities,
+else close in on the belief; radars go where they split Angela's likely next
+cities best, barriers cut the exits of the belief; she draws and cashes checks
+for the upgrades and picks the upgrade that helps the hunt most right now.
+
+Angela (the forger) plans a cashing route over the cities of her hand's
+colours, weighing each city's distance against Jessah's reach and the radars
+it would trip; she cashes when the risk is acceptable, spends security to clear
+radars and barriers from her path, picks the identity that escapes best and
+hands Jessah the least useful upgrade.
+
+Both bid tokens from the value of each card half to each side and the tokens
+the opponent has left (spent tokens are public).
+
+Params: ``risk`` (0..1) is Angela's appetite for cashing and walking near
+Jessah, and Jessah's taste for chasing thin leads over holding a central post;
+``greed`` (0..1) is Angela's preference for $200k checks over $100k ones.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed the module only ever runs as source
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
+from rnsim_strategies.red_notice.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, bits, board_for
+
+from rnsim.games.red_notice.engine.belief import expand
+from rnsim.games.red_notice.engine.decision import ANGELA, Decision, Option
+from rnsim.games.red_notice.engine.view import View
+from rnsim.games.red_notice.rules.components import POW
+from rnsim.strategy import Strategy
+
+# How much an upgrade helps Jessah, in general (situational terms are added).
+_UPGRADE_HELP = {
+    "private_jet": 5.0,
+    "bank_alert": 4.5,
+    "precise_radars": 4.0,
+    "permanent_units": 3.0,
+    "frozen_accounts": 2.5,
+    "rapid_response": 1.5,
+    "informant": 1.5,
+    "satellite_sweep": 1.5,
+    "wiretap": 1.0,
+    "roadblocks": 1.5,
+}
+# How quickly Jessah can be on a city at distance d (the danger of standing there).
+_PROXIMITY = (1.0, 0.7, 0.35, 0.12, 0.03)
+
+
+# Designers subclass the expert to model play styles, also when it is compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Expert(Strategy):
+    """Plays either seat; see the module docstring."""
+
+    name = "expert"
+    PARAMS = {"risk": 0.5, "greed": 0.5}
+    PARAM_RANGES = {"risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0)}
+    # Bidding: the price of a token per point of strength (POW! counts 6), and
+    # the chance the opponent contests a card she is not on yet, per token she
+    # still has to place per free card.
+    TOKEN_COST: ClassVar[float] = 0.07
+    CONTEST: ClassVar[float] = 0.6
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.risk = float(self.params["risk"])
+        self.greed = float(self.params["greed"])
+        # Read through the type so a subclass's constants count, compiled or not.
+        self._token_cost = float(getattr(type(self), "TOKEN_COST"))  # noqa: B009
+        self._contest = float(getattr(type(self), "CONTEST"))  # noqa: B009
+        self._values_round = -1
+        self._odds_round = -1
+        self._odds_cache: dict[int, tuple[float, float, int]] = {}
+        self._values: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] = ({}, {})
+
+    def new_game(self, seat: int, rng: random.Random) -> None:
+        super().new_game(seat, rng)
+        self._values_round = -1
+        self._odds_round = -1
+
+    # ------------------------------------------------------------- shared
+
+    @staticmethod
+    def _b(view: View) -> Board:
+        return board_for(view.comps)
+
+    def on_check(self, view: View, decision: Decision) -> Option:
+        # Angela wants colours; Jessah takes checks out of Angela's reach and
+        # may cash them for upgrades.
+        return "draw"
+
+    def on_start(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        if view.seat != ANGELA:
+            # A central post, showing the check whose colour is the least useful to keep.
+            return min(decision.options, key=lambda o: (b.centrality[o[1]], -b.check_value[o[0]], o))
+        best, best_key = decision.options[0], None
+        for chk, city in decision.options:
+            d = b.dist_to_mask(b.cash_targets(view.hand, shown=chk))[city]
+            dj = b.dist[view.jessah_city][city]
+            radar = 1.5 if view.radars[b.cont[city]] else 0.0
+            score = -1.0 * min(d, 4) + 0.6 * min(dj, 4) - radar - 0.3 * (b.check_value[chk] > 100_000)
+            key = (score, -chk, -city)
+            if best_key is None or key > best_key:
+                best, best_key = (chk, city), key
+        return best
+
+    def on_setup_radar(self, view: View, decision: Decision) -> Option:
+        # Angela's start continent is one of her checks' colours; the big,
+        # central continents hold most of her options.
+        b = self._b(view)
+        return max(decision.options, key=lambda k: (b.cont_mask[k].bit_count(),
+                                                    -sum(b.centrality[c] for c in view.comps.continents[k].cities), -k))
+
+    # ------------------------------------------------------------- tokens
+
+    def _angela_targets(self, view: View, b: Board) -> int:
+        m = 0
+        for c in view.hand:
+            m |= b.cont_mask[b.check_cont[c]]
+        return m
+
+    def _angela_half_values(self, view: View, b: Board) -> dict[tuple[int, int], float]:
+        """Angela's value of each (action, icons) this round, from her view."""
+        here = view.angela_city
+        targets = self._angela_targets(view, b)
+        hand_here = [c for c in view.hand if b.check_cont[c] == b.cont[here]]
+        can_cash = bool(hand_here)
+        need = view.rules.money_target - view.cash_total[ANGELA]
+        win_now = any(b.check_value[c] >= need for c in hand_here)
+        d_open = b.open_dist_from(targets, view.barriers)[here] if targets else FAR
+        dj = b.dist[view.jessah_city][here]
+        threat = _PROXIMITY[dj] if dj < len(_PROXIMITY) else 0.0
+        vals: dict[tuple[int, int], float] = {}
+        bank = (12.0 if win_now else 3.0) if can_cash else (1.2 if d_open <= 2 else 0.2)
+        vals[(BANK, 1)] = bank
+        for n in (1, 2, 3):
+            if can_cash:
+                mv = 0.3 * n + 1.5 * threat * n
+            elif targets:
+                mv = 1.0 * min(n, d_open) + 0.2 + 1.2 * threat
+            else:
+                mv = 0.4 * n + 1.2 * threat
+            vals[(MOVEMENT, n)] = mv
+            room = view.rules.hand_limit - len(view.hand)
+            far = d_open >= 3
+            vals[(CHECK, n)] = 0.0 if room <= 0 else (1.0 if (not view.hand or far) else 0.35) * min(n, room)
+            vals[(SECURITY, n)] = 0.1 * n if view.security >= view.rules.security_cap else 0.25 * n
+        vals[(JOKER, 1)] = max(bank, vals[(MOVEMENT, 1)], vals[(CHECK, 1)], vals[(SECURITY, 1)])
+        return vals
+
+    def _jessah_half_values(self, view: View, b: Board, angela_city: int) -> dict[tuple[int, int], float]:
+        """Jessah's value of each (action, icons). ``angela_city`` >= 0 when the
+        caller (Angela) knows where she is; otherwise the belief is used."""
+        here = view.jessah_city
+        jet = 1 if "private_jet" in view.permanents else 0
+        last = len(view.identities_up) == 0
+        cap_w = 6.0 if last else 4.0
+        vals: dict[tuple[int, int], float] = {}
+        for n in (1, 2, 3):
+            steps = n + jet
+            if angela_city >= 0:
+                p = 1.0 if b.dist[here][angela_city] <= steps else 0.0
+                p /= max(1, min(view.belief.bit_count(), 4)) ** 0.5
+            else:
+                p = self._capture_bound(view, b, steps)
+            vals[(MOVEMENT, n)] = cap_w * p + 0.35 * steps
+        supply = view.radar_supply + view.barrier_supply
+        for n in (1, 2):
+            vals[(SECURITY, n)] = (0.55 if supply else 0.25) * n
+            room = view.rules.hand_limit - view.hand_sizes[1]
+            vals[(CHECK, n)] = 0.3 * min(n, room) if view.check_deck_size else 0.0
+        cashable = [c for c in view.hand if b.check_cont[c] == b.cont[here]] if view.seat != ANGELA else []
+        if view.seat != ANGELA:
+            bank = max((1.6 if b.check_value[c] == view.rules.upgrade_check_value else 0.8 for c in cashable),
+                       default=0.0)
+        else:
+            bank = 0.2  # Angela does not know Jessah's hand
+        vals[(BANK, 1)] = bank
+        vals[(JOKER, 1)] = max(bank, vals[(MOVEMENT, 1)], vals[(SECURITY, 1)], vals[(CHECK, 1)])
+        for n in (1, 2, 3):
+            vals.setdefault((SECURITY, n), 0.5 * n)
+            vals.setdefault((CHECK, n), 0.3 * n)
+        return vals
+
+    @staticmethod
+    def _generic_angela_values() -> dict[tuple[int, int], float]:
+        """What Jessah assumes a half is worth to Angela (her hand is hidden)."""
+        v = {(BANK, 1): 1.8, (JOKER, 1): 1.8}
+        for n in (1, 2, 3):
+            v[(MOVEMENT, n)] = 0.7 * n
+            v[(CHECK, n)] = 0.35 * n
+            v[(SECURITY, n)] = 0.2 * n
+        return v
+
+    def _placement_values(self, view: View, b: Board) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]]:
+        """(mine, theirs): the value of each half to each side this round.
+        Nothing is resolved while tokens are placed, so it is computed once
+        per round."""
+        if self._values_round == view.round:
+            return self._values
+        if view.seat == ANGELA:
+            mine = self._angela_half_values(view, b)
+            theirs = self._jessah_half_values(view, b, view.angela_city)
+        else:
+            mine = self._jessah_half_values(view, b, -1)
+            theirs = self._generic_angela_values()
+        self._values_round = view.round
+        self._values = (mine, theirs)
+        return self._values
+
+    def _odds(self, view: View) -> dict[int, tuple[float, float, int]]:
+        """Per token value: (chance to win, chance to tie, strength) against a
+        token the opponent has not revealed yet (spent tokens are public).
+        Nothing is revealed while tokens are placed: once per round."""
+        if self._odds_round == view.round:
+            return self._odds_cache
+        opp = view.opponent_tokens_left()
+        n_opp = max(1, len(opp))
+        odds: dict[int, tuple[float, float, int]] = {}
+        for v in set(view.comps.tokens):
+            if v == POW:
+                tie = sum(1 for o in opp if o == POW) / n_opp
+                odds[v] = (1.0 - tie, tie, 6)
+            else:
+                odds[v] = (sum(1 for o in opp if o < v) / n_opp, sum(1 for o in opp if o == v) / n_opp, v)
+        self._odds_round = view.round
+        self._odds_cache = odds
+        return odds
+
+    def on_place_token(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        me = view.seat
+        mine, theirs = self._placement_values(view, b)
+        # Opponent placements still to come this round, and the cards they may use.
+        placed_opp = 0
+        opp_free_cards = 0
+        for row in view.slots:
+            there = sum(1 for x in row if x is not None and x[0] != me)
+            placed_opp += there
+            opp_free_cards += not there
+        opp_left = view.rules.tokens_per_round - placed_opp
+        q = min(1.0, opp_left / opp_free_cards) * self._contest if opp_free_cards else 0.0
+        odds = self._odds(view)
+        cost = self._token_cost
+        # Per free half (card * 2 + half): the score of a token there is
+        # a + b * p_win + c * p_tie - cost * strength.
+        lin: list[tuple[float, float, float] | None] = []
+        for i, row in enumerate(view.slots):
+            card = b.halves[view.cards[i]]
+            for half in (0, 1):
+                h_mine = card[half]
+                m_h = mine.get(h_mine, 0.0)
+                m_o = mine.get(card[1 - half], 0.0)
+                if row[1 - half] is not None:  # the opponent is already there
+                    o_h = theirs.get(h_mine, 0.0)
+                    lin.append((m_h, m_o + o_h, o_h))
+                else:
+                    lin.append((m_h + m_o * (1 - q), m_o * q, 0.0))
+        best: Option = decision.options[0]
+        best_s = -1e18
+        best_tie = (0, 0, 0)
+        for opt in decision.options:
+            v, i, half = opt
+            p_win, p_tie, strength = odds[v]
+            a, bw, ct = lin[2 * i + half]  # type: ignore[misc]
+            score = a + bw * p_win + ct * p_tie - cost * strength
+            if score >= best_s:
+                tie = (-strength, -i, -half)
+                if score > best_s or tie > best_tie:
+                    best, best_s, best_tie = opt, score, tie
+        return best
+
+    # ------------------------------------------------------------ Jessah
+
+    @staticmethod
+    def _capture_bound(view: View, b: Board, steps: int) -> float:
+        """A quick estimate of the capture chance for bidding: a movement of
+        ``steps`` steps inspects at most ``steps`` cities (an inspection on
+        the spot is a step too), all of them within ``steps`` of her."""
+        belief = view.belief
+        size = belief.bit_count()
+        if not size:
+            return 0.0
+        ball = b.ball[view.jessah_city]
+        near = (belief & ball[min(steps, len(ball) - 1)]).bit_count()
+        return min(near, steps) / size
+
+    def _capture_chance(self, view: View, b: Board, steps: int) -> float:
+        """Best chance of a capture within ``steps`` steps from Jessah's city
+        (uniform over the belief)."""
+        return self._best_path(view, b, view.jessah_city, steps)[0]
+
+    def _best_path(self, view: View, b: Board, start: int, steps: int) -> tuple[float, int]:
+        """(capture chance, first step) of the best inspection path; the first
+        step is a city, or -1 for "inspect here", or -2 when nothing is in reach."""
+        belief = view.belief
+        key = (belief, start, steps)
+        # The answer depends on the map only, so it is shared by every game
+        # (the same beliefs come back: a continent, a revealed city, ...).
+        memo = b.memo
+        got = memo.get(key)
+        if got is None:
+            got = b.remember(key, self._search_path(b, belief, start, steps))
+        return got  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _search_path(b: Board, belief: int, start: int, steps: int) -> tuple[float, int]:
+        size = belief.bit_count()
+        if size == 0 or steps <= 0:
+            return 0.0, -2
+        # Nothing to find within reach: skip the search.
+        ball = b.ball[start]
+        if not belief & ball[min(steps, len(ball) - 1)]:
+            return 0.0, -2
+        nbr = b.nbr
+        # Where she may be after her next movement: ties between paths that
+        # inspect as many belief cities go to the one ending closest to it.
+        spread = expand(belief, b.nbr_mask)
+        scale = 0.01 / spread.bit_count()
+        md: dict[int, float] = {}
+
+        def pos(c: int) -> float:
+            v = md.get(c)
+            if v is None:
+                v = md[c] = scale * b.dist_sum(c, spread)
+            return v
+
+        best_s = 0.0
+        best_first = -2
+        best_got = 0
+        # DFS over paths; value = number of distinct belief cities inspected.
+        balls = b.ball
+        stack: list[tuple[int, int, int, int]] = [(start, 0, 0, -3)]
+        while stack:
+            city, seen, depth, first = stack.pop()
+            if depth == steps:
+                continue
+            # inspect here (only useful as a first step, before moving on)
+            if depth == 0 and belief >> city & 1:
+                s2 = seen | (1 << city)
+                got = (s2 & belief).bit_count()
+                sc = got - pos(city)
+                if sc > best_s:
+                    best_s, best_first, best_got = sc, -1, got
+                stack.append((city, s2, depth + 1, -1))
+            more = steps - depth - 1  # steps left after the next one
+            for nx in nbr[city]:
+                s2 = seen | (1 << nx)
+                got = (s2 & belief).bit_count()
+                f = nx if first == -3 else first
+                if got:
+                    sc = got - pos(nx)
+                    if sc > best_s:
+                        best_s, best_first, best_got = sc, f, got
+                # go on only if a city not yet inspected is still in reach
+                if more and belief & ~s2 & balls[nx][min(more, len(balls[nx]) - 1)]:
+                    stack.append((nx, s2, depth + 1, f))
+        return best_got / size, best_first
+
+    def on_jessah_move(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        left = decision.info.get("left", 1)
+        p, first = self._best_path(view, b, view.jessah_city, left)
+        # A cautious agent (risk < 0.5) holds a central post rather than chase
+        # a lead thinner than 10% * (0.5 - risk) * 2.
+        if p > 0 and p >= 0.2 * max(0.0, 0.5 - self.risk):
+            return "inspect" if first == -1 else ("move", first)
+        belief = view.belief or (1 << view.jessah_city)
+        # Close in on where Angela can be next: the belief one step on.
+        grown = expand(belief, b.nbr_mask) if belief.bit_count() < 12 else belief
+        n = grown.bit_count()
+        here = view.jessah_city
+        best: Option = "stop"
+        best_d = b.dist_sum(here, grown) / n - 0.05
+        for o in decision.options:
+            if isinstance(o, tuple):
+                d = b.dist_sum(o[1], grown) / n
+                if d < best_d - 1e-9:
+                    best, best_d = o, d
+        return best
+
+    def _best_radar(self, view: View, b: Board) -> tuple[int, float]:
+        """The free continent where a radar scores best, and its score."""
+        key = ("radar", view.belief, view.barriers, view.radars)
+        got = b.memo.get(key)
+        if got is None:
+            nxt = self._likely_next(view, b)
+            best, best_s = -1, -1.0
+            for k in range(len(view.radars)):
+                if not view.radars[k]:
+                    sc = self._radar_score(view, b, k, nxt)
+                    if sc > best_s:
+                        best, best_s = k, sc
+            got = b.remember(key, (best, best_s))
+        return got  # type: ignore[no-any-return]
+
+    def _likely_next(self, view: View, b: Board) -> int:
+        """Cities Angela may stand in after her next movement (two steps)."""
+        masks = b.open_masks(view.barriers)
+        m = expand(view.belief, masks)
+        return expand(m, masks)
+
+    def _radar_score(self, view: View, b: Board, k: int, nxt: int) -> float:
+        total = nxt.bit_count() or 1
+        inside = (nxt & b.cont_mask[k]).bit_count()
+        here = (view.belief & b.cont_mask[k]).bit_count()
+        # A radar splits best when it covers about half of where she can go;
+        # on the continent she stands on, any step she takes trips it.
+        split = min(inside, total - inside) / total
+        return 2.0 * split + 1.5 * here / max(1, view.belief.bit_count()) + 0.3 * inside / total
+
+    def _barrier_scores(self, view: View, b: Board) -> list[float]:
+        """How well a barrier on each route cuts the exits of the belief."""
+        key = ("barriers", view.belief, view.barriers)
+        got = b.memo.get(key)
+        if got is None:
+            got = b.remember(key, self._compute_barrier_scores(view, b))
+        return got  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _compute_barrier_scores(view: View, b: Board) -> list[float]:
+        masks = b.open_masks(view.barriers)
+        belief = view.belief
+        near = expand(belief, b.nbr_mask)
+        norm = max(1.0, belief.bit_count() ** 0.5)
+        out = []
+        cont = b.cont
+        for x, y in b.route_ends:
+            s = 0.0
+            for a, c in ((x, y), (y, x)):
+                if belief >> a & 1 and not belief >> c & 1:
+                    exits = masks[a].bit_count() or 1
+                    s += (1.0 + 0.5 * (cont[a] != cont[c])) / exits
+            if not s and (near >> x & 1 or near >> y & 1):
+                s = 0.1
+            out.append(s / norm)
+        return out
+
+    def on_jessah_security(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        opts = decision.options
+        best: Option = "pass"
+        best_s = 0.02
+        if view.radar_supply:
+            radar, s = self._best_radar(view, b)
+            if radar >= 0 and s > best_s and ("radar", radar) in opts:
+                best, best_s = ("radar", radar), s
+        scores = self._barrier_scores(view, b)
+        key = ("target", view.belief, view.barriers)
+        target = b.memo.get(key)
+        if target is None:
+            free = [r for r, x in enumerate(view.barriers) if not x]
+            target = b.remember(key, max(free, key=lambda r: (scores[r], -r)) if free else -1)
+        if target < 0:
+            return best
+        if view.barrier_supply:
+            o = ("barrier", target)
+            if scores[target] > best_s and o in opts:
+                best, best_s = o, scores[target]
+        else:
+            placed = [r for r, x in enumerate(view.barriers) if x]
+            worst = min(placed, key=lambda r: (scores[r], r))
+            o2 = ("move_barrier", worst, target)
+            gain = scores[target] - scores[worst] - 0.1
+            if gain > best_s and o2 in opts:
+                best, best_s = o2, gain
+        return best
+
+    def on_black_radar(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        nxt = self._likely_next(view, b)
+        return max(decision.options, key=lambda k: (self._radar_score(view, b, k, nxt), -k))
+
+    def on_black_barrier(self, view: View, decision: Decision) -> Option:
+        scores = self._barrier_scores(view, self._b(view))
+        return max(decision.options, key=lambda r: (scores[r], -r))
+
+    def on_informant(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        belief = view.belief
+        size = belief.bit_count()
+
+        def split(c: int) -> tuple[int, int]:
+            near = (b.nbr_mask[c] | (1 << c)) & belief
+            return (abs(2 * near.bit_count() - size), c)
+
+        return min(decision.options, key=split)
+
+    def _jessah_upgrade_value(self, view: View, b: Board, u: str) -> float:
+        v = _UPGRADE_HELP.get(u, 1.0)
+        size = view.belief.bit_count()
+        if u == "rapid_response":
+            v += 4.0 * self._capture_chance(view, b, 2)
+        elif u == "informant":
+            v += 1.5 if 3 <= size <= 16 else -1.0
+        elif u == "satellite_sweep":
+            conts = {b.cont[c] for c in bits(view.belief)}
+            v += 1.5 if len(conts) > 1 else -1.5
+        elif u == "wiretap":
+            v += 0.5
+        elif u == "frozen_accounts" and "frozen_accounts" in view.permanents:
+            v = 0.0
+        return v
+
+    def _angela_upgrade_harm(self, view: View, b: Board, u: str) -> float:
+        """How much handing Jessah ``u`` hurts Angela now (she knows her city)."""
+        v = _UPGRADE_HELP.get(u, 1.0)
+        here = view.angela_city
+        dj = b.dist[view.jessah_city][here]
+        size = view.belief.bit_count()
+        if u == "rapid_response":
+            v = 0.5 + (8.0 if dj <= 2 else 0.0)
+        elif u == "informant":
+            v = 0.3 if size <= 1 else 2.0
+        elif u == "satellite_sweep":
+            v = 0.2 if size <= 1 or len({b.cont[c] for c in bits(view.belief)}) == 1 else 2.0
+        elif u == "roadblocks":
+            v = 1.0 + (1.0 if size <= 3 else 0.0)
+        elif u == "wiretap":
+            v = 1.2
+        elif u == "frozen_accounts":
+            v = 2.0 if any(b.check_value[c] == view.rules.bonus_move_check_value for c in view.hand) else 1.5
+        elif u == "bank_alert":
+            v = 4.5 + (1.0 if dj <= 2 else 0.0)
+        return v
+
+    def on_upgrade(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        if view.seat == ANGELA:
+            return min(decision.options, key=lambda u: (self._angela_upgrade_harm(view, b, u), u))
+        return max(decision.options, key=lambda u: (self._jessah_upgrade_value(view, b, u), u))
+
+    def on_joker(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        if view.seat == ANGELA:
+            vals = self._angela_half_values(view, b)
+        else:
+            vals = self._jessah_half_values(view, b, -1)
+        choice = {"bank": (BANK, 1), "movement": (MOVEMENT, 1), "check": (CHECK, 1), "security": (SECURITY, 1)}
+        best = max(("bank", "movement", "check", "security"), key=lambda o: vals.get(choice[o], 0.0))
+        return best if best in decision.options else decision.options[0]
+
+    def on_bank(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        cashable = [o for o in decision.options if o != "pass"]
+        if view.seat != ANGELA:
+            # Jessah cashes for the effects: an upgrade of her choice, or a move.
+            return max(cashable, key=lambda c: (b.check_value[c], -c))
+        need = view.rules.money_target - view.cash_total[ANGELA]
+        winning = [c for c in cashable if b.check_value[c] >= need]
+        if winning:
+            return winning[0]
+        here = view.angela_city
+        dj = b.dist[view.jessah_city][here]
+        last = not view.identities_up
+        # Cashing reveals her city. With no identity left a capture ends the game.
+        if last and dj <= 1 and self.risk < 0.9:
+            return "pass"
+        bonus = view.rules.bonus_move_check_value
+        frozen = "frozen_accounts" in view.permanents
+
+        def pref(c: int) -> tuple[float, int]:
+            val = b.check_value[c]
+            s = val / 100_000 * (0.5 + self.greed)
+            if val == bonus and not frozen:
+                s += 1.5 * (_PROXIMITY[dj] if dj < len(_PROXIMITY) else 0.0) + 0.2
+            if val == view.rules.upgrade_check_value:
+                s -= 0.4
+            return (s, -c)
+
+        return max(cashable, key=pref)
+
+    # ------------------------------------------------------------ Angela
+
+    def on_angela_move(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        here = view.angela_city
+        opts = decision.options
+        escape = bool(decision.info.get("escape"))
+        targets = self._angela_targets(view, b)
+        dt = self._way(view, b, targets) if targets else None
+        if not escape and dt is not None and dt[here] == 0 and b.dist[view.jessah_city][here] >= len(_PROXIMITY):
+            return "stop"  # where she can cash, out of Jessah's reach: the plan below says the same
+        # Security: clear a barrier that lengthens the way to her cities.
+        if not escape and dt is not None and view.security >= view.rules.security_removal_cost:
+            free = b.dist_to_mask(targets)
+            if dt[here] >= free[here] + 2 + self._cash_penalty(b, view.jessah_city, here) and dt[here] > 0:
+                for o in opts:
+                    if isinstance(o, tuple) and o[0] == "remove_barrier":
+                        x, y = b.route_ends[o[1]]
+                        if free[x] != free[y]:
+                            return o
+        best = self._plan_move(view, b, decision, dt, escape)
+        # Clear a white radar rather than trip it, when that is affordable.
+        if isinstance(best, tuple) and view.radars[b.cont[best[1]]] == 1:
+            k = b.cont[best[1]]
+            if ("remove_radar", k) in opts:
+                return ("remove_radar", k)
+        return best
+
+    def _cash_penalty(self, b: Board, jessah: int, city: int) -> int:
+        """Extra steps a cashing city is worth avoiding for: cashing reveals
+        her city, so one next to Jessah is a trap."""
+        d = b.dist[jessah][city]
+        pen = 3 if d == 0 else 2 if d == 1 else 1 if d == 2 else 0
+        return max(0, pen - (1 if self.risk >= 0.75 else 0))
+
+    def _way(self, view: View, b: Board, targets: int) -> list[int]:
+        """Per city, the steps (barriers closed) to the nearest city where she
+        can cash, plus that city's cash penalty; a bucket BFS from every target."""
+        near_jessah = b.ball[view.jessah_city][2]
+        if not targets & near_jessah:
+            return b.open_dist_from(targets, view.barriers)  # no penalty anywhere
+        key = ("way", targets, view.barriers, view.jessah_city, self.risk >= 0.75)
+        memo = b.memo
+        got = memo.get(key)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        d = [FAR] * b.n
+        buckets: list[list[int]] = [[] for _ in range(4 + b.n)]
+        for t in bits(targets):
+            pen = self._cash_penalty(b, view.jessah_city, t)
+            d[t] = pen
+            buckets[pen].append(t)
+        barriers = view.barriers
+        nr = b.nbr_routes
+        for dist, bucket in enumerate(buckets):
+            for x in bucket:
+                if d[x] != dist:
+                    continue
+                for y, r in nr[x]:
+                    if not barriers[r] and d[y] > dist + 1:
+                        d[y] = dist + 1
+                        if dist + 1 < len(buckets):
+                            buckets[dist + 1].append(y)
+        return b.remember(key, d)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _movement_ends(b: Board, here: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
+                       precise: bool, journalist: bool, first_ok: set[int]) -> list[tuple[int, int, int, Option]]:
+        """Every (end city, radar triggers, cities the last trigger points at,
+        first step) of a movement of up to ``left`` steps from ``here``."""
+        cont = b.cont
+        # States: (city, triggers announced so far) -> first step.
+        seen: dict[tuple[int, tuple[tuple[int, int], ...]], Option] = {(here, ()): "stop"}
+        layer: list[tuple[int, tuple[tuple[int, int], ...], Option]] = [(here, (), "stop")]
+        for _ in range(left):
+            nxt_layer = []
+            for c, trig, first in layer:
+                for nx, r in b.nbr_routes[c]:
+                    if first == "stop":
+                        if nx not in first_ok:
+                            continue
+                    elif barriers[r] and not journalist:
+                        continue
+                    t2 = trig
+                    if not journalist:
+                        k = cont[nx]
+                        rk = radars[k]
+                        if rk == 2 or (rk == 1 and all(k != t[0] for t in trig)):
+                            t2 = (*trig, (k, nx if precise else -1))
+                    key = (nx, t2)
+                    if key not in seen:
+                        f = ("move", nx) if first == "stop" else first
+                        seen[key] = f
+                        nxt_layer.append((nx, t2, f))
+            layer = nxt_layer
+            if not layer:
+                break
+        out = []
+        for (c, trig), first in seen.items():
+            seen_by = 0
+            if trig:
+                k, tc = trig[-1]
+                seen_by = b.ball[tc][1] if tc >= 0 else b.cont_mask[k]
+            out.append((c, len(trig), seen_by, first))
+        return out
+
+    def _plan_move(self, view: View, b: Board, decision: Decision, dt: list[int] | None, escape: bool) -> Option:
+        """The first step of the best movement: every end city reachable in the
+        steps left, scored by the way to her cities and by Jessah's chance of
+        finding her there, given what the movement's radar announcement tells."""
+        here = view.angela_city
+        opts = decision.options
+        left = int(decision.info.get("left", 1))
+        radars = view.radars
+        barriers = view.barriers
+        precise = "precise_radars" in view.permanents
+        first_ok = {o[1] for o in opts if isinstance(o, tuple) and o[0] == "move"}
+        # The Journalist crosses barriers and trips no radar: seen in the options.
+        journalist = any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here])
+        memo = b.memo
+        key = ("ends", here, left, barriers, radars, precise, journalist)
+        ends = memo.get(key)
+        if ends is None:
+            ends = b.remember(key, self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok))
+        rkey = ("reach", view.belief, left, None if journalist else barriers, radars)
+        got = memo.get(rkey)
+        if got is None:
+            masks = b.open_masks(barriers) if not journalist else b.nbr_mask
+            reach = view.belief
+            for _ in range(left):
+                reach = expand(reach, masks)
+            radar_cities = 0
+            if not journalist:
+                for k, rk in enumerate(radars):
+                    if rk:
+                        radar_cities |= b.cont_mask[k]
+            got = b.remember(rkey, (reach, (reach & ~radar_cities) | view.belief))
+        reach, quiet = got
+        jc = view.jessah_city
+        djrow = b.dist[jc]
+        ball = b.ball[jc]
+        last = not view.identities_up
+        w_danger = (10.0 if last else 4.0) * (1.4 - self.risk)
+        w_way = 0.3 if escape else 1.0
+        best: Option = "stop"
+        best_s = -1e18
+        n_prox = len(_PROXIMITY)
+        for c, n_trig, seen_by, first in ends:
+            s = -0.1 * n_trig
+            d = djrow[c]
+            if d < n_prox:
+                # Jessah searches the belief cities nearest her first; she
+                # finds Angela if few of them are at least as near as her city.
+                bp = ((seen_by & reach) if n_trig else quiet) | (1 << c)
+                crowd = (bp & ball[d]).bit_count()
+                s -= w_danger * _PROXIMITY[d] * min(1.0, 2.0 / crowd)
+            if dt is not None:
+                s -= w_way * min(dt[c], 8)
+            if escape:
+                s += 0.2 * min(d, 5)
+            if first == "stop":
+                s += 0.01
+            if s > best_s + 1e-9:
+                best, best_s = first, s
+        return best
+
+    def on_angela_security(self, view: View, decision: Decision) -> Option:
+        opts = decision.options
+        spends = [o for o in opts if isinstance(o, tuple)]
+        if spends and view.security >= view.rules.security_cap:
+            # Spend before gaining so the point is not lost (R11): a radar on
+            # her continent first, else the barrier nearest to her.
+            b = self._b(view)
+            k = b.cont[view.angela_city]
+            if ("remove_radar", k) in opts:
+                return ("remove_radar", k)
+            bars = [o for o in spends if o[0] == "remove_barrier"]
+            if bars:
+                return min(bars, key=lambda o: (min(b.dist[view.angela_city][e] for e in b.route_ends[o[1]]), o[1]))
+        return "gain"
+
+    def on_identity(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        ids = {x.id: x for x in view.comps.identities}
+        white = sum(1 for r in view.radars if r == 1) + sum(1 for x in view.barriers if x == 1)
+        harmful = max((_UPGRADE_HELP.get(u, 1.0) for u in view.permanents), default=0.0)
+        here = view.angela_city
+        radar_near = sum(1 for c in bits(expand(1 << here, b.nbr_mask)) if view.radars[b.cont[c]])
+
+        def value(i: str) -> tuple[float, str]:
+            x = ids[i]
+            v = float(x.moves)
+            if x.effect == "journalist":
+                v += 0.4 + 0.4 * radar_near
+            elif x.effect == "lawyer":
+                v += 0.2 * min(white, 2)
+            elif x.effect == "secret_agent":
+                v += 0.15 * (view.rules.security_cap - view.security)
+            elif x.effect == "doctor":
+                v += 0.35 * min(x.checks, view.rules.hand_limit - len(view.hand))
+            elif x.effect == "businesswoman":
+                v += 0.25 * harmful
+            return (v, i)
+
+        return max(decision.options, key=value)
+
+    def on_destroy_upgrade(self, view: View, decision: Decision) -> Option:
+        return max(decision.options, key=lambda u: (_UPGRADE_HELP.get(u, 1.0), u))
+
+    def _nearest_route(self, view: View, b: Board, routes: Sequence[int]) -> int:
+        here = view.angela_city
+        return min(routes, key=lambda r: (min(b.dist[here][e] for e in b.route_ends[r]), r))
+
+    def on_lawyer_barrier(self, view: View, decision: Decision) -> Option:
+        return self._nearest_route(view, self._b(view), decision.options)
+
+    def on_remove_black_barrier(self, view: View, decision: Decision) -> Option:
+        return self._nearest_route(view, self._b(view), decision.options)
+
+    def on_lawyer_radar(self, view: View, decision: Decision) -> Option:
+        b = self._b(view)
+        here = view.angela_city
+        return min(decision.options, key=lambda k: (min(b.dist[here][c] for c in view.comps.continents[k].cities), k))
+
+    def on_remove_black_radar(self, view: View, decision: Decision) -> Option:
+        return self.on_lawyer_radar(view, decision)
