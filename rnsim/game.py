@@ -160,3 +160,10 @@ class Game(Protocol):
     def load_position(self, data: Mapping[str, Any], rules: Any = None, log: bool = False) -> State:
         """A state from a saved position (raises a clear error on bad data)."""
         ...
+
+    # -- conformance -------------------------------------------------------------------
+    def conceal(self, state: State, seat: int, rng: random.Random) -> State:
+        """A copy of ``state`` in which what ``seat`` cannot see is re-drawn
+        (others' hidden hands, deck orders, ...): ``seat``'s view of it must equal
+        its view of ``state`` (the conformance suite's no-leak test)."""
+        ...
