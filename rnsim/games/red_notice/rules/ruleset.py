@@ -2,18 +2,35 @@
 
 A variant is a RuleSet with some knobs changed; the engine reads knobs and
 never compares variant names. Defaults are the rulebook's values.
+
+Two kinds of knob:
+
+- *numbers* (``money_target``, ``hand_limit``, ...), each with a range and a
+  *notch*, the natural step a designer would try (``rnsim levers`` moves each
+  one notch down and up);
+- *component knobs* that change the component set a game is played with,
+  without writing a new folder: ``upgrades_excluded``, ``upgrade_copies``,
+  ``identities_excluded``, ``identities_plain``, ``token_values`` and
+  ``check_values``. :meth:`RuleSet.load_components` returns the component set
+  with them applied, so the engine (which reads only ``load_components()``)
+  honours them unchanged.
+
+Component knobs left at their defaults are omitted from :meth:`RuleSet.to_dict`
+(and so from the rules hash, manifests and saved positions): a rule set that
+does not use them hashes and prints exactly as before they existed.
 """
 
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
-from rnsim.errors import RulesError
-from rnsim.games.red_notice.rules.components import Components, load_components
+from rnsim.errors import RnsimError, RulesError
+from rnsim.games.red_notice.rules.components import POW, Components, build_components, load_components
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,29 +39,59 @@ class Knob:
     lo: int | None
     hi: int | None
     doc: str
+    #: the natural step a designer would try (numeric knobs); None for the others
+    notch: int | None = None
+    #: "number", "choice" or "components" (a knob that changes the component set)
+    kind: str = "number"
 
 
-# name -> (default, min, max, doc). Bounds that depend on the component set are
-# checked in RuleSet.validate_against().
+#: The plain identity: Angela escapes with "up to 2 movements" and nothing else,
+#: the part every printed identity but the Pilot shares and no special power.
+#: ``identities_plain`` plays a listed identity as this one (same id, so games
+#: stay paired on the identity pair), to value the identity's special power.
+PLAIN_IDENTITY: dict[str, Any] = {"effect": "pilot", "moves": 2}
+
+# name -> Knob. Bounds that depend on the component set are checked in
+# RuleSet.validate_against().
 KNOBS: dict[str, Knob] = {
-    "money_target": Knob(1_000_000, 1, 100_000_000, "Angela wins the moment her cashed checks reach this total (dollars)."),
-    "hand_limit": Knob(5, 1, 50, "Most checks a hand may hold; draws beyond it are lost."),
-    "starting_checks": Knob(3, 1, 10, "Checks dealt to each player at setup; one is shown to place the pawn."),
-    "security_start": Knob(2, 0, 50, "Angela's security points at setup."),
-    "security_cap": Knob(4, 0, 50, "Most security points Angela can hold; gains above are lost (R11)."),
-    "security_removal_cost": Knob(2, 1, 50, "Security points Angela spends to remove one white radar or barrier."),
-    "cards_per_round": Knob(4, 1, 12, "Action cards drawn each round."),
-    "tokens_per_round": Knob(3, 1, 12, "Action tokens each player draws and places each round."),
-    "reset_every_rounds": Knob(3, 1, 12, "Tokens and action cards are reshuffled after this many rounds."),
-    "identities_per_game": Knob(2, 0, 6, "False identities Angela gets; Jessah needs one more capture than this to win."),
-    "radars_at_setup": Knob(2, 0, 6, "Radars Jessah places on distinct continents at setup."),
-    "upgrades_face_up": Knob(2, 1, 10, "Upgrade cards revealed to choose from."),
-    "max_rounds": Knob(60, 1, 1000, "Simulator round limit (R23): after this many rounds the game is a timeout."),
-    "bonus_move_check_value": Knob(100_000, 0, 10_000_000, "Cashing a check of exactly this value gives the casher a movement."),
-    "bonus_move_steps": Knob(1, 0, 5, "Steps of the bonus movement for a bonus-value check."),
-    "upgrade_check_value": Knob(200_000, 0, 10_000_000, "Cashing a check of exactly this value gives Jessah an upgrade (or R9)."),
-    "initiative_first": Knob("angela", None, None, 'Who has the initiative in round 1: "angela" (rulebook) or "jessah".'),
+    "money_target": Knob(1_000_000, 1, 100_000_000, "Angela wins the moment her cashed checks reach this total (dollars).", 100_000),
+    "hand_limit": Knob(5, 1, 50, "Most checks a hand may hold; draws beyond it are lost.", 1),
+    "starting_checks": Knob(3, 1, 10, "Checks dealt to each player at setup; one is shown to place the pawn.", 1),
+    "security_start": Knob(2, 0, 50, "Angela's security points at setup.", 1),
+    "security_cap": Knob(4, 0, 50, "Most security points Angela can hold; gains above are lost (R11).", 1),
+    "security_removal_cost": Knob(2, 1, 50, "Security points Angela spends to remove one white radar or barrier.", 1),
+    "cards_per_round": Knob(4, 1, 12, "Action cards drawn each round.", 1),
+    "tokens_per_round": Knob(3, 1, 12, "Action tokens each player draws and places each round.", 1),
+    "reset_every_rounds": Knob(3, 1, 12, "Tokens and action cards are reshuffled after this many rounds.", 1),
+    "identities_per_game": Knob(2, 0, 6, "False identities Angela gets; Jessah needs one more capture than this to win.", 1),
+    "radars_at_setup": Knob(2, 0, 6, "Radars Jessah places on distinct continents at setup.", 1),
+    "upgrades_face_up": Knob(2, 1, 10, "Upgrade cards revealed to choose from.", 1),
+    "max_rounds": Knob(60, 1, 1000, "Simulator round limit (R23): after this many rounds the game is a timeout.", 10),
+    "bonus_move_check_value": Knob(100_000, 0, 10_000_000, "Cashing a check of exactly this value gives the casher a movement.", 100_000),
+    "bonus_move_steps": Knob(1, 0, 5, "Steps of the bonus movement for a bonus-value check.", 1),
+    "upgrade_check_value": Knob(200_000, 0, 10_000_000, "Cashing a check of exactly this value gives Jessah an upgrade (or R9).", 100_000),
+    "initiative_first": Knob("angela", None, None, 'Who has the initiative in round 1: "angela" (rulebook) or "jessah".', None, "choice"),
+    "upgrades_excluded": Knob(
+        (), None, None, 'Upgrade ids left out of the deck, e.g. ["satellite_sweep"].', None, "components"),
+    "upgrade_copies": Knob(
+        (), None, None, "Copies of an upgrade in the deck, e.g. { wiretap = 2 } (0..10; 0 leaves it out).",
+        None, "components"),
+    "identities_excluded": Knob(
+        (), None, None, 'Identity ids that are never dealt, e.g. ["pilot"].', None, "components"),
+    "identities_plain": Knob(
+        (), None, None, "Identity ids played as the plain identity: an escape of up to 2 movements and no "
+        "special power (same id, so games stay paired).", None, "components"),
+    "token_values": Knob(
+        (), None, None, 'The action tokens of each player, e.g. [1, 2, 2, 3, 3, 4, 4, 5, "POW"] '
+        "(default: the component set's).", None, "components"),
+    "check_values": Knob(
+        (), None, None, "Check values per colour, e.g. { red = [100000, 100000, 300000] } "
+        "(a colour left out keeps the component set's).", None, "components"),
 }
+
+#: numeric knobs, the ones with a notch
+NUMERIC_KNOBS: tuple[str, ...] = tuple(k for k, v in KNOBS.items() if v.kind == "number")
+COMPONENT_KNOBS: tuple[str, ...] = tuple(k for k, v in KNOBS.items() if v.kind == "components")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +116,14 @@ class RuleSet:
     upgrade_check_value: int = 200_000
     initiative_first: str = "angela"
     components: str = "classic"
+    # component knobs, stored as tuples so a RuleSet stays hashable; the TOML
+    # forms (lists, tables) are converted by from_mapping
+    upgrades_excluded: tuple[str, ...] = ()
+    upgrade_copies: tuple[tuple[str, int], ...] = ()
+    identities_excluded: tuple[str, ...] = ()
+    identities_plain: tuple[str, ...] = ()
+    token_values: tuple[int | str, ...] = ()
+    check_values: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     @property
     def captures_to_win(self) -> int:
@@ -85,13 +140,13 @@ class RuleSet:
                 close = difflib.get_close_matches(key, allowed, n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 raise RulesError(f"{source}: unknown rule knob {key!r}{hint}; knobs are: {', '.join(allowed)}")
-            values[key] = value
+            values[key] = _canonical(key, value, source) if key in COMPONENT_KNOBS else value
         rules = cls(**values)
         rules.validate(source)
         return rules
 
     def replace(self, **changes: Any) -> RuleSet:
-        d = asdict(self)
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
         d.update(changes)
         return RuleSet.from_mapping(d)
 
@@ -99,6 +154,8 @@ class RuleSet:
         for name, knob in KNOBS.items():
             v = getattr(self, name)
             key = f"{source}: {name}"
+            if knob.kind == "components":
+                continue  # checked against the component set in _derive_components
             if name == "initiative_first":
                 if v not in ("angela", "jessah"):
                     raise RulesError(f'{key}: must be "angela" or "jessah", got {v!r}')
@@ -119,10 +176,27 @@ class RuleSet:
             )
         if self.starting_checks > self.hand_limit + 1:
             raise RulesError(f"{source}: starting_checks: must be at most hand_limit + 1 ({self.hand_limit + 1})")
-        self.validate_against(self.load_components(), source)
+        self.validate_against(self._components(source), source)
 
     def load_components(self) -> Components:
-        return load_components(self.components)
+        """The component set the game is played with: ``components`` with the
+        component knobs applied (the set itself when none is used)."""
+        return self._components("rules")
+
+    def _components(self, source: str) -> Components:
+        base = load_components(self.components)
+        over = self._component_overrides()
+        if not over:
+            return base
+        key = (id(base), json.dumps(over, sort_keys=True))
+        hit = _DERIVED.get(key)
+        if hit is None or hit[0] is not base:
+            hit = (base, _derive_components(base, over, source))
+            _DERIVED[key] = hit
+        return hit[1]
+
+    def _component_overrides(self) -> dict[str, Any]:
+        return {k: _plain_value(getattr(self, k)) for k in COMPONENT_KNOBS if getattr(self, k)}
 
     def validate_against(self, comps: Components, source: str = "rules") -> None:
         n_cards = len(comps.cards)
@@ -139,7 +213,8 @@ class RuleSet:
             )
         if self.identities_per_game > len(comps.identities):
             raise RulesError(
-                f"{source}: identities_per_game: must be at most {len(comps.identities)} (identities in the set)"
+                f"{source}: identities_per_game: must be at most {len(comps.identities)} "
+                "(identities in the set, after identities_excluded)"
             )
         lim = min(comps.radar_supply, comps.n_continents)
         if self.radars_at_setup > lim:
@@ -150,7 +225,12 @@ class RuleSet:
             )
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The knobs as plain TOML/JSON values. Component knobs at their default
+        (unused) are left out, so the rules hash of a rule set that does not use
+        them is the one it had before they existed."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in COMPONENT_KNOBS}
+        out.update(self._component_overrides())
+        return out
 
     def digest(self) -> str:
         """Hash of the resolved rules and the component data they use."""
@@ -164,9 +244,139 @@ class RuleSet:
 
 def knob_docs() -> str:
     """A Markdown table of every knob, for the README and `rnsim rules`."""
-    lines = ["| knob | default | allowed | meaning |", "|---|---|---|---|"]
+    lines = ["| knob | default | allowed | notch | meaning |", "|---|---|---|---|---|"]
     for name, k in KNOBS.items():
-        allowed = f"{k.lo}..{k.hi}" if k.lo is not None else '"angela" or "jessah"'
-        lines.append(f"| `{name}` | {k.default!r} | {allowed} | {k.doc} |")
-    lines.append('| `components` | "classic" | a built-in set name or a folder | The component set (map, cards, ...). |')
+        if k.kind == "number":
+            allowed = f"{k.lo}..{k.hi}"
+        elif k.kind == "choice":
+            allowed = '"angela" or "jessah"'
+        else:
+            allowed = "see meaning"
+        default = "(none)" if k.kind == "components" else repr(k.default)
+        notch = f"{k.notch:,}" if k.notch is not None else ""
+        lines.append(f"| `{name}` | {default} | {allowed} | {notch} | {k.doc} |")
+    lines.append('| `components` | "classic" | a built-in set name or a folder | | The component set (map, cards, ...). |')
     return "\n".join(lines)
+
+
+# ----------------------------------------------------------------- component knobs
+
+_DERIVED: dict[tuple[int, str], tuple[Components, Components]] = {}
+
+
+def _plain_value(v: Any) -> Any:
+    """A component knob's tuple form as its TOML form (list or table)."""
+    if v and all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) for x in v):
+        return {k: list(x) if isinstance(x, tuple) else x for k, x in v}
+    return list(v)
+
+
+def _is_count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _canonical(name: str, value: Any, source: str) -> Any:
+    """Check a component knob's shape (not yet its ids) and make it a tuple."""
+    key = f"{source}: {name}"
+    if isinstance(value, tuple) and not value:
+        return ()  # the stored default (RuleSet.replace passes fields through as they are)
+    if name in ("upgrades_excluded", "identities_excluded", "identities_plain"):
+        if not isinstance(value, list | tuple) or not all(isinstance(x, str) for x in value):
+            raise RulesError(f'{key}: must be a list of ids, e.g. ["pilot"], got {value!r}')
+        dup = [x for i, x in enumerate(value) if x in value[:i]]
+        if dup:
+            raise RulesError(f"{key}: {dup[0]!r} is listed twice")
+        return tuple(value)
+    if name == "upgrade_copies":
+        items = _table_items(value, key, "{ wiretap = 2 }")
+        for uid, n in items:
+            if not _is_count(n) or not 0 <= n <= 10:
+                raise RulesError(f"{key}: {uid}: copies must be a whole number 0..10, got {n!r}")
+        return tuple(sorted(items))
+    if name == "token_values":
+        if not isinstance(value, list | tuple) or not value:
+            raise RulesError(f'{key}: must be a non-empty list of tokens, e.g. [1, 2, 3, "POW"], got {value!r}')
+        for t in value:
+            if t != "POW" and not (_is_count(t) and 0 <= t < POW):
+                raise RulesError(f'{key}: a token is a whole number 0..{POW - 1} or "POW", got {t!r}')
+        return tuple(value)
+    if name == "check_values":
+        items = _table_items(value, key, "{ red = [100000, 200000] }")
+        out = []
+        for colour, vals in items:
+            if not isinstance(vals, list | tuple) or not vals:
+                raise RulesError(f"{key}: {colour}: must be a non-empty list of dollar values, got {vals!r}")
+            for v in vals:
+                if not _is_count(v) or v <= 0:
+                    raise RulesError(f"{key}: {colour}: a check value is a positive whole number of dollars, got {v!r}")
+            out.append((colour, tuple(vals)))
+        return tuple(sorted(out))
+    raise AssertionError(name)
+
+
+def _table_items(value: Any, key: str, example: str) -> list[tuple[str, Any]]:
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list | tuple) and all(isinstance(x, list | tuple) and len(x) == 2 for x in value):
+        items = [(k, v) for k, v in value]
+    else:
+        raise RulesError(f"{key}: must be a table, e.g. {example}, got {value!r}")
+    if not all(isinstance(k, str) for k, _ in items):
+        raise RulesError(f"{key}: must be a table, e.g. {example}, got {value!r}")
+    return items
+
+
+def _known(key: str, what: str, name: str, known: list[str]) -> None:
+    if name not in known:
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise RulesError(f"{key}: unknown {what} {name!r}{hint}; {what}s are: {', '.join(known)}")
+
+
+def _derive_components(base: Components, over: dict[str, Any], source: str) -> Components:
+    """``base`` with the component knobs ``over`` applied (validated first, so
+    errors name the knob rather than a component file)."""
+    raw = copy.deepcopy(base.raw)
+    upgrades = raw["upgrades.toml"]["upgrades"]
+    uids = [u["id"] for u in upgrades]
+    excluded = over.get("upgrades_excluded", [])
+    for u in excluded:
+        _known(f"{source}: upgrades_excluded", "upgrade", u, uids)
+    copies = over.get("upgrade_copies", {})
+    for u in copies:
+        _known(f"{source}: upgrade_copies", "upgrade", u, uids)
+        if u in excluded:
+            raise RulesError(f"{source}: upgrade_copies: {u!r} is also in upgrades_excluded; keep one of the two")
+    kept = []
+    for u in upgrades:
+        n = 0 if u["id"] in excluded else copies.get(u["id"], u.get("copies", 1))
+        if n > 0:
+            kept.append({**u, "copies": n})
+    raw["upgrades.toml"]["upgrades"] = kept
+
+    idents = raw["identities.toml"]["identities"]
+    iids = [i["id"] for i in idents]
+    for name in ("identities_excluded", "identities_plain"):
+        for i in over.get(name, []):
+            _known(f"{source}: {name}", "identity", i, iids)
+    out_ids = []
+    for d in idents:
+        if d["id"] in over.get("identities_excluded", []):
+            continue
+        if d["id"] in over.get("identities_plain", []):
+            d = {"id": d["id"], "name": f"{d['name']} (plain)", **PLAIN_IDENTITY}
+        out_ids.append(d)
+    raw["identities.toml"]["identities"] = out_ids
+
+    if "token_values" in over:
+        raw["tokens.toml"]["action_tokens"] = list(over["token_values"])
+    if "check_values" in over:
+        colours = [c["colour"] for c in raw["map.toml"]["continents"]]
+        for colour, vals in over["check_values"].items():
+            _known(f"{source}: check_values", "colour", colour, colours)
+            raw["checks.toml"]["values"][colour] = list(vals)
+    try:
+        return build_components(raw, name=f"{base.name}+knobs")
+    except RnsimError as e:
+        raise RulesError(f"{source}: the component knobs make an invalid component set: {e}") from None
+
