@@ -21,6 +21,7 @@ from rnsim.errors import ConfigError
 #: built-in games: name -> "module:attribute" of the game object
 BUILTIN: dict[str, str] = {
     "red_notice": "rnsim.games.red_notice.game:GAME",
+    "fbi": "rnsim.games.fbi.game:GAME",
 }
 
 DEFAULT_GAME = "red_notice"

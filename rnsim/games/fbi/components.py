@@ -1,0 +1,220 @@
+"""FBI's physical components, loaded from a folder of TOML files and validated.
+
+The classic set in ``rnsim/games/fbi/data/classic`` is a reconstruction (F14):
+the rulebook gives every count but not the colour and value of the 59
+character cards. A designer swaps in another set with ``[rules] components =
+"path/to/folder"`` holding the same three files; every error names the file,
+the key and what is allowed.
+
+Cards become small integers: character card ``i`` has ``card_colour[i]``
+(a colour index, or ``PURPLE``) and ``card_value[i]``. Purple cards come
+first (ids ``0 .. len(purple) - 1``), then the coloured cards in file order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rnsim.errors import ComponentError
+
+FILES = ("agents.toml", "characters.toml", "bonus.toml")
+PURPLE = -1
+MIN_PLAYERS, MAX_PLAYERS = 3, 5  # F16
+
+
+@dataclass(frozen=True, eq=False)
+class Components:
+    """One validated FBI component set. Immutable; shared by every game."""
+
+    name: str
+    colours: tuple[str, ...]  # the bonus colours, in a fixed order
+    doubler: str  # the 2x field agent's name
+    agent_copies: int
+    slammer_values: tuple[int, ...]
+    handcuffs: int
+    purple: tuple[int, ...]  # card ids of the purple cards
+    coloured: tuple[int, ...]  # card ids of the deck (coloured character cards)
+    card_colour: tuple[int, ...]  # per card id: colour index or PURPLE
+    card_value: tuple[int, ...]
+    bonus: tuple[int, ...]  # per colour: the bonus card's value
+    raw: dict[str, Any] = field(repr=False)
+    max_players: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        pairs = 0
+        values = [self.card_value[c] for c in self.purple]
+        while pairs + 1 in values and -(pairs + 1) in values:
+            pairs += 1
+        object.__setattr__(
+            self, "max_players", min(MAX_PLAYERS, self.agent_copies, len(self.slammer_values), pairs)
+        )
+
+    @property
+    def n_cards(self) -> int:
+        """Every card of the set (field agents, slammer, handcuffs, characters, bonus)."""
+        return (
+            self.agent_copies * (len(self.colours) + 1)
+            + len(self.slammer_values)
+            + self.handcuffs
+            + len(self.card_value)
+            + len(self.bonus)
+        )
+
+    def colour_name(self, c: int) -> str:
+        return "purple" if c == PURPLE else self.colours[c]
+
+    def card_name(self, card: int) -> str:
+        """``red 4``, ``blue -2``, ``purple 5``."""
+        return f"{self.colour_name(self.card_colour[card])} {self.card_value[card]}"
+
+    def purple_card(self, value: int) -> int:
+        for c in self.purple:
+            if self.card_value[c] == value:
+                return c
+        raise ComponentError(f"component set {self.name!r} has no purple card {value}")
+
+    def digest(self) -> str:
+        blob = json.dumps(self.raw, sort_keys=True, separators=(",", ":")).encode()
+        return hashlib.sha256(blob).hexdigest()
+
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+_CACHE: dict[str, Components] = {}
+
+
+def component_folder(source: str | Path) -> Path:
+    """A bare name is a built-in set (never shadowed by a folder of that name
+    in the current directory); anything that looks like a path is a path."""
+    text = str(source)
+    if isinstance(source, Path) or "/" in text or "\\" in text or text.startswith("."):
+        return Path(text)
+    builtin = DATA_DIR / text
+    return builtin if builtin.is_dir() else Path(text)
+
+
+def load_components(source: str | Path = "classic") -> Components:
+    folder = component_folder(source)
+    key = str(folder.resolve())
+    if key in _CACHE:
+        return _CACHE[key]
+    if not folder.is_dir():
+        known = sorted(d.name for d in DATA_DIR.iterdir() if d.is_dir())
+        raise ComponentError(
+            f"FBI component set {str(source)!r} not found: not a folder, and not one of the "
+            f"built-in sets ({', '.join(known)})"
+        )
+    raw: dict[str, Any] = {}
+    for fname in FILES:
+        f = folder / fname
+        if not f.is_file():
+            raise ComponentError(f"{f}: missing (an FBI component set needs {', '.join(FILES)})")
+        try:
+            with f.open("rb") as fh:
+                raw[fname] = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as e:
+            raise ComponentError(f"{f}: not valid TOML: {e}") from None
+    comps = build_components(raw, name=folder.name, folder=folder)
+    _CACHE[key] = comps
+    return comps
+
+
+class _Ctx:
+    def __init__(self, folder: Path | None, fname: str) -> None:
+        self.path = str(folder / fname) if folder else fname
+
+    def err(self, key: str, msg: str) -> ComponentError:
+        return ComponentError(f"{self.path}: {key}: {msg}")
+
+    def table(self, data: dict[str, Any], key: str, allowed: set[str]) -> dict[str, Any]:
+        t = data.get(key)
+        if not isinstance(t, dict):
+            raise self.err(f"[{key}]", "missing table")
+        for k in t:
+            if k not in allowed:
+                raise self.err(f"{key}.{k}", f"unknown key; allowed: {', '.join(sorted(allowed))}")
+        return t
+
+    def ints(self, value: Any, key: str, nonzero: bool = False) -> list[int]:
+        if not isinstance(value, list) or not value:
+            raise self.err(key, f"must be a non-empty list of whole numbers, got {value!r}")
+        for v in value:
+            if not isinstance(v, int) or isinstance(v, bool) or (nonzero and v == 0):
+                what = "non-zero whole numbers" if nonzero else "whole numbers"
+                raise self.err(key, f"must hold {what} only, got {v!r}")
+        return list(value)
+
+
+def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | None = None) -> Components:
+    """Validate raw TOML tables (file name -> table) into Components."""
+    ax = _Ctx(folder, "agents.toml")
+    agents = raw.get("agents.toml", {})
+    fa = ax.table(agents, "field_agents", {"colours", "doubler", "copies"})
+    colours = fa.get("colours")
+    if not isinstance(colours, list) or not colours or not all(isinstance(c, str) and c for c in colours):
+        raise ax.err("field_agents.colours", f"must be a non-empty list of colour names, got {colours!r}")
+    if len(set(colours)) != len(colours):
+        raise ax.err("field_agents.colours", "colour names must be distinct")
+    if "purple" in colours:
+        raise ax.err("field_agents.colours", '"purple" is the colour of the setup cards, not a field agent colour')
+    doubler = fa.get("doubler", "2x")
+    if not isinstance(doubler, str) or not doubler or doubler in colours:
+        raise ax.err("field_agents.doubler", f"must be a name distinct from the colours, got {doubler!r}")
+    copies = fa.get("copies")
+    if not isinstance(copies, int) or isinstance(copies, bool) or not MIN_PLAYERS <= copies <= MAX_PLAYERS:
+        raise ax.err("field_agents.copies", f"must be {MIN_PLAYERS}..{MAX_PLAYERS} (one per player), got {copies!r}")
+    sl = ax.table(agents, "slammer", {"values"})
+    slammer = ax.ints(sl.get("values"), "slammer.values")
+    if slammer != list(range(1, len(slammer) + 1)) or len(slammer) < MIN_PLAYERS:
+        raise ax.err("slammer.values", f"must be 1, 2, ..., n with n >= {MIN_PLAYERS}, got {slammer}")
+    hc = ax.table(agents, "handcuffs", {"count"})
+    if hc.get("count") != 1:
+        raise ax.err("handcuffs.count", f"must be 1, got {hc.get('count')!r}")
+
+    cx = _Ctx(folder, "characters.toml")
+    chars = raw.get("characters.toml", {})
+    pu = cx.table(chars, "purple", {"values"})
+    purple = cx.ints(pu.get("values"), "purple.values", nonzero=True)
+    for k in range(1, MIN_PLAYERS + 1):
+        if k not in purple or -k not in purple:
+            raise cx.err("purple.values", f"must hold {k} and {-k} (one pair per player, setup)")
+    if len(set(purple)) != len(purple):
+        raise cx.err("purple.values", "values must be distinct (a player is dealt k and -k)")
+    ch = cx.table(chars, "characters", set(colours))
+    card_colour = [PURPLE] * len(purple)
+    card_value = list(purple)
+    for ci, c in enumerate(colours):
+        if c not in ch:
+            raise cx.err(f"characters.{c}", "missing (every field agent colour needs character cards)")
+        vals = cx.ints(ch[c], f"characters.{c}", nonzero=True)
+        card_colour.extend([ci] * len(vals))
+        card_value.extend(vals)
+
+    bx = _Ctx(folder, "bonus.toml")
+    bt = bx.table(raw.get("bonus.toml", {}), "bonus", set(colours))
+    bonus = []
+    for c in colours:
+        v = bt.get(c)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise bx.err(f"bonus.{c}", f"must be a whole number >= 0 (every colour has a bonus card), got {v!r}")
+        bonus.append(v)
+
+    n_purple = len(purple)
+    return Components(
+        name=name,
+        colours=tuple(colours),
+        doubler=doubler,
+        agent_copies=copies,
+        slammer_values=tuple(slammer),
+        handcuffs=1,
+        purple=tuple(range(n_purple)),
+        coloured=tuple(range(n_purple, len(card_value))),
+        card_colour=tuple(card_colour),
+        card_value=tuple(card_value),
+        bonus=tuple(bonus),
+        raw=raw,
+    )

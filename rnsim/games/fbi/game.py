@@ -1,0 +1,190 @@
+"""FBI behind the game boundary (:class:`rnsim.game.Game`): ``GAME``.
+
+Seats are named after the rulebook's example players, clockwise (F1): ann,
+bert, chris, donna, emil; a 3-player game uses the first three. The setup a
+tournament varies is the player count (``[run] players = [3, 4, 5]``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from rnsim.errors import ConfigError, IllegalOption, RnsimError
+from rnsim.game import Knob, Outcome
+from rnsim.games.fbi import narrative, position
+from rnsim.games.fbi.components import MAX_PLAYERS, MIN_PLAYERS
+from rnsim.games.fbi.rules import KNOBS, FbiRules
+from rnsim.games.fbi.state import SEAT_NAMES, FbiState, check_players
+from rnsim.games.fbi.view import FbiView, build_view
+
+
+class FbiGame:
+    name: ClassVar[str] = "fbi"
+    title: ClassVar[str] = "FBI"
+    version: ClassVar[str] = "1"
+    setup_key: ClassVar[str] = "players"
+    setup_column: ClassVar[str] = "players"
+    #: every seat name a game can have (results hold a column per seat)
+    all_seats: ClassVar[tuple[str, ...]] = SEAT_NAMES
+
+    # -- rules and components -------------------------------------------------
+    def knobs(self) -> Sequence[Knob]:
+        return KNOBS
+
+    def rules(self, table: Mapping[str, Any] | None = None, source: str = "rules") -> FbiRules:
+        return FbiRules.from_mapping(dict(table) if table is not None else {}, source)
+
+    def rules_hash(self, rules: FbiRules) -> str:
+        return rules.digest()
+
+    # -- seats and setups ---------------------------------------------------------
+    def setups(self, rules: FbiRules, value: Any, source: str = "run") -> list[tuple[str, int]]:
+        """``players = 4`` or ``players = [3, 4, 5]``: one cell per count (F16)."""
+        if value is None:
+            value = list(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+        counts = value if isinstance(value, list) else [value]
+        if not counts:
+            raise ConfigError(f"{source}: players: must name at least one player count (3, 4 or 5)")
+        comps = rules.load_components()
+        out: list[tuple[str, int]] = []
+        for i, k in enumerate(counts):
+            try:
+                check_players(k, comps, f"{source}: players" + (f"[{i}]" if isinstance(value, list) else ""))
+            except RnsimError as e:
+                raise ConfigError(str(e)) from None
+            if str(k) in [label for label, _ in out]:
+                raise ConfigError(f"{source}: players: {k} is listed twice")
+            out.append((str(k), k))
+        return out
+
+    def seats(self, rules: FbiRules, setup: Any = None) -> tuple[str, ...]:
+        n = MAX_PLAYERS if setup is None else check_players(setup, rules.load_components())
+        return SEAT_NAMES[:n]
+
+    # -- the decision machine ----------------------------------------------------------
+    def new_state(self, rules: FbiRules, chance: random.Random, setup: Any = None, seed: int = 0,
+                  log: bool = False) -> FbiState:
+        players = 4 if setup is None else setup
+        return FbiState.new(rules, players, chance, seed=seed, log=log)
+
+    def view(self, state: FbiState, seat: int) -> FbiView:
+        return build_view(state, seat)
+
+    def outcome(self, state: FbiState, decisions: int = 0) -> Outcome:
+        n = state.n
+        seats = SEAT_NAMES[:n]
+        if not state.over:
+            return Outcome(winner=None, end_reason="unfinished", rounds=state.turn, seed=state.seed,
+                           decisions=decisions, record=self._record(state), events=state.log)
+        winners = state.winners()
+        shares = {seats[s]: (1.0 / len(winners) if s in winners else 0.0) for s in range(n)}
+        return Outcome(
+            winner=seats[winners[0]] if len(winners) == 1 else None,
+            end_reason="deck_empty" if len(winners) == 1 else "shared_win",  # FR12
+            rounds=state.turn,
+            seed=state.seed,
+            decisions=decisions,
+            record=self._record(state),
+            shares=shares,
+            events=state.log,
+        )
+
+    # -- results -----------------------------------------------------------------------
+    def record_schema(self, rules: FbiRules) -> dict[str, Any]:
+        import polars as pl
+
+        cols: dict[str, Any] = {"first_handcuffs": pl.String, "tied": pl.Int8, "bonus_decides": pl.Boolean}
+        for s in SEAT_NAMES:
+            cols[f"score_{s}"] = pl.Int16
+        for s in SEAT_NAMES:
+            cols[f"rank_{s}"] = pl.Int8
+        for s in SEAT_NAMES:
+            cols[f"bonus_points_{s}"] = pl.Int16
+        for c in rules.load_components().colours:
+            cols[f"bonus_{c}"] = pl.String
+        for s in SEAT_NAMES:
+            cols[f"share_{s}"] = pl.Float64
+        return cols
+
+    def _record(self, state: FbiState) -> dict[str, Any]:
+        comps = state.comps
+        n = state.n
+        rec: dict[str, Any] = {"first_handcuffs": SEAT_NAMES[state.first_handcuffs]}
+        over = state.over
+        winners = state.winners() if over else []
+        rec["tied"] = len(winners) if over else None
+        if over:
+            base = [state.base_score(s) for s in range(n)]
+            best = max(base)
+            rec["bonus_decides"] = [s for s in range(n) if base[s] == best] != winners  # FR10
+        else:
+            rec["bonus_decides"] = None
+        ranks = state.ranks() if over else []
+        bonus_pts = [0] * n
+        for c, s in enumerate(state.bonus_to):
+            if s >= 0:
+                bonus_pts[s] += comps.bonus[c]
+        for i, name in enumerate(SEAT_NAMES):
+            here = over and i < n
+            rec[f"score_{name}"] = state.scores[i] if here else None
+            rec[f"rank_{name}"] = ranks[i] if here else None
+            rec[f"bonus_points_{name}"] = bonus_pts[i] if here else None
+            rec[f"share_{name}"] = ((1.0 / len(winners)) if i in winners else 0.0) if here else None
+        for c, colour in enumerate(comps.colours):
+            s = state.bonus_to[c] if over else -1
+            rec[f"bonus_{colour}"] = SEAT_NAMES[s] if s >= 0 else None
+        return rec
+
+    # -- narrative and positions ----------------------------------------------------
+    def narrate(self, events: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+        return narrative.narrate(events)
+
+    def save_position(self, state: FbiState) -> dict[str, Any]:
+        return position.save_position(state)
+
+    def load_position(self, data: Mapping[str, Any], rules: Any = None, log: bool = False) -> FbiState:
+        return position.load_position(data, rules, log)
+
+
+GAME = FbiGame()
+
+
+# ------------------------------------------------------------ a local play loop
+
+def seat_seeds(master_seed: int, game_index: int) -> tuple[int, list[int]]:
+    """The chance seed and one strategy seed per seat (up to 5), derived from
+    (master seed, game index) only: results do not depend on chunking."""
+    ss = np.random.SeedSequence(master_seed, spawn_key=(game_index,))
+    words = ss.generate_state(1 + MAX_PLAYERS, dtype=np.uint64)
+    w = [int(x) & 0x7FFF_FFFF_FFFF_FFFF for x in words]
+    return w[0], w[1:]
+
+
+def play(rules: FbiRules, players: int, strategies: Sequence[Any], master_seed: int = 0, game_index: int = 0,
+         log: bool = False) -> tuple[FbiState, Outcome]:
+    """Play one game with one strategy instance per seat (seat 0 first).
+
+    The tournament runner has its own loop; this one serves tests, scripts and
+    the benchmark."""
+    if len(strategies) != players:
+        raise ConfigError(f"players: {players} players need {players} strategies, got {len(strategies)}")
+    chance_seed, seeds = seat_seeds(master_seed, game_index)
+    for seat, strat in enumerate(strategies):
+        strat.new_game(seat, random.Random(seeds[seat]))
+    state = FbiState.new(rules, players, random.Random(chance_seed), seed=chance_seed, log=log)
+    decisions = 0
+    while not state.over:
+        d = state.pending
+        assert d is not None
+        strat = strategies[d.seat]
+        opt = strat.choose(build_view(state, d.seat) if strat.uses_view else None, d)
+        try:
+            state.apply(opt)
+        except IllegalOption as e:
+            raise IllegalOption(f"strategy {type(strat).__name__} ({SEAT_NAMES[d.seat]}): {e}") from None
+        decisions += 1
+    return state, GAME.outcome(state, decisions)

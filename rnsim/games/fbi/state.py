@@ -1,0 +1,426 @@
+"""FbiState: the rules of FBI as an explicit decision machine.
+
+    state = FbiState.new(rules, players, chance_rng)
+    while not state.over:
+        d = state.pending
+        state.apply(choose(view(state, d.seat), d))
+
+Every chance draw happens at setup (the purple deal and the deck shuffle), so
+a state holds no random stream and clones are plain copies. A game turn runs
+through three phases, each a sequence of decisions indexed by ``step``:
+
+- ``bid``: clockwise from the handcuffs holder, each player moves one slammer
+  card (or none) to the centre (F2, F3); ties keep seat order from the holder
+  (F4);
+- ``agents``: each player secretly picks two field agents (F6); asked in
+  arrest order, but no view shows another player's pick until it is played;
+- ``arrest``: slammer order, then the reverse (F5); each turn the player plays
+  one of his remaining agents and must arrest in its colour if he can (F7, F8).
+
+A decision with a single legal answer is answered by the rules themselves
+(no strategy is asked). Ruling ids: F1.. (shared/rules/FBI-RULINGS.md) and
+FR1.. (our readings, docs/games/fbi.md).
+
+Option encodings (stable; strategies and positions rely on them):
+
+=========  ===================================================================
+kind       options
+=========  ===================================================================
+``bid``    ``"none"`` or a card id in the bidder's slammer (one id per
+           distinct colour and value: equal cards are the same bid)
+``agents`` a tuple of two agent names in component order, e.g.
+           ``("red", "blue")`` or ``("yellow", "2x")``
+``arrest`` a colour name among the player's remaining agents (the 2x agent
+           counts as its partner's colour)
+=========  ===================================================================
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rnsim.errors import IllegalOption, RulesError
+from rnsim.games.fbi.components import MIN_PLAYERS, Components
+from rnsim.games.fbi.rules import FbiRules
+
+SEAT_NAMES = ("ann", "bert", "chris", "donna", "emil")  # the rulebook's example players, clockwise (F1, FR1)
+BID, AGENTS, ARREST, OVER = range(4)
+PHASES = ("bid", "agents", "arrest", "over")
+NOT_YET, NO_CARD = -2, -1  # bids[seat] before bidding / after bidding no card
+
+
+class Decision:
+    """A question to one seat. ``options`` is the full list of legal answers."""
+
+    __slots__ = ("seat", "kind", "options", "info")
+
+    def __init__(self, seat: int, kind: str, options: list[Any], info: dict[str, Any] | None = None) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.options = options
+        self.info = info if info is not None else {}
+
+    def __repr__(self) -> str:
+        return f"Decision({SEAT_NAMES[self.seat]}, {self.kind!r}, {self.options}, {self.info})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Decision)
+            and (self.seat, self.kind, self.options, self.info) == (other.seat, other.kind, other.options, other.info)
+        )
+
+
+def check_players(players: Any, comps: Components, source: str = "players") -> int:
+    """F16: 3, 4 or 5 players (fewer if a component set supports fewer)."""
+    hi = comps.max_players
+    if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= hi:
+        allowed = ", ".join(str(k) for k in range(MIN_PLAYERS, hi + 1))
+        raise RulesError(f"{source}: FBI is played by {allowed} players (F16), got {players!r}")
+    return players
+
+
+class FbiState:
+    """The full (omniscient) state of one FBI game. Strategies never see it."""
+
+    rules: FbiRules
+    comps: Components
+    n: int
+    seed: int
+    log: list[dict[str, Any]] | None
+    deck: list[int]  # draw order; hidden
+    table: list[list[int]]  # per colour: card ids in placement order (the top is last, F15)
+    slammer: list[list[int]]  # per seat: card ids (public)
+    released: list[int]  # bid cards, out of the game (F3)
+    turn: int
+    handcuffs: int
+    first_handcuffs: int
+    last_turn: bool
+    bids: list[int]  # per seat: NOT_YET, NO_CARD or a card id
+    order: list[int]  # seats in slammer order (slammer card 1 first)
+    pairs: list[tuple[str, ...] | None]  # per seat: the chosen agents (hidden until played)
+    agents: list[list[int]]  # per seat: colours of the chosen agents not yet played
+    played: list[list[int]]  # per seat: colours played this turn (public)
+    arrests: list[tuple[int, int]]  # this turn: (seat, card id or -1 for a pass), public
+    phase: int
+    step: int
+    pending: Decision | None
+    over: bool
+    scores: list[int]
+    bonus_to: list[int]  # per colour: the seat given the bonus card, or -1
+    decisions: int
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def new(cls, rules: FbiRules, players: int, chance: random.Random, seed: int = 0,
+            log: bool = False, comps: Components | None = None) -> FbiState:
+        comps = comps if comps is not None else rules.load_components()
+        n = check_players(players, comps)
+        s = cls()
+        s.rules, s.comps, s.n, s.seed = rules, comps, n, seed
+        s.log = [] if log else None
+        # Setup: the purple villains 1..n are shuffled and dealt, each with its
+        # bystander twin; the other purple cards are set aside.
+        villains = list(range(1, n + 1))
+        chance.shuffle(villains)
+        s.slammer = [[comps.purple_card(v), comps.purple_card(-v)] for v in villains]
+        s.deck = list(comps.coloured)
+        chance.shuffle(s.deck)
+        s.table = [[] for _ in comps.colours]
+        s.released = []
+        s.turn = 0
+        # The first handcuffs holder has the highest purple villain (= n).
+        s.first_handcuffs = villains.index(n)
+        s.handcuffs = s.first_handcuffs
+        s.last_turn = False
+        s.bids, s.order, s.pairs, s.agents, s.played, s.arrests = [], [], [], [], [], []
+        s.phase, s.step = BID, 0
+        s.pending, s.over = None, False
+        s.scores, s.bonus_to = [], []
+        s.decisions = 0
+        s._event("setup", purple=[comps.card_name(c[0]) for c in s.slammer], handcuffs=SEAT_NAMES[s.handcuffs])
+        s._start_turn()
+        s._advance()
+        return s
+
+    # --------------------------------------------------------------- protocol
+
+    def decision(self) -> Decision:
+        if self.pending is None:
+            raise RuntimeError("the game is over: there is no decision")
+        return self.pending
+
+    def apply(self, option: Any) -> None:
+        d = self.pending
+        if d is None:
+            raise RuntimeError("the game is over: there is no decision to answer")
+        if option not in d.options:
+            raise IllegalOption(
+                f"illegal option {option!r} for {SEAT_NAMES[d.seat]}'s {d.kind!r} decision "
+                f"(turn {self.turn}, game seed {self.seed}); legal options: {d.options}"
+            )
+        self.pending = None
+        self.decisions += 1
+        self._answer(d, option)
+        self._advance()
+
+    def clone(self) -> FbiState:
+        c = FbiState()
+        c.rules, c.comps, c.n, c.seed = self.rules, self.comps, self.n, self.seed
+        c.log = None if self.log is None else [dict(e) for e in self.log]
+        c.deck = self.deck[:]
+        c.table = [t[:] for t in self.table]
+        c.slammer = [t[:] for t in self.slammer]
+        c.released = self.released[:]
+        c.turn, c.handcuffs, c.first_handcuffs, c.last_turn = self.turn, self.handcuffs, self.first_handcuffs, self.last_turn
+        c.bids = self.bids[:]
+        c.order = self.order[:]
+        c.pairs = self.pairs[:]
+        c.agents = [a[:] for a in self.agents]
+        c.played = [p[:] for p in self.played]
+        c.arrests = self.arrests[:]
+        c.phase, c.step = self.phase, self.step
+        c.pending = self.pending  # decisions are never mutated
+        c.over = self.over
+        c.scores = self.scores[:]
+        c.bonus_to = self.bonus_to[:]
+        c.decisions = self.decisions
+        return c
+
+    @property
+    def round(self) -> int:
+        """The game turn (the core's "rounds")."""
+        return self.turn
+
+    # ------------------------------------------------------------ the machine
+
+    def _advance(self) -> None:
+        """Run the rules up to the next decision that needs a strategy."""
+        while self.pending is None and not self.over:
+            d = self._next_decision()
+            if d is None:
+                continue
+            if len(d.options) == 1:
+                self._answer(d, d.options[0])  # FR2: a forced answer needs no strategy
+            else:
+                self.pending = d
+
+    def _next_decision(self) -> Decision | None:
+        """The decision at (phase, step), or None after moving the phase on."""
+        n = self.n
+        if self.phase == BID:
+            if self.step == n:
+                self._set_order()
+                return None
+            seat = (self.handcuffs + self.step) % n
+            return Decision(seat, "bid", self.bid_options(seat))
+        if self.phase == AGENTS:
+            if self.step == n:
+                self.phase, self.step = ARREST, 0
+                return None
+            seat = self.order[self.step]  # FR8: asked in turn, but secret: simultaneous in effect
+            return Decision(seat, "agents", self.agent_options())
+        if self.phase == ARREST:
+            if self.step == 2 * n:
+                self._end_turn()
+                return None
+            seat = self.arrest_seat(self.step)
+            names = self.comps.colours
+            opts = [names[c] for c in sorted(set(self.agents[seat]))]
+            if not opts:  # FR5: no agent left (a single-agent pick without the 2x): a pass
+                self._event("arrest", seat=SEAT_NAMES[seat], agent=None, card=None)
+                self.arrests.append((seat, -1))
+                self.step += 1
+                return None
+            return Decision(seat, "arrest", opts, {"round": 1 + self.step // n})
+        raise AssertionError(f"no decision in phase {PHASES[self.phase]}")
+
+    def _answer(self, d: Decision, option: Any) -> None:
+        if d.kind == "bid":
+            self.bids[d.seat] = NO_CARD if option == "none" else option
+            self._event("bid", seat=SEAT_NAMES[d.seat], card=None if option == "none" else self.comps.card_name(option))
+        elif d.kind == "agents":
+            self._choose_agents(d.seat, option)
+        else:
+            self._arrest(d.seat, self.comps.colours.index(option))
+        self.step += 1
+
+    # ----------------------------------------------------------------- phases
+
+    def _start_turn(self) -> None:
+        """Hand out the handcuffs, place character cards (F9)."""
+        self.turn += 1
+        if self.turn > 1:
+            self.handcuffs = (self.handcuffs + 1) % self.n  # to the left (F1)
+        k = self.rules.cards_per_player * self.n
+        placed, self.deck = self.deck[:k], self.deck[k:]
+        for card in placed:
+            self.table[self.comps.card_colour[card]].append(card)
+        # F9: the turn that empties the deck is the last one, played in full.
+        self.last_turn = not self.deck
+        self.bids = [NOT_YET] * self.n
+        self.order = []
+        self.pairs = [None] * self.n
+        self.agents = [[] for _ in range(self.n)]
+        self.played = [[] for _ in range(self.n)]
+        self.arrests = []
+        self.phase, self.step = BID, 0
+        self._event("turn", handcuffs=SEAT_NAMES[self.handcuffs], placed=[self.comps.card_name(c) for c in placed],
+                    deck=len(self.deck), last=self.last_turn)
+
+    def bid_options(self, seat: int) -> list[Any]:
+        """F3: any slammer card (or per the ``bid_cards`` knob, FR3), one per distinct card (FR7)."""
+        mode = self.rules.bid_cards
+        opts: list[Any] = ["none"]
+        if mode == "none":
+            return opts
+        seen = set()
+        comps = self.comps
+        for card in sorted(self.slammer[seat]):
+            if mode == "purple" and card not in comps.purple:
+                continue
+            key = (comps.card_colour[card], comps.card_value[card])
+            if key not in seen:
+                seen.add(key)
+                opts.append(card)
+        return opts
+
+    def bid_value(self, seat: int) -> int:
+        b = self.bids[seat]
+        return 0 if b < 0 else self.comps.card_value[b]
+
+    def _set_order(self) -> None:
+        """Highest bid first; "none" is 0; ties in seat order from the holder (F4).
+        Bid cards leave the game (F3)."""
+        n, h = self.n, self.handcuffs
+        self.order = sorted(range(n), key=lambda s: (-self.bid_value(s), (s - h) % n))
+        for s in range(n):
+            b = self.bids[s]
+            if b >= 0:
+                self.slammer[s].remove(b)
+                self.released.append(b)
+        self._event("order", order=[SEAT_NAMES[s] for s in self.order])
+        self.phase, self.step = AGENTS, 0
+
+    def agent_options(self) -> list[tuple[str, ...]]:
+        """F6: two agents among the colours on the table, or the 2x and one of them."""
+        comps = self.comps
+        legal = [c for c in range(len(comps.colours)) if self.table[c]]
+        names = comps.colours
+        opts: list[tuple[str, ...]] = []
+        for i, a in enumerate(legal):
+            for b in legal[i + 1:]:
+                opts.append((names[a], names[b]))
+            if self.rules.doubler:
+                opts.append((names[a], comps.doubler))
+        if not opts:  # FR5: a single colour on the table and no 2x agent
+            opts = [(names[c],) for c in legal]
+        return opts
+
+    def _choose_agents(self, seat: int, pair: tuple[str, ...]) -> None:
+        comps = self.comps
+        pair = tuple(pair)
+        self.pairs[seat] = pair
+        cols = [comps.colours.index(a) for a in pair if a != comps.doubler]
+        if len(cols) == 1 and comps.doubler in pair:
+            cols = cols * 2  # F6: 2x doubles its partner
+        self.agents[seat] = cols
+        self._event("agents", seat=SEAT_NAMES[seat], agents=list(pair))
+
+    def arrest_seat(self, step: int) -> int:
+        """F5: slammer order, then the reverse starting with the last slammer card."""
+        n = self.n
+        return self.order[step] if step < n else self.order[2 * n - 1 - step]
+
+    def arrest_card(self, colour: int) -> int | None:
+        """F8: the most valuable card of the colour; F15 (variant): the top card."""
+        cards = self.table[colour]
+        if not cards:
+            return None
+        if self.rules.stacked:
+            return cards[-1]
+        value = self.comps.card_value
+        best = cards[0]
+        for c in cards:
+            if value[c] > value[best]:
+                best = c
+        return best
+
+    def _arrest(self, seat: int, colour: int) -> None:
+        """F7: the played agent must arrest if its colour is on the table, else it passes."""
+        self.agents[seat].remove(colour)
+        self.played[seat].append(colour)
+        card = self.arrest_card(colour)
+        if card is not None:
+            self.table[colour].remove(card)
+            self.slammer[seat].append(card)
+        self.arrests.append((seat, -1 if card is None else card))
+        self._event("arrest", seat=SEAT_NAMES[seat], agent=self.comps.colours[colour],
+                    card=None if card is None else self.comps.card_name(card))
+
+    def _end_turn(self) -> None:
+        """Agents back to hand, slammer cards aside; the game ends after the turn
+        that emptied the deck (F9)."""
+        if self.last_turn:
+            self._score()
+            return
+        self._start_turn()
+
+    # ---------------------------------------------------------------- scoring
+
+    def colour_totals(self, seat: int) -> list[int]:
+        """F10: the signed sum of each colour's cards in the slammer."""
+        tot = [0] * len(self.comps.colours)
+        col, val = self.comps.card_colour, self.comps.card_value
+        for c in self.slammer[seat]:
+            if col[c] >= 0:
+                tot[col[c]] += val[c]
+        return tot
+
+    def base_score(self, seat: int) -> int:
+        """F12 without bonus cards: every slammer card's value, purple included."""
+        val = self.comps.card_value
+        return sum(val[c] for c in self.slammer[seat])
+
+    def award_bonus(self) -> list[int]:
+        """F11: each bonus card to the single highest colour total (above 0
+        unless the ``bonus_needs_positive`` knob is off); none on a tie."""
+        totals = [self.colour_totals(s) for s in range(self.n)]
+        out = []
+        for c in range(len(self.comps.colours)):
+            best = max(t[c] for t in totals)
+            leaders = [s for s in range(self.n) if totals[s][c] == best]
+            ok = len(leaders) == 1 and (best > 0 or not self.rules.bonus_needs_positive)
+            out.append(leaders[0] if ok else -1)
+        return out
+
+    def _score(self) -> None:
+        self.bonus_to = self.award_bonus()
+        self.scores = [self.base_score(s) for s in range(self.n)]
+        for c, s in enumerate(self.bonus_to):
+            if s >= 0:
+                self.scores[s] += self.comps.bonus[c]
+        self.phase, self.step = OVER, 0
+        self.over = True
+        self.pending = None
+        self._event("end", scores={SEAT_NAMES[s]: self.scores[s] for s in range(self.n)},
+                    bonus={self.comps.colours[c]: (SEAT_NAMES[s] if s >= 0 else None) for c, s in enumerate(self.bonus_to)},
+                    winners=[SEAT_NAMES[s] for s in self.winners()])
+
+    def winners(self) -> list[int]:
+        """F13: every seat with the highest final score (more than one = a shared win)."""
+        if not self.scores:
+            return []
+        best = max(self.scores)
+        return [s for s in range(self.n) if self.scores[s] == best]
+
+    def ranks(self) -> list[int]:
+        """FR11: 1 + the number of seats with a strictly higher score (tied seats share a rank)."""
+        return [1 + sum(o > sc for o in self.scores) for sc in self.scores]
+
+    def _event(self, kind: str, **data: Any) -> None:
+        if self.log is not None:
+            data["t"] = kind
+            data["turn"] = self.turn
+            self.log.append(data)

@@ -1,0 +1,1 @@
+"""Built-in FBI strategies: random, rule, expert (any seat, any player count)."""

@@ -1,0 +1,111 @@
+"""What the FBI strategies know about the rules: which card an arrest takes,
+how good a pair of field agents looks, and a quick play-out of the rest of a
+turn's arrests. Tables here are per colour lists of card VALUES in placement
+order (the top card is last, F15)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def take_index(cards: list[int], stacked: bool) -> int:
+    """Index of the card an arrest takes: the most valuable (F8) or the top (F15); -1 if none."""
+    if not cards:
+        return -1
+    if stacked:
+        return len(cards) - 1
+    best = 0
+    for i in range(1, len(cards)):
+        if cards[i] > cards[best]:
+            best = i
+    return best
+
+
+def take_value(cards: list[int], stacked: bool) -> int:
+    """Points an arrest in this colour is worth now (a pass is 0)."""
+    i = take_index(cards, stacked)
+    return 0 if i < 0 else cards[i]
+
+
+def second_value(cards: list[int], stacked: bool) -> int:
+    """Points of a second arrest in the same colour (after the first)."""
+    if len(cards) < 2:
+        return 0
+    rest = cards[:]
+    del rest[take_index(rest, stacked)]
+    return take_value(rest, stacked)
+
+
+def table_values(view: Any) -> list[list[int]]:
+    val = view.comps.card_value
+    return [[val[c] for c in t] for t in view.table]
+
+
+def pair_colours(pair: tuple[str, ...], colours: tuple[str, ...], doubler: str) -> list[int]:
+    cols = [colours.index(a) for a in pair if a != doubler]
+    if len(cols) == 1 and doubler in pair:
+        cols = cols * 2
+    return cols
+
+
+def rule_pair(options: list[tuple[str, ...]], table: list[list[int]], stacked: bool,
+              colours: tuple[str, ...], doubler: str) -> tuple[str, ...]:
+    """The pair whose two arrests look best, ignoring everybody else."""
+    best, best_score = options[0], -10**9
+    for opt in options:
+        cols = pair_colours(opt, colours, doubler)
+        if len(cols) == 2 and cols[0] == cols[1]:
+            score = take_value(table[cols[0]], stacked) + second_value(table[cols[0]], stacked)
+        else:
+            score = sum(take_value(table[c], stacked) for c in cols)
+        if score > best_score:
+            best, best_score = opt, score
+    return best
+
+
+def greedy_colour(agents: list[int], table: list[list[int]], stacked: bool) -> int:
+    """Of a player's remaining agents, the colour whose arrest is worth most now."""
+    best, best_v = agents[0], -10**9
+    for c in agents:
+        v = take_value(table[c], stacked)
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+def play_out(seq: list[int], agents: list[list[int]], table: list[list[int]], totals: list[list[int]],
+             points: list[int], stacked: bool, first: int = -1) -> None:
+    """Play the arrest steps ``seq`` (seats) greedily, changing ``agents``,
+    ``table``, ``totals`` and ``points`` in place. ``first`` >= 0 fixes the
+    colour played on the first step."""
+    for i, seat in enumerate(seq):
+        mine = agents[seat]
+        if not mine:
+            continue
+        c = first if (i == 0 and first >= 0) else greedy_colour(mine, table, stacked)
+        mine.remove(c)
+        k = take_index(table[c], stacked)
+        if k >= 0:
+            v = table[c].pop(k)
+            totals[seat][c] += v
+            points[seat] += v
+
+
+def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
+             bonus_weight: float, needs_positive: bool = True) -> float:
+    """My points minus the best rival's, bonus cards counted at ``bonus_weight``
+    (1 when the totals are final) for a strict leader in a colour (F11)."""
+    pts = [float(p) for p in points]
+    n = len(points)
+    for c, b in enumerate(bonus):
+        best, lead, tie = -10**9, -1, False
+        for s in range(n):
+            t = totals[s][c]
+            if t > best:
+                best, lead, tie = t, s, False
+            elif t == best:
+                tie = True
+        if not tie and (best > 0 or not needs_positive):
+            pts[lead] += b * bonus_weight
+    rival = max(pts[s] for s in range(n) if s != me)
+    return pts[me] - rival
