@@ -139,6 +139,34 @@ class FbiGame:
             rec[f"bonus_{colour}"] = SEAT_NAMES[s] if s >= 0 else None
         return rec
 
+    # -- conformance -------------------------------------------------------------------
+    def conceal(self, state: FbiState, seat: int, rng: random.Random) -> FbiState:
+        """A copy where what ``seat`` cannot see is re-drawn: the deck order, and
+        the other players' chosen agents (F6), consistent with the agents they
+        have played."""
+        c = state.clone()
+        rng.shuffle(c.deck)
+        comps = c.comps
+        for s in range(c.n):
+            if s == seat or c.pairs[s] is None:
+                continue
+            played = sorted(c.played[s])
+            fits = []
+            for pair in c.agent_options():
+                cols = [comps.colours.index(a) for a in pair if a != comps.doubler]
+                if len(cols) == 1 and comps.doubler in pair:
+                    cols = cols * 2
+                rest = cols[:]
+                for p in played:
+                    if p not in rest:
+                        break
+                    rest.remove(p)
+                else:
+                    fits.append((pair, rest))
+            if fits:
+                c.pairs[s], c.agents[s] = fits[rng.randrange(len(fits))]
+        return c
+
     # -- narrative and positions ----------------------------------------------------
     def narrate(self, events: Iterable[Mapping[str, Any]]) -> Iterator[str]:
         return narrative.narrate(events)

@@ -125,6 +125,18 @@ def test_views_leak_no_other_choice_and_no_deck_order():
         assert build_view(c, seat) == build_view(a, seat)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_conceal_redraws_what_a_seat_cannot_see(seed):
+    s = FbiState.new(RULES, 5, random.Random(seed))
+    rng = random.Random(seed)
+    while not s.over:
+        d = s.pending
+        c = GAME.conceal(s, d.seat, random.Random(seed))
+        assert build_view(c, d.seat) == build_view(s, d.seat)
+        c.apply(d.options[0])  # the concealed copy plays on
+        s.apply(d.options[rng.randrange(len(d.options))])
+
+
 def test_views_show_played_agents_after_they_are_played():
     s = FbiState.new(RULES, 3, random.Random(2))
     while s.pending is not None and s.pending.kind != "arrest":
