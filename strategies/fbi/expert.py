@@ -59,10 +59,12 @@ def top_pairs(pairs: list[tuple[str, ...]], table: list[list[int]], stacked: boo
 
 class ExpertStrategy(Strategy):
     name = "expert"
-    PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4}
+    AGENTS_RIVAL = 1.0
+    PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4, "contention": 0.0}
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "bonus_weight": (float, 0.0, 1.0),
         "bid_pairs": (int, 1, 15),
+        "contention": (float, 0.0, 1.0),
     }
 
     # ------------------------------------------------------------ shared facts
@@ -83,9 +85,9 @@ class ExpertStrategy(Strategy):
     def _weight(self, view: Any) -> float:
         return 1.0 if view.last_turn else float(self.params["bonus_weight"])
 
-    def _score(self, view: Any, totals: list[list[int]], points: list[int]) -> float:
+    def _score(self, view: Any, totals: list[list[int]], points: list[int], rival: float = 1.0) -> float:
         return evaluate(self.seat, totals, points, view.comps.bonus, self._weight(view),
-                        view.rules.bonus_needs_positive)
+                        view.rules.bonus_needs_positive, rival)
 
     @staticmethod
     def _seq(order: list[int] | tuple[int, ...], start: int) -> list[int]:
@@ -102,7 +104,7 @@ class ExpertStrategy(Strategy):
         tot = [x[:] for x in totals]
         pts = points[:]
         play_out(self._seq(order, 0), agents, t, tot, pts, view.rules.stacked)
-        return self._score(view, tot, pts)
+        return self._score(view, tot, pts, self.AGENTS_RIVAL)
 
     def _others_pairs(self, view: Any, table: list[list[int]]) -> list[list[int]]:
         comps = view.comps
@@ -117,9 +119,13 @@ class ExpertStrategy(Strategy):
         table = table_values(view)
         totals, points = self._position(view)
         others = self._others_pairs(view, table)
+        alone: list[list[int]] = [[] for _ in range(view.players)]
+        c = float(self.params["contention"])
         best, best_v = decision.options[0], -1e9
         for pair in decision.options:
-            v = self._turn_value(view, view.order, table, totals, points, pair, others)
+            v = c * self._turn_value(view, view.order, table, totals, points, pair, others) if c > 0 else 0.0
+            if c < 1:
+                v += (1 - c) * self._turn_value(view, view.order, table, totals, points, pair, alone)
             if v > best_v + 1e-9:
                 best, best_v = pair, v
         return best

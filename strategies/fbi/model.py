@@ -92,7 +92,7 @@ def play_out(seq: list[int], agents: list[list[int]], table: list[list[int]], to
 
 
 def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
-             bonus_weight: float, needs_positive: bool = True) -> float:
+             bonus_weight: float, needs_positive: bool = True, rival_weight: float = 1.0) -> float:
     """My points minus the best rival's, bonus cards counted at ``bonus_weight``
     (1 when the totals are final) for a strict leader in a colour (F11)."""
     pts = [float(p) for p in points]
@@ -107,5 +107,7 @@ def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[i
                 tie = True
         if not tie and (best > 0 or not needs_positive):
             pts[lead] += b * bonus_weight
+    if rival_weight == 0.0:
+        return pts[me]
     rival = max(pts[s] for s in range(n) if s != me)
-    return pts[me] - rival
+    return pts[me] - rival_weight * rival

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -16,10 +17,10 @@ import numpy as np
 from rnsim.errors import ConfigError, IllegalOption, RnsimError
 from rnsim.game import Knob, Outcome
 from rnsim.games.fbi import narrative, position
-from rnsim.games.fbi.components import MAX_PLAYERS, MIN_PLAYERS
-from rnsim.games.fbi.rules import KNOBS, FbiRules
+from rnsim.games.fbi.components import DATA_DIR, MAX_PLAYERS, MIN_PLAYERS, Components, component_folder
+from rnsim.games.fbi.rules import KNOB_BY_NAME, KNOBS, FbiRules
 from rnsim.games.fbi.state import SEAT_NAMES, FbiState, check_players
-from rnsim.games.fbi.view import FbiView, build_view
+from rnsim.games.fbi.view import build_view
 
 
 class FbiGame:
@@ -30,13 +31,52 @@ class FbiGame:
     setup_column: ClassVar[str] = "players"
     #: every seat name a game can have (results hold a column per seat)
     all_seats: ClassVar[tuple[str, ...]] = SEAT_NAMES
+    #: built-in strategies by short name ("module:Class"), strongest last
+    strategies: ClassVar[dict[str, str]] = {
+        "random": "rnsim_strategies.fbi.random_play:RandomStrategy",
+        "rule": "rnsim_strategies.fbi.rule:RuleStrategy",
+        "expert": "rnsim_strategies.fbi.expert:ExpertStrategy",
+    }
+    #: the seat whose win rate `rnsim compare` / the drift gate watch by default
+    balance_seat: ClassVar[int] = 0
+    seat_roles: ClassVar[dict[str, str]] = {}
+
+    # the engine's builder itself: the play loop pays no extra call per decision
+    view = staticmethod(build_view)
+
+    def __repr__(self) -> str:
+        return "<game fbi>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # one game object per process: unpickling (in a worker) gives the registry's
+        return (_game, ())
 
     # -- rules and components -------------------------------------------------
     def knobs(self) -> Sequence[Knob]:
         return KNOBS
 
+    def rule_keys(self) -> tuple[str, ...]:
+        return (*KNOB_BY_NAME, "components")
+
+    def rule_value(self, key: str, value: Any, base_dir: Path) -> Any:
+        """A component folder in a config is relative to that config file; a
+        built-in set's name stays a name."""
+        if key != "components" or not isinstance(value, str) or not value:
+            return value
+        if component_folder(value) == DATA_DIR / value:
+            return value
+        return str((base_dir / value).resolve())
+
     def rules(self, table: Mapping[str, Any] | None = None, source: str = "rules") -> FbiRules:
-        return FbiRules.from_mapping(dict(table) if table is not None else {}, source)
+        try:
+            return FbiRules.from_mapping(dict(table) if table is not None else {}, source)
+        except RnsimError as e:
+            raise ConfigError(str(e)) from None
+        except TypeError as e:  # a knob given the wrong shape
+            raise ConfigError(f"{source}: {e}") from None
+
+    def components(self, rules: FbiRules) -> Components:
+        return rules.load_components()
 
     def rules_hash(self, rules: FbiRules) -> str:
         return rules.digest()
@@ -61,6 +101,16 @@ class FbiGame:
             out.append((str(k), k))
         return out
 
+    def check_setup_value(self, value: Any, source: str = "run") -> None:
+        """The shape of a ``[run] players`` value, before any rules are known (F16)."""
+        counts = value if isinstance(value, list) else [value]
+        key = f"{source}.{self.setup_key}" if source else self.setup_key
+        if not counts or not all(isinstance(k, int) and not isinstance(k, bool) for k in counts):
+            raise ConfigError(f"{key}: must be a player count (3, 4 or 5) or a list of them like [3, 4, 5], got {value!r}")
+
+    def setup_label(self, rules: FbiRules, setup: Any, chance: random.Random) -> str:
+        return str(4 if setup is None else setup)
+
     def seats(self, rules: FbiRules, setup: Any = None) -> tuple[str, ...]:
         n = MAX_PLAYERS if setup is None else check_players(setup, rules.load_components())
         return SEAT_NAMES[:n]
@@ -70,9 +120,6 @@ class FbiGame:
                   log: bool = False) -> FbiState:
         players = 4 if setup is None else setup
         return FbiState.new(rules, players, chance, seed=seed, log=log)
-
-    def view(self, state: FbiState, seat: int) -> FbiView:
-        return build_view(state, seat)
 
     def outcome(self, state: FbiState, decisions: int = 0) -> Outcome:
         n = state.n
@@ -94,8 +141,14 @@ class FbiGame:
         )
 
     # -- results -----------------------------------------------------------------------
-    def record_schema(self, rules: FbiRules) -> dict[str, Any]:
+    def record_schema(self, rules: FbiRules | Iterable[FbiRules]) -> dict[str, Any]:
+        """FBI's own columns; ``bonus_<colour>`` for the colours of every rule set given."""
         import polars as pl
+
+        many = [rules] if isinstance(rules, FbiRules) else list(rules)
+        colours: list[str] = []
+        for r in many:
+            colours.extend(c for c in r.load_components().colours if c not in colours)
 
         cols: dict[str, Any] = {"first_handcuffs": pl.String, "tied": pl.Int8, "bonus_decides": pl.Boolean}
         for s in SEAT_NAMES:
@@ -104,7 +157,7 @@ class FbiGame:
             cols[f"rank_{s}"] = pl.Int8
         for s in SEAT_NAMES:
             cols[f"bonus_points_{s}"] = pl.Int16
-        for c in rules.load_components().colours:
+        for c in colours:
             cols[f"bonus_{c}"] = pl.String
         for s in SEAT_NAMES:
             cols[f"share_{s}"] = pl.Float64
@@ -174,11 +227,25 @@ class FbiGame:
     def save_position(self, state: FbiState) -> dict[str, Any]:
         return position.save_position(state)
 
-    def load_position(self, data: Mapping[str, Any], rules: Any = None, log: bool = False) -> FbiState:
-        return position.load_position(data, rules, log)
+    def load_position(self, data: Mapping[str, Any], rules: Any = None, log: bool = False,
+                      source: str = "position") -> FbiState:
+        return position.load_position(data, rules, log, source)
+
+    def summary(self, outcome: Outcome) -> list[str]:
+        """What `rnsim play` prints under the winner line."""
+        rec = outcome.record
+        seats = [s for s in SEAT_NAMES if rec.get(f"score_{s}") is not None]
+        scores = ", ".join(f"{s} {rec[f'score_{s}']}" for s in seats)
+        bonus = ", ".join(f"{k[6:]} to {v}" for k, v in rec.items() if k.startswith("bonus_") and
+                          not k.startswith("bonus_points_") and k != "bonus_decides" and v) or "none"
+        return [f"scores: {scores}", f"bonus cards: {bonus}; first handcuffs: {rec['first_handcuffs']}"]
 
 
 GAME = FbiGame()
+
+
+def _game() -> FbiGame:
+    return GAME
 
 
 # ------------------------------------------------------------ a local play loop

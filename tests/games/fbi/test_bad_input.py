@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from rnsim.errors import ComponentError, RulesError
+from rnsim.errors import ComponentError, ConfigError, RulesError
 from rnsim.games.fbi.components import DATA_DIR, load_components
 from rnsim.games.fbi.game import GAME
+from rnsim.games.fbi.rules import FbiRules
 
 
 @pytest.mark.parametrize("table,msg", [
@@ -20,8 +21,10 @@ from rnsim.games.fbi.game import GAME
     ({"components": "nowhere"}, r"FBI component set 'nowhere' not found"),
 ])
 def test_bad_knobs(table, msg):
-    with pytest.raises(RulesError if "component set" not in msg else ComponentError, match=msg):
+    with pytest.raises(ConfigError, match=msg):
         GAME.rules(table, source="fbi.toml")
+    with pytest.raises(RulesError if "component set" not in msg else ComponentError, match=msg):
+        FbiRules.from_mapping(table, source="fbi.toml")
 
 
 def test_knobs_have_defaults_and_ranges():
