@@ -111,9 +111,12 @@ class FbiGame:
     def setup_label(self, rules: FbiRules, setup: Any, chance: random.Random) -> str:
         return str(4 if setup is None else setup)
 
-    def seats(self, rules: FbiRules, setup: Any = None) -> tuple[str, ...]:
-        n = MAX_PLAYERS if setup is None else check_players(setup, rules.load_components())
-        return SEAT_NAMES[:n]
+    def seats(self, rules: FbiRules | None = None, setup: Any = None) -> tuple[str, ...]:
+        """The seats of a game of ``setup`` players; without a setup, every seat
+        a game can have (the result table holds a column per seat)."""
+        if setup is None:
+            return SEAT_NAMES
+        return SEAT_NAMES[:check_players(setup, (rules or FbiRules()).load_components())]
 
     # -- the decision machine ----------------------------------------------------------
     def new_state(self, rules: FbiRules, chance: random.Random, setup: Any = None, seed: int = 0,

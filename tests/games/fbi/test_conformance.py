@@ -192,3 +192,8 @@ def test_narrative_reads_the_rulebook_words():
     st, _ = play(RULES, 4, [RuleStrategy() for _ in range(4)], 2, 0, log=True)
     text = "\n".join(GAME.narrate(st.log))
     assert "takes the handcuffs" in text and "Order of arrests" in text and "GAME OVER" in text
+
+
+def test_seats_without_a_setup_are_every_seat_a_game_can_have():
+    assert GAME.seats(None) == ("ann", "bert", "chris", "donna", "emil")
+    assert GAME.seats(None, 4) == ("ann", "bert", "chris", "donna")
