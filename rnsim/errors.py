@@ -5,6 +5,9 @@ the key and what is allowed, so a designer can fix it without reading code."""
 class RnsimError(Exception):
     """Base class of every user-facing rnsim error."""
 
+    # The CLI's exit code: 2 for bad input (the default); 1 for a run that could not finish.
+    exit_code = 2
+
 
 class ComponentError(RnsimError):
     """A component file (map, cards, tokens, checks, identities, upgrades) is invalid."""

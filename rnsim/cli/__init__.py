@@ -17,7 +17,7 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except RnsimError as e:
             click.echo(f"error: {e}", err=True)
-            sys.exit(2)
+            sys.exit(e.exit_code)
 
 
 @click.group(cls=_Group)

@@ -170,7 +170,10 @@ class ProcessBackend:
         def feed(s: _Slot) -> None:
             if pending and s.chunk is None:
                 s.chunk = pending.popleft()
-                s.conn.send(s.chunk)
+                try:
+                    s.conn.send(s.chunk)
+                except OSError:
+                    pass  # the worker is gone: its sentinel fires and the chunk goes back to the queue
 
         def handle(s: _Slot, msg: Any) -> None:
             if msg[0] == "ready":
@@ -199,11 +202,17 @@ class ProcessBackend:
                     died = s.proc.sentinel in ready
                     if alive_msg or died:
                         # A result may sit in the pipe of a worker that died just after sending it.
-                        try:
-                            while s.chunk is not None and s.conn.poll():
-                                handle(s, s.conn.recv())
-                        except (EOFError, OSError):
-                            died = True
+                        while s.chunk is not None:
+                            try:
+                                if not s.conn.poll():
+                                    break
+                                msg = s.conn.recv()
+                            except (EOFError, OSError):
+                                died = True
+                                break
+                            # Outside the try: an error of the parent's own (writing the shard in
+                            # on_result) is not the worker's death and must stop the run, not replay.
+                            handle(s, msg)
                     if died or not s.proc.is_alive():
                         if s.chunk is None and not pending:
                             s.retired = True  # nothing left for it to do

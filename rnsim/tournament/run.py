@@ -27,10 +27,14 @@ from rnsim.tournament.schedule import covered, overlaps, plan_chunks
 from rnsim.tournament.shards import (
     ERRORS,
     SHARDS,
+    ShardWriteError,
     clean_partial,
     finished_chunks,
     load_errors,
+    move_aside,
     shard_path,
+    shard_rows,
+    unreadable_shards,
     write_atomic,
 )
 from rnsim.tournament.worker import ChunkOutput, Plan
@@ -130,6 +134,26 @@ def prepare_run_dir(cfg: RunConfig) -> tuple[str, dict[str, Any] | None]:
     return f"{stem}-{chash[:8]}", None
 
 
+class RunIncomplete(RnsimError):
+    """The backend finished but games the plan expects are not on disk."""
+
+    exit_code = 1
+
+
+def missing_games(run_dir: Path, n_cells: int, games: int) -> tuple[int, list[str]]:
+    """Games on disk, counted from the shards' rows, and what is missing against
+    the plan (every cell plays games 0..games-1), for the end-of-run check."""
+    rows = shard_rows(run_dir)
+    problems = [f"{shard_path(run_dir, c)} holds {n} rows, expected {c.games}" for c, n in rows.items()
+                if n != c.games]
+    done = covered(rows)
+    for cell in range(n_cells):
+        gaps = plan_chunks(1, games, games, {0: done.get(cell, [])})
+        if gaps:
+            problems.append(f"cell {cell} misses games " + ", ".join(f"{g.start}..{g.stop - 1}" for g in gaps[:3]))
+    return sum(rows.values()), problems
+
+
 class _Terminated(KeyboardInterrupt):
     """SIGTERM, handled like Ctrl-C: stop, keep every finished shard."""
 
@@ -143,6 +167,11 @@ def run_tournament(
     run_dir = cfg.out
     if old is not None:
         clean_partial(run_dir)
+        unreadable = unreadable_shards(run_dir)
+        if unreadable:
+            dest = move_aside(run_dir, [p for p, _ in unreadable])
+            for p, why in unreadable:
+                echo(f"unreadable shard {p} ({why}): moved to {dest}, its games are played again")
     cells = cfg.cells()
     done = covered(finished_chunks(run_dir))
     bad = overlaps(done)
@@ -214,11 +243,20 @@ def run_tournament(
     prev_term = signal.signal(signal.SIGTERM, on_term) if _main_thread() else None
     t0 = time.perf_counter()
     complete = False
+    failed: RnsimError | None = None
     try:
         backend.run(plan, chunks, on_result)
-        complete = True
+        on_disk, problems = missing_games(run_dir, len(cells), cfg.games)
+        if problems:
+            failed = RunIncomplete(
+                f"{run_dir}: {on_disk:,} of {cfg.total_games:,} games on disk after the run ("
+                + "; ".join(problems[:3]) + "); not marked complete: run the same command again to play the rest")
+        else:
+            complete = True
     except KeyboardInterrupt:
         pass
+    except ShardWriteError as e:
+        failed = e
     finally:
         seconds = time.perf_counter() - t0
         if prev_term is not None:
@@ -230,10 +268,20 @@ def run_tournament(
                        workers_replaced=getattr(backend, "replaced", 0))
         if getattr(backend, "info", None):  # a cluster backend: where the games ran (nodes, resources)
             session["cluster"] = backend.info  # type: ignore[attr-defined]
-        manifest["status"] = "complete" if complete else "interrupted"
+        manifest["status"] = "complete" if complete else "failed" if failed is not None else "interrupted"
         if complete:
             manifest["finished"] = session["finished"]
-        _write_manifest(run_dir, manifest)
+        if failed is not None:
+            session["error"] = str(failed)
+            clean_partial(run_dir)
+        try:
+            _write_manifest(run_dir, manifest)
+        except ShardWriteError:
+            if failed is None:
+                raise
+            # The disk refuses the manifest too: it stays "running", which resumes the same way.
+    if failed is not None:
+        raise failed
 
     summary = _summarise(cfg, run_dir, run_id, done_games, played, seconds, complete,
                          getattr(backend, "replaced", 0), errors_now)

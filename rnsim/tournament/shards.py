@@ -8,6 +8,7 @@ marks the chunk's games as done.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -19,14 +20,44 @@ from rnsim.tournament.schedule import Chunk
 
 SHARDS = "shards"
 ERRORS = "errors"
+CORRUPT = "corrupt"  # under shards/: unreadable shards moved aside on resume
+
+
+class ShardWriteError(RnsimError):
+    """The parent could not write a result file (disk full, permissions): the run
+    stops, resumable, rather than losing the chunk. Exit code 1: not bad input."""
+
+    exit_code = 1
+
+
+class CorruptShardError(RnsimError):
+    """A result shard cannot be read (truncated, overwritten)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: unreadable result shard ({reason})")
+        self.path = path
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves either the old state or the whole file."""
+    """Write ``data`` to ``path`` so that a crash leaves either the old state or the whole file.
+    A failed write (e.g. ENOSPC) removes its temporary file and raises ShardWriteError."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise ShardWriteError(
+            f"cannot write {path}: {e.strerror or e}"
+            + (" (the disk is full)" if e.errno == errno.ENOSPC else "")
+            + "; the run stopped and is resumable: free the problem and run the same command again"
+        ) from e
 
 
 def shard_path(run_dir: Path, chunk: Chunk, kind: str = SHARDS) -> Path:
@@ -44,6 +75,73 @@ def finished_chunks(run_dir: Path) -> list[Chunk]:
         if c is not None:
             out.append(c)
     return out
+
+
+def _shard_reason(e: Exception) -> str:
+    return str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
+
+
+def shard_rows(run_dir: Path) -> dict[Chunk, int]:
+    """Rows in each finished chunk's shard, read from the Parquet footers.
+    Raises CorruptShardError naming the first shard that cannot be read."""
+    chunks = finished_chunks(run_dir)
+    if not chunks:
+        return {}
+    d = run_dir / SHARDS
+    by_name = {c.name + ".parquet": c for c in chunks}
+    try:  # one scan over every footer is fast; only a failure needs the file-by-file pass
+        t = (pl.scan_parquet(d / "part-*.parquet", include_file_paths="_file").group_by("_file").len().collect())
+        got = {by_name[Path(f).name]: n for f, n in zip(t["_file"], t["len"], strict=True) if Path(f).name in by_name}
+        if len(got) == len(chunks):
+            return got
+    except Exception:  # any decode failure: find and name the file below
+        pass
+    out = {}
+    for c in chunks:
+        p = shard_path(run_dir, c)
+        try:
+            out[c] = int(pl.scan_parquet(p).select(pl.len()).collect().item())
+        except Exception as e:  # polars raises several types for a bad file
+            raise CorruptShardError(p, _shard_reason(e)) from None
+    return out
+
+
+def unreadable_shards(run_dir: Path) -> list[tuple[Path, str]]:
+    """Every shard whose footer cannot be read or whose row count is not its chunk's size."""
+    try:
+        rows = shard_rows(run_dir)
+        return [(shard_path(run_dir, c), f"{n} rows, expected {c.games}") for c, n in rows.items() if n != c.games]
+    except CorruptShardError:
+        pass
+    bad = []
+    for c in finished_chunks(run_dir):
+        p = shard_path(run_dir, c)
+        try:
+            n = int(pl.scan_parquet(p).select(pl.len()).collect().item())
+        except Exception as e:
+            bad.append((p, _shard_reason(e)))
+            continue
+        if n != c.games:
+            bad.append((p, f"{n} rows, expected {c.games}"))
+    return bad
+
+
+def move_aside(run_dir: Path, paths: list[Path]) -> Path:
+    """Move unreadable shards to shards/corrupt/ (kept for inspection, never loaded);
+    their games count as missing and are played again."""
+    dest = run_dir / SHARDS / CORRUPT
+    dest.mkdir(exist_ok=True)
+    for p in paths:
+        target = dest / p.name
+        n = 1
+        while target.exists():
+            target = dest / f"{p.name}.{n}"
+            n += 1
+        os.replace(p, target)
+        e = run_dir / ERRORS / p.name
+        if e.exists():
+            e.unlink()
+    return dest
 
 
 def clean_partial(run_dir: Path) -> int:
@@ -73,6 +171,7 @@ def load_results(run_dir: str | os.PathLike[str], lazy: bool = True) -> pl.LazyF
     d = Path(run_dir)
     if not (d / SHARDS).is_dir() or not any((d / SHARDS).glob("part-*.parquet")):
         raise RnsimError(f"{d}: no result shards (expected {d / SHARDS}/part-*.parquet); is this a run directory?")
+    shard_rows(d)  # name an unreadable shard here, not in a traceback deep inside a query
     lf = pl.scan_parquet(d / SHARDS / "part-*.parquet")
     return lf if lazy else lf.collect()
 
