@@ -23,6 +23,7 @@ import polars as pl
 from rnsim.config import RunConfig
 from rnsim.errors import ConfigError, RnsimError
 from rnsim.tournament.backends import get_backend
+from rnsim.tournament.lock import LOCK, run_lock
 from rnsim.tournament.schedule import covered, overlaps, plan_chunks
 from rnsim.tournament.shards import (
     ERRORS,
@@ -114,7 +115,7 @@ def prepare_run_dir(cfg: RunConfig) -> tuple[str, dict[str, Any] | None]:
     chash = cfg.config_hash()
     if out.exists() and not out.is_dir():
         raise ConfigError(f"run.out: {out} exists and is not a directory")
-    entries = [p for p in out.iterdir() if p.name != MANIFEST + ".tmp"] if out.is_dir() else []
+    entries = [p for p in out.iterdir() if p.name not in (MANIFEST + ".tmp", LOCK)] if out.is_dir() else []
     if entries:
         old = read_manifest(out)
         if old is None:
@@ -159,6 +160,15 @@ class _Terminated(KeyboardInterrupt):
 
 
 def run_tournament(
+    cfg: RunConfig, *, progress: bool = True, echo: Callable[[str], None] = print
+) -> RunSummary:
+    """Play (or resume) ``cfg``'s run. The run directory is locked for the session: a
+    second session on it is refused at once (RunDirBusy)."""
+    with run_lock(cfg.out):
+        return _run_tournament(cfg, progress=progress, echo=echo)
+
+
+def _run_tournament(
     cfg: RunConfig, *, progress: bool = True, echo: Callable[[str], None] = print
 ) -> RunSummary:
     from rnsim import __version__
