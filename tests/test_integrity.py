@@ -6,6 +6,10 @@ from __future__ import annotations
 import errno
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -138,3 +142,154 @@ def test_process_backend_never_takes_a_parent_error_for_a_worker_death(tmp_path:
     with pytest.raises(OSError, match="parent-side"):
         b.run(plan, plan_chunks(len(cfg.cells()), cfg.games, 5), on_result)
     assert b.replaced == 0 and len(got) == 2
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-W", "ignore", "-c", "from rnsim.cli import main; main()", *args]
+
+
+def test_a_run_directory_in_use_is_refused_and_a_killed_run_leaves_no_lock(tmp_path: Path) -> None:
+    cfg = tmp_path / "slow.toml"
+    cfg.write_text(
+        '[run]\ngames = 200\nseed = 5\nchunk_size = 4\nidentities = [["journalist", "pilot"]]\n'
+        '[strategies]\nangela = { ref = "tests.test_tournament:SlowRandom", label = "random", params = { sleep = 0.05 } }\n'
+        'jessah = "random"\n'
+    )
+    out = tmp_path / "run"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    p = subprocess.Popen(_cli("run", str(cfg), "--out", str(out), "--workers", "1", "--no-progress", "--no-report"),
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not list((out / "shards").glob("*.parquet")):
+            time.sleep(0.02)
+        assert p.poll() is None, "the first run must still be playing"
+        r = CliRunner().invoke(main, ["run", str(cfg), "--out", str(out), "--no-progress", "--no-report"])
+        assert r.exit_code == 2
+        last = r.output.strip().splitlines()[-1]
+        assert f"{out} is in use by another live session" in last and f"pid {p.pid}" in last
+        assert len(json.loads((out / "manifest.json").read_text())["sessions"]) == 1
+    finally:
+        p.send_signal(signal.SIGKILL)
+        p.wait(timeout=30)
+    # The kernel dropped the dead run's lock: the same command resumes.
+    from rnsim.tournament.lock import run_lock
+
+    with run_lock(out):
+        pass
+
+
+def test_the_lock_is_per_session_even_within_one_process(tmp_path: Path) -> None:
+    from rnsim.tournament.lock import RunDirBusy, run_lock
+
+    out = tmp_path / "run"
+    with run_lock(out), pytest.raises(RunDirBusy, match="in use"):
+        run_tournament(_cfg(out), progress=False)
+    assert run_tournament(_cfg(out), progress=False).complete
+
+
+def test_a_failed_start_leaves_no_directory(tmp_path: Path) -> None:
+    from rnsim.tournament.lock import run_lock
+
+    out = tmp_path / "new" / "run"
+    with pytest.raises(RuntimeError), run_lock(out):
+        raise RuntimeError("boom")
+    assert not out.exists()
+
+
+# ---- unreadable shards, verify, report preflight
+
+
+@pytest.fixture
+def finished(tmp_path: Path, reference: pl.DataFrame) -> Path:
+    out = tmp_path / "run"
+    assert run_tournament(_cfg(out), progress=False).complete
+    return out
+
+
+def _truncate(p: Path) -> None:
+    data = p.read_bytes()
+    p.write_bytes(data[: len(data) // 2])
+
+
+def test_resume_moves_an_unreadable_shard_aside_and_replays_its_games(finished: Path,
+                                                                     reference: pl.DataFrame) -> None:
+    victim = sorted((finished / "shards").glob("part-*.parquet"))[3]
+    _truncate(victim)
+    said: list[str] = []
+    s = run_tournament(_cfg(finished), progress=False, echo=said.append)
+    assert any(str(victim) in line and "moved to" in line for line in said)
+    assert s.complete and s.played == 5
+    assert (finished / "shards" / "corrupt" / victim.name).exists()
+    assert _table(finished).equals(reference)
+
+
+def test_report_and_load_results_name_an_unreadable_shard_and_write_nothing(finished: Path) -> None:
+    victim = sorted((finished / "shards").glob("part-*.parquet"))[1]
+    _truncate(victim)
+    before = sorted(p.name for p in finished.iterdir())
+    r = CliRunner().invoke(main, ["report", str(finished), "--no-svg"])
+    assert r.exit_code == 2 and r.output.startswith(f"error: {victim}: unreadable result shard"), r.output
+    assert sorted(p.name for p in finished.iterdir()) == before
+    with pytest.raises(shards_mod.CorruptShardError, match=victim.name):
+        load_results(finished)
+
+
+def test_report_refuses_a_corrupt_manifest_before_writing(finished: Path) -> None:
+    (finished / "manifest.json").write_text('{"run_id": "x", ')
+    before = sorted(p.name for p in finished.iterdir())
+    r = CliRunner().invoke(main, ["report", str(finished), "--no-svg"])
+    assert r.exit_code == 2 and "manifest.json: unreadable manifest" in r.output, r.output
+    assert sorted(p.name for p in finished.iterdir()) == before
+
+
+def test_verify_passes_a_sound_run_and_names_every_problem(finished: Path) -> None:
+    r = CliRunner().invoke(main, ["verify", str(finished)])
+    assert r.exit_code == 0 and r.output.strip().endswith("OK") and "holding 40 games" in r.output, r.output
+    shards = sorted((finished / "shards").glob("part-*.parquet"))
+    _truncate(shards[0])
+    shards[-1].unlink()
+    # a shard for games 5..9 of cell 0 under a wider name: games 5..9 twice, and 10..14 claimed but absent
+    dup = finished / "shards" / Chunk(0, 5, 15).name
+    dup.write_bytes((finished / "shards" / f"{Chunk(0, 5, 10).name}.parquet").read_bytes())
+    dup.rename(dup.with_suffix(".parquet"))
+    r = CliRunner().invoke(main, ["verify", str(finished)])
+    assert r.exit_code == 1, r.output
+    out = r.output
+    assert f"{shards[0]}: unreadable" in out
+    assert "cell 0: games 5..9 are in two shards (duplicate keys)" in out
+    assert "part-00000-0000000005-0000000015.parquet: 5 rows, expected 10" in out
+    assert f"cell {Chunk.from_name(shards[-1].stem).cell}: 5 of 20 games missing (first: games 15..19)" in out  # type: ignore[union-attr]
+
+
+def _setpriv() -> list[str] | None:
+    import shutil
+
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        return None
+    return ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"]
+
+
+@pytest.mark.skipif(_setpriv() is None, reason="needs root and setpriv to drop privileges")
+def test_report_on_a_read_only_run_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    import shutil
+    import tempfile
+
+    # Outside tmp_path (mode 700, root's): the unprivileged user must be able to read the run.
+    base = Path(tempfile.mkdtemp(prefix="rnsim-ro-"))
+    try:
+        base.chmod(0o755)
+        (base / "mpl").mkdir(mode=0o777)
+        (base / "mpl").chmod(0o777)
+        out = base / "run"
+        assert run_tournament(_cfg(out), progress=False).complete
+        for p in [out, *out.rglob("*")]:
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        before = sorted(str(p) for p in out.rglob("*"))
+        r = subprocess.run([*_setpriv(), *_cli("report", str(out), "--no-svg")], capture_output=True, text=True,  # type: ignore[misc]
+                           env={**os.environ, "MPLCONFIGDIR": str(base / "mpl")}, timeout=120)
+        assert r.returncode == 2, r.stderr
+        assert r.stderr.strip().count("\n") == 0 and "cannot write the report there (Permission denied)" in r.stderr
+        assert sorted(str(p) for p in out.rglob("*")) == before
+    finally:
+        shutil.rmtree(base)

@@ -31,6 +31,7 @@ from rnsim.cli.ladder import ladder  # noqa: E402
 from rnsim.cli.play import play, replay  # noqa: E402
 from rnsim.cli.report import report  # noqa: E402
 from rnsim.cli.run import bench, run  # noqa: E402
+from rnsim.cli.verify import verify  # noqa: E402
 
 main.add_command(play)
 main.add_command(replay)
@@ -41,3 +42,4 @@ main.add_command(compare)
 main.add_command(baseline)
 main.add_command(check)
 main.add_command(report)
+main.add_command(verify)
