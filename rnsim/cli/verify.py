@@ -88,14 +88,15 @@ def verify_run(run_dir: Path) -> tuple[list[str], list[str]]:
             problems.append(f"{p}: {g.len()} rows, expected {c.games}")
         if g.n_unique() != g.len():
             problems.append(f"{p}: duplicate game indices")
-        if g.len() and (g.min() != c.start or g.max() != c.stop - 1):
-            problems.append(f"{p}: game indices {g.min()}..{g.max()}, expected {c.start}..{c.stop - 1}")
+        lo, hi = (int(g.min()), int(g.max())) if g.len() else (c.start, c.stop - 1)  # type: ignore[arg-type]
+        if (lo, hi) != (c.start, c.stop - 1):
+            problems.append(f"{p}: game indices {lo}..{hi}, expected {c.start}..{c.stop - 1}")
     done = covered(chunks)
     for cell, a, b in overlaps(done):
         problems.append(f"cell {cell}: games {b[0]}..{min(a[1], b[1]) - 1} are in two shards (duplicate keys)")
-    e = run_dir / ERRORS
+    err_dir = run_dir / ERRORS
     names = {c.name for c in chunks}
-    for p in sorted(e.glob("part-*.parquet")) if e.is_dir() else []:
+    for p in sorted(err_dir.glob("part-*.parquet")) if err_dir.is_dir() else []:
         if p.name.removesuffix(".parquet") not in names:
             problems.append(f"{p}: error shard without its result shard")
     if manifest is not None:
