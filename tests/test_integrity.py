@@ -293,3 +293,33 @@ def test_report_on_a_read_only_run_is_one_line_and_writes_nothing(tmp_path: Path
         assert sorted(str(p) for p in out.rglob("*")) == before
     finally:
         shutil.rmtree(base)
+
+
+def _can_mount() -> bool:
+    import shutil
+
+    return os.geteuid() == 0 and shutil.which("mount") is not None and sys.platform == "linux"
+
+
+@pytest.mark.skipif(not _can_mount(), reason="needs root to mount a small tmpfs")
+def test_a_full_disk_stops_the_run_cleanly_and_it_resumes_after_space_is_freed(tmp_path: Path,
+                                                                                reference: pl.DataFrame) -> None:
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    # 8 shards of ~18 kB each: about three fit
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=80k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("mount refused (no CAP_SYS_ADMIN in this container)")
+    try:
+        out = disk / "run"
+        with pytest.raises(ShardWriteError, match=r"No space left on device \(the disk is full\).*resumable"):
+            run_tournament(_cfg(out), progress=False)
+        assert not [p for p in out.rglob("*.tmp")]
+        assert json.loads((out / "manifest.json").read_text())["status"] in ("failed", "running")
+        kept = len(list((out / "shards").glob("*.parquet")))
+        assert 0 < kept < 8
+        subprocess.run(["mount", "-o", "remount,size=2m", str(disk)], check=True)
+        s = run_tournament(_cfg(out), progress=False)
+        assert s.complete and s.done_before == 5 * kept
+        assert _table(out).equals(reference)
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
