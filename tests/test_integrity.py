@@ -323,3 +323,39 @@ def test_a_full_disk_stops_the_run_cleanly_and_it_resumes_after_space_is_freed(t
         assert _table(out).equals(reference)
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_throughput_counts_the_games_of_a_killed_session(tmp_path: Path) -> None:
+    from rnsim.config import load_config
+
+    cfg = tmp_path / "slow.toml"
+    cfg.write_text(
+        '[run]\ngames = 100\nseed = 5\nchunk_size = 4\nidentities = [["journalist", "pilot"]]\n'
+        '[strategies]\nangela = { ref = "tests.test_tournament:SlowRandom", label = "random", params = { sleep = 0.05 } }\n'
+        'jessah = "random"\n'
+    )
+    out = tmp_path / "run"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    p = subprocess.Popen(_cli("run", str(cfg), "--out", str(out), "--workers", "1", "--no-progress", "--no-report"),
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        noted = 0
+        while time.monotonic() < deadline and noted == 0 and p.poll() is None:
+            time.sleep(0.05)
+            try:
+                noted = json.loads((out / "manifest.json").read_text())["sessions"][-1]["games_played"]
+            except (OSError, ValueError, KeyError, IndexError):
+                pass
+        assert p.poll() is None, "the kill must land mid-run"
+    finally:
+        p.send_signal(signal.SIGKILL)
+        p.wait(timeout=30)
+    s = run_tournament(load_config(cfg, out=out, backend="serial"), progress=False)
+    assert s.complete
+    m = json.loads((out / "manifest.json").read_text())
+    killed, resumed = m["sessions"]
+    assert 0 < killed["games_played"] <= resumed["games_before"] and killed["seconds"] > 0
+    assert resumed["games_played"] == 100 - resumed["games_before"]
+    games = killed["games_played"] + resumed["games_played"]
+    assert m["games_per_s"] == round(games / (killed["seconds"] + resumed["seconds"]), 1)

@@ -41,6 +41,8 @@ from rnsim.tournament.shards import (
 from rnsim.tournament.worker import ChunkOutput, Plan
 
 MANIFEST = "manifest.json"
+# How often a session's running totals (games, seconds) reach the manifest.
+PROGRESS_EVERY_S = 1.0
 
 
 @dataclass
@@ -234,6 +236,8 @@ def _run_tournament(
         bar = tqdm(total=cfg.total_games, initial=done_games, unit="game", unit_scale=True, smoothing=0.05,
                    dynamic_ncols=True, desc=run_id)
 
+    noted = [time.perf_counter()]
+
     def on_result(out: ChunkOutput) -> None:
         nonlocal played, errors_now
         # errors first: a result shard marks the chunk done, so its errors must already be there
@@ -242,6 +246,13 @@ def _run_tournament(
         write_atomic(shard_path(run_dir, out.chunk, SHARDS), out.rows)
         played += out.games
         errors_now += out.n_errors
+        # The session's own games and seconds, kept as they happen: a session killed
+        # later still counts in the run's throughput (at most PROGRESS_EVERY_S is lost).
+        now = time.perf_counter()
+        session.update(games_played=played, seconds=round(now - t0, 3))
+        if now - noted[0] >= PROGRESS_EVERY_S:
+            noted[0] = now
+            _write_manifest(run_dir, manifest)
         if bar is not None:
             bar.update(out.games)
             if errors_now:
@@ -297,9 +308,10 @@ def _run_tournament(
                          getattr(backend, "replaced", 0), errors_now)
     if complete:
         total_s = sum(float(s.get("seconds") or 0) for s in manifest["sessions"])
+        timed = sum(int(s.get("games_played") or 0) for s in manifest["sessions"])
         manifest.update(
             games_played=summary.done_before + played, errors=summary.errors, end_reasons=summary.end_reasons,
-            seconds=round(total_s, 3), games_per_s=round(cfg.total_games / total_s, 1) if total_s > 0 else None,
+            seconds=round(total_s, 3), games_per_s=round(timed / total_s, 1) if total_s > 0 else None,
         )
         _write_manifest(run_dir, manifest)
     return summary
