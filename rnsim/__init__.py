@@ -3,7 +3,7 @@
 from rnsim.games.red_notice.rules import RuleSet, load_components
 from rnsim.play import GameResult, play_game
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def load_results(run_dir, lazy=True):  # type: ignore[no-untyped-def]

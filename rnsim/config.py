@@ -477,5 +477,8 @@ def config_from_mapping(
     return RunConfig(
         path=path, games=n_games, seed=master, workers=n_workers, backend=backend_name, out=out_dir, address=ray_address,
         chunk_size=chunk, identities=ident, variants=variants, angela=angela, jessah=jessah,
-        sources={"config": str(path) if path else None, "raw": raw},
+        sources={"config": str(path) if path else None, "raw": raw, "overrides": {
+            k: str(v) if isinstance(v, Path) else v for k, v in (
+                ("games", games), ("seed", seed), ("workers", workers), ("out", out), ("backend", backend),
+                ("chunk_size", chunk_size), ("address", address)) if v is not None}},
     )

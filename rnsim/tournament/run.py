@@ -174,6 +174,7 @@ def _run_tournament(
     cfg: RunConfig, *, progress: bool = True, echo: Callable[[str], None] = print
 ) -> RunSummary:
     from rnsim import __version__
+    from rnsim.provenance import provenance
 
     run_id, old = prepare_run_dir(cfg)
     run_dir = cfg.out
@@ -203,6 +204,8 @@ def _run_tournament(
         "config_hash": cfg.config_hash(),
         "config": cfg.resolved(),
         "source_config": cfg.sources.get("raw"),
+        # the flags that overrode source_config (e.g. --games): `config` above is what played
+        "overrides": cfg.sources.get("overrides", {}),
         "rules_hash": {v.name: v.digest for v in cfg.variants},
         "strategies": {"angela": [s.to_dict() for s in cfg.angela], "jessah": [s.to_dict() for s in cfg.jessah]},
         "master_seed": cfg.seed,
@@ -216,6 +219,8 @@ def _run_tournament(
     session: dict[str, Any] = {
         "started": _now(), "rnsim_version": __version__, **cfg.execution(),
         "games_before": done_games, "games_played": 0,
+        # per session: a resumed run may be played by other code than its first session
+        "provenance": provenance(), "overrides": cfg.sources.get("overrides", {}),
     }
     if old is not None and not chunks and old.get("status") == "complete":
         return _summarise(cfg, run_dir, run_id, done_games, 0, 0.0, True, 0)
