@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rnsim.errors import ConfigError, RnsimError
+from rnsim.errors import ConfigError, RnsimError, read_utf8
 from rnsim.games.red_notice.rules.ruleset import KNOBS, RuleSet
 
 TOP_KEYS = ("run", "rules", "variants", "strategies")
@@ -182,15 +182,12 @@ def _whole(src: str, key: str, value: Any, lo: int, hi: int) -> int:
 
 
 def _read_toml(path: Path, src: str) -> dict[str, Any]:
+    if not path.exists():
+        raise ConfigError(f"{src}: file not found: {path}")
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise ConfigError(f"{src}: file not found: {path}") from None
+        return tomllib.loads(read_utf8(path, ConfigError))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e}") from None
 
 
 def _resolve_extends(src: str, key: str, ref: Any, base_dir: Path, chain: tuple[Path, ...]) -> dict[str, Any]:

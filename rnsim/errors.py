@@ -1,6 +1,11 @@
 """Errors rnsim raises for bad input. Each message names the file or source,
 the key and what is allowed, so a designer can fix it without reading code."""
 
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
 
 class RnsimError(Exception):
     """Base class of every user-facing rnsim error."""
@@ -27,3 +32,22 @@ class IllegalOption(RnsimError):
 
 class PositionError(RnsimError):
     """A saved position cannot be loaded."""
+
+
+def read_utf8(path: os.PathLike[str] | str, error: type[RnsimError] = RnsimError) -> str:
+    """The text of ``path``, or ``error`` with a one-line message naming the file when it is
+    not UTF-8 (a UTF-8 byte-order mark, which TOML and JSON readers reject, is named as such)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise error(f"{p}: file not found") from None
+    except OSError as e:
+        raise error(f"{p}: cannot read: {e.strerror or e}") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise error(f"{p}: starts with a UTF-8 BOM (byte-order mark); save it as UTF-8 without BOM")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise error(f"{p}: not UTF-8 text (byte 0x{data[e.start]:02x} on line {line}); save it as UTF-8") from None

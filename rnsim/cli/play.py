@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
 
+from rnsim.errors import PositionError, RnsimError, read_utf8
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.play import play_game
 
@@ -37,12 +39,26 @@ def play(seed: int, game_index: int, angela: str, jessah: str, identities: str |
     if (save_to is None) != (at_round is None):
         raise click.UsageError("--save-position and --at-round go together")
     idents = tuple(x.strip() for x in identities.split(",")) if identities else None
+    if idents is not None:
+        twice = sorted({i for i in idents if idents.count(i) > 1})
+        if twice:
+            raise RnsimError(f"--identities: {', '.join(twice)} given twice; Angela's identities are distinct")
+    if log_file is not None:
+        _check_writable("--log", log_file)
+    if save_to is not None:
+        _check_writable("--save-position", save_to)
     if save_to is not None:
         assert at_round is not None
         _save_at_round(save_to, at_round, angela, jessah, idents, seed, game_index)
         return
     r = play_game(RuleSet(), angela=angela, jessah=jessah, identities=idents, seed=seed,
                   game_index=game_index, log=log_file is not None)
+    if log_file is not None:
+        # Before any output: `rnsim play --log F | head -1` closes stdout early and must still get F.
+        assert r.events is not None
+        with log_file.open("w") as f:
+            for ev in r.events:
+                f.write(json.dumps(ev) + "\n")
     winner = r.winner or "nobody"
     click.echo(f"seed {seed} game {game_index}: {winner} wins ({r.end_reason}) after {r.rounds} rounds")
     click.echo(f"  identities: {', '.join(r.identities)}; burnt: {', '.join(r.identities_burnt) or 'none'}")
@@ -51,9 +67,6 @@ def play(seed: int, game_index: int, angela: str, jessah: str, identities: str |
     click.echo(f"  upgrades gained by Jessah: {ups}")
     if log_file is not None:
         assert r.events is not None
-        with log_file.open("w") as f:
-            for ev in r.events:
-                f.write(json.dumps(ev) + "\n")
         click.echo(f"  event log: {log_file} ({len(r.events)} events)")
 
 
@@ -63,8 +76,33 @@ def replay(log_file: Path) -> None:
     """Print a game's event log as a readable narrative."""
     from rnsim.games.red_notice.engine.narrative import narrate
 
-    events = [json.loads(line) for line in log_file.read_text().splitlines() if line.strip()]
-    for line in narrate(events):
+    lines: list[str] = []
+    events = 0
+    last: dict[str, object] = {}
+    for n, text in enumerate(read_utf8(log_file).splitlines(), 1):
+        if not text.strip():
+            continue
+        where = f"{log_file}: line {n}"
+        try:
+            ev = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RnsimError(f"{where}: not JSON ({e.msg}); an event log has one JSON event per line "
+                             "(a cut-off last line means the log is truncated)") from None
+        if not (isinstance(ev, dict) and isinstance(ev.get("t"), str) and isinstance(ev.get("round"), int)):
+            raise RnsimError(f'{where}: not a game event (expected an object with "t" and "round", as '
+                             "`rnsim play --log` writes)")
+        try:
+            lines.extend(narrate([ev]))
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise RnsimError(f"{where}: event {ev['t']!r} is malformed (missing or bad {e})") from None
+        events += 1
+        last = ev
+    if not events:
+        raise RnsimError(f"{log_file}: empty event log (no events)")
+    if last.get("t") != "game_end":
+        raise RnsimError(f"{log_file}: truncated event log: it stops in round {last.get('round')} "
+                         f"after {events} events, before the game's end")
+    for line in lines:
         click.echo(line)
 
 
@@ -93,9 +131,16 @@ def _save_at_round(path: Path, at_round: int, angela: str, jessah: str, idents: 
 
 def _play_from(path: Path, angela: str, jessah: str, games: int, seed: int, keep_chance: bool) -> None:
     from rnsim.analysis.stats import wilson
+    from rnsim.games.red_notice.engine.position import load_position
     from rnsim.play import play_from
 
-    position = json.loads(path.read_text())
+    try:
+        position = json.loads(read_utf8(path, PositionError))
+    except json.JSONDecodeError as e:
+        raise PositionError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(position, dict):
+        raise PositionError(f"{path}: not a saved position (expected a JSON object, as --save-position writes)")
+    load_position(position, source=str(path))  # a bad position is named by its file, before any game
     results = play_from(position, angela=angela, jessah=jessah, games=games, seed=seed, keep_chance=keep_chance)
     n = len(results)
     click.echo(f"{n} game(s) from {path} (round {position.get('round')}), "
@@ -105,3 +150,12 @@ def _play_from(path: Path, angela: str, jessah: str, games: int, seed: int, keep
         lo, hi = wilson(k, n)
         click.echo(f"  {label:12s} {k:6d}  {k / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]")
     click.echo(f"  mean final round {sum(r.rounds for r in results) / n:.1f}")
+
+
+def _check_writable(flag: str, path: Path) -> None:
+    """Refuse an output file that cannot be written before playing, not after the game."""
+    parent = path.parent
+    if not parent.is_dir():
+        raise RnsimError(f"{flag}: {parent} is not a folder (create it first)")
+    if not os.access(parent, os.W_OK):
+        raise RnsimError(f"{flag}: cannot write in {parent} (permission denied)")

@@ -48,10 +48,15 @@ def run_lock(run_dir: Path, what: str = "rnsim run") -> Iterator[None]:
     created = not run_dir.exists()
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
-        path = run_dir / LOCK
+    except OSError as e:
+        raise RnsimError(f"run.out: cannot create {run_dir}: {e.strerror or e}") from None
+    path = run_dir / LOCK
+    try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as e:
-        raise RnsimError(f"run.out: cannot create {run_dir / LOCK}: {e.strerror or e}") from None
+        if created:
+            run_dir.rmdir()
+        raise RnsimError(f"run.out: cannot write in {run_dir}: {e.strerror or e}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -9,6 +9,7 @@ a different config is refused.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import time
 from collections.abc import Callable
@@ -231,7 +232,13 @@ def _run_tournament(
     (run_dir / SHARDS).mkdir(exist_ok=True)
     (run_dir / ERRORS).mkdir(exist_ok=True)
 
-    backend = get_backend(cfg.backend, min(cfg.workers, max(1, len(chunks))), cfg.address)
+    # Never more workers than chunks to play: an idle worker still costs a process and its memory.
+    workers = min(cfg.workers, max(1, len(chunks)))
+    cores = os.cpu_count() or 1
+    if cfg.backend == "process" and workers > cores:
+        echo(f"warning: {workers} worker processes on {cores} cores: beyond one per core they only add memory "
+             '(about 80 MB each) and switching; run.workers = "auto" starts one per core')
+    backend = get_backend(cfg.backend, workers, cfg.address)
     played = 0
     errors_now = 0
     bar = None

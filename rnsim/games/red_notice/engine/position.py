@@ -243,6 +243,10 @@ def load_position(
         raise r.err("angela.identities_down", "an identity is both face up and face down, or listed twice")
     s.burnt = [comps.identities[i].id for i in ids.identities(a.get("burnt", []), "angela.burnt")]
     s.captures = r.int_(a.get("captures", 0), "angela.captures", 0, None)
+    if s.captures > rules.identities_per_game:
+        # each capture burns an identity; the one after the last ends the game (R22)
+        raise r.err("angela.captures", f"at most {rules.identities_per_game} in a game still going (one per "
+                    f"identity; the next capture is the arrest, R22), got {s.captures}")
 
     # board
     board = data.get("board", {})

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rnsim.errors import ComponentError
+from rnsim.errors import ComponentError, read_utf8
 
 # Action kinds printed on card halves.
 CHECK, BANK, SECURITY, MOVEMENT, JOKER = range(5)
@@ -232,8 +232,7 @@ def load_components(source: str | Path = "classic") -> Components:
         if not f.is_file():
             raise ComponentError(f"{f}: missing (a component set needs {', '.join(FILES)})")
         try:
-            with f.open("rb") as fh:
-                raw[fname] = tomllib.load(fh)
+            raw[fname] = tomllib.loads(read_utf8(f, ComponentError))
         except tomllib.TOMLDecodeError as e:
             raise ComponentError(f"{f}: not valid TOML: {e}") from None
     comps = build_components(raw, name=folder.name, folder=folder)
