@@ -243,10 +243,11 @@ def load_position(
         raise r.err("angela.identities_down", "an identity is both face up and face down, or listed twice")
     s.burnt = [comps.identities[i].id for i in ids.identities(a.get("burnt", []), "angela.burnt")]
     s.captures = r.int_(a.get("captures", 0), "angela.captures", 0, None)
-    if s.captures > rules.identities_per_game:
-        # each capture burns an identity; the one after the last ends the game (R22)
-        raise r.err("angela.captures", f"at most {rules.identities_per_game} in a game still going (one per "
-                    f"identity; the next capture is the arrest, R22), got {s.captures}")
+    # Each capture burns an identity; the one after the last is the arrest that ends the game (R22).
+    most = rules.identities_per_game + (1 if data.get("over") is True else 0)
+    if s.captures > most:
+        raise r.err("angela.captures", f"at most {most} in a game {'that ended' if most > rules.identities_per_game else 'still going'} "
+                    f"(one per identity, then the arrest, R22), got {s.captures}")
 
     # board
     board = data.get("board", {})
