@@ -705,7 +705,7 @@ def compare_run(cfg: RunConfig, *, progress: bool = True, echo: Echo = _stderr) 
 
 
 def comparison_text(cfg: RunConfig, results: pl.LazyFrame, reference: str, tables: dict[str, pl.DataFrame]) -> str:
-    from rnsim.analysis.aggregate import identity_pairs
+    from rnsim.games.red_notice.analysis import identity_pairs
 
     rates = identity_pairs(results)
     lines = [

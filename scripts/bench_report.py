@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rnsim.analysis.synthetic import random_results, write_run
+from rnsim.games.red_notice.synthetic import random_results, write_run
 
 
 def main() -> None:

@@ -12,10 +12,13 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from rnsim.analysis.synthetic import random_results, table_from_games, write_run
+from rnsim.analysis import wilson
 from rnsim.cli import main
+from rnsim.games.red_notice.synthetic import random_results, table_from_games, write_run
 from rnsim.report import write_report
-from rnsim.report.render import TABLES
+
+TABLES = ("headline", "by_setup", "game_length", "game_length_histogram", "errors_by_cell",
+          "identity_pairs", "identities", "upgrades", "upgrade_rounds", "flow_by_round")
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -27,6 +30,7 @@ class _Doc(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
         self.ids: list[str] = []
         self.headings: list[str] = []
         self.imgs: list[str] = []
@@ -37,6 +41,7 @@ class _Doc(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
+        self.tags.append((tag, a))
         if a.get("id"):
             self.ids.append(a["id"] or "")
         if tag == "img":
@@ -103,7 +108,7 @@ def test_report_numbers_match_the_run(reported: Path) -> None:
     rows = pl.scan_parquet(sorted((reported / "shards").glob("*.parquet"))).collect()
     assert int(head["games"].sum() + head["errors"].sum()) == rows.height == 360
     assert int(head["angela_wins"].sum()) == rows.filter(pl.col("winner") == "angela").height
-    assert int(head["timeouts"].sum()) == rows.filter(pl.col("end_reason") == "timeout").height
+    assert int(head["no_winner"].sum()) == rows.filter(pl.col("end_reason") == "timeout").height
 
 
 def test_html_is_complete_and_self_contained(reported: Path) -> None:
@@ -111,11 +116,12 @@ def test_html_is_complete_and_self_contained(reported: Path) -> None:
     doc = _Doc()
     doc.feed(text)
     assert doc.unbalanced == [] and doc.stack == []
-    for section in ("How to read this report", "What stands out", "Headline", "Matchups", "Errors", "Files"):
-        assert section in doc.headings, section
-    for cell in ("base: random (Angela) vs random (Jessah)", "base: random-b (Angela) vs random (Jessah)"):
-        assert cell in doc.headings
-    for sub in ("Identity pairs", "Identities", "Upgrades", "Game flow"):
+    sections = ["What stands out", "Outcomes", "Matchups", "base: random (Angela) vs random (Jessah)",
+                "base: random-b (Angela) vs random (Jessah)", "Errors", "How to read this report", "Run", "Files"]
+    # the answers first, the run's metadata last
+    assert [h for h in doc.headings if h in sections] == sections
+    for sub in ("Identity pairs", "Identities", "Upgrades: an association, not a cause", "Cash and captures by round",
+                "Game length"):
         assert doc.headings.count(sub) == 2, sub
     # every figure embedded, as the very PNG written to figures/
     pngs = {p.read_bytes() for p in (reported / "figures").glob("*.png")}
@@ -129,7 +135,9 @@ def test_html_is_complete_and_self_contained(reported: Path) -> None:
     # (base64 payloads removed first: random letters may spell anything)
     markup = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "data:", text)
     assert not re.search(r"(https?:)?//[\w.-]+\.\w", markup)
-    assert "http" not in markup.lower() and "<script" not in markup and "<link" not in markup
+    assert "http" not in markup.lower() and "<link" not in markup
+    # one inline script (sorting tables), nothing loaded
+    assert markup.count("<script") == 1 and not any(t == "script" and "src" in a for t, a in doc.tags)
     assert "url(" not in markup and "@import" not in markup
     assert doc.hrefs and all(h.startswith("#") and h[1:] in doc.ids for h in doc.hrefs)
     assert "@media print" in text
@@ -137,8 +145,9 @@ def test_html_is_complete_and_self_contained(reported: Path) -> None:
 
 def test_markdown_has_every_section_and_figure(reported: Path) -> None:
     md = (reported / "report.md").read_text()
-    for section in ("## How to read this report", "## What stands out", "## Headline", "## Matchups",
-                    "### Identity pairs", "### Upgrades", "### Game flow", "## Errors"):
+    for section in ("## How to read this report", "## What stands out", "## Outcomes", "## Matchups",
+                    "### Identity pairs", "### Upgrades: an association, not a cause", "### Game length", "## Errors",
+                    "## Run"):
         assert section in md
     figs = re.findall(r"!\[[^\]]*\]\((figures/[^)]+\.png)\)", md)
     assert sorted(figs) == sorted(f"figures/{p.name}" for p in (reported / "figures").glob("*.png"))
@@ -169,30 +178,34 @@ def test_report_shows_errors_apart_and_flags_few_games(tmp_path: Path) -> None:
     write_report(tmp_path, svg=False)
     md = (tmp_path / "report.md").read_text()
     # 8 played games, 3 Angela wins; the 2 errors are shown apart
-    assert "| base | random | random | 8 | 37.5% [13.7–69.4] | 50.0% [21.5–78.5] | 1 (12.5%) | 2 |" in md
+    assert "| base | random | random | 8 | 37.5% [13.7, 69.4] | 50.0% [21.5, 78.5] | 1 (12.5%) | 2 |" in md
     assert "2 games ended in a strategy error" in md
     assert "synthetic error" in md  # the error side table's message
-    assert "too few games for a useful interval" in md
+    assert "too few games for a useful interval" in md.lower()
     pairs = pl.read_parquet(tmp_path / "tables" / "identity_pairs.parquet")
     assert pairs["identity_pair"].to_list() == ["journalist+pilot", "lawyer+doctor"]
 
 
-def test_pair_map_uses_the_identities_present() -> None:
-    from rnsim.analysis import identity_pairs
-    from rnsim.report.figures import identity_order, pair_heatmap
+def test_pair_map_shows_each_pair_once_centred_on_the_overall_rate() -> None:
+    from rnsim.games.red_notice.analysis import identity_pairs
+    from rnsim.games.red_notice.figures import identity_order, pair_heatmap
 
     t = table_from_games([dict(pair=("lawyer", "journalist"), winner="angela"),
                           dict(pair=("lawyer", "pilot"), winner="jessah"),
                           dict(pair=("journalist", "pilot"), winner="angela")])
     pairs = identity_pairs(t)
     assert identity_order(pairs) == ["lawyer", "journalist", "pilot"]  # component order recovered
-    fig = pair_heatmap(pairs, "three identities")
+    fig = pair_heatmap(pairs, 2 / 3, "three identities")
     ax = fig.axes[0]
-    assert [x.get_text() for x in ax.get_yticklabels()] == ["lawyer", "journalist", "pilot"]
-    texts = [x.get_text() for x in ax.texts if x.get_text() != "—"]
-    assert len(texts) == 6  # 3 pairs, both halves of the symmetric map
-    assert [x.get_text() for x in ax.texts].count("—") == 3  # the diagonal is marked empty
-    assert sum(x.startswith("100%") for x in texts) == 4 and sum(x.startswith("0%") for x in texts) == 2
+    # a triangle: rows from the second identity, columns up to the one before last
+    assert [x.get_text() for x in ax.get_yticklabels()] == ["journalist", "pilot"]
+    assert [x.get_text() for x in ax.get_xticklabels()] == ["lawyer", "journalist"]
+    texts = [x.get_text() for x in ax.texts]
+    assert len(texts) == 3  # each pair once
+    assert sum(x.startswith("100.0%") for x in texts) == 2 and sum(x.startswith("0.0%") for x in texts) == 1
+    norm = ax.images[0].norm
+    assert norm.vcenter == pytest.approx(2 / 3)  # white is the overall rate
+    assert (norm.vmin, norm.vmax) == pytest.approx((0.0, 4 / 3))  # the range the data need, symmetric
 
 
 def test_rnsim_run_writes_the_report_unless_told_not_to(tmp_path: Path) -> None:
@@ -208,13 +221,15 @@ def test_rnsim_run_writes_the_report_unless_told_not_to(tmp_path: Path) -> None:
 
 
 def test_many_cells_draw_their_figures_on_a_pool(tmp_path: Path) -> None:
+    from rnsim.report import render
     from rnsim.report.render import FigurePlan, build, compute_tables
 
     df = random_results(900, seed=2, strategy_pairs=[("random", "random"), ("hunter", "random"),
                                                       ("random", "hunter")])
     write_run(tmp_path, df)
     plan = FigurePlan(tmp_path / "figures", svg=False)
-    build(tmp_path, compute_tables(tmp_path), plan)
+    plugin = render.game_report("red_notice")
+    build(tmp_path, compute_tables(tmp_path, plugin), plan, plugin)
     assert len(plan.jobs) == 2 + 5 * 3  # enough for two workers
     plan.draw(workers=2)
     pngs = sorted((tmp_path / "figures").glob("*.png"))
@@ -227,9 +242,11 @@ def test_tables_are_the_same_in_memory_or_streamed(tmp_path: Path, monkeypatch: 
 
     write_run(tmp_path, random_results(2500, seed=9, strategy_pairs=[("random", "random"), ("hunter", "random")]),
               shard_rows=300)
-    in_memory = render.compute_tables(tmp_path)
+    plugin = render.game_report("red_notice")
+    in_memory = render.compute_tables(tmp_path, plugin)
     monkeypatch.setattr(render, "IN_MEMORY_GAMES", 0)
-    streamed = render.compute_tables(tmp_path)
+    streamed = render.compute_tables(tmp_path, plugin)
+    assert set(in_memory) == set(TABLES)
     for name in TABLES:
         assert in_memory[name].equals(streamed[name]), name
 
@@ -237,8 +254,8 @@ def test_tables_are_the_same_in_memory_or_streamed(tmp_path: Path, monkeypatch: 
 def test_pair_map_frames_the_flagged_pairs() -> None:
     from matplotlib.patches import Rectangle
 
-    from rnsim.analysis import identity_pairs
-    from rnsim.report.figures import pair_heatmap
+    from rnsim.games.red_notice.analysis import identity_pairs
+    from rnsim.games.red_notice.figures import pair_heatmap
 
     jp, ld, lp = ("journalist", "pilot"), ("lawyer", "doctor"), ("lawyer", "pilot")
     g = [dict(pair=jp, winner="angela")] * 90 + [dict(pair=jp, winner="jessah")] * 10 \
@@ -246,5 +263,65 @@ def test_pair_map_frames_the_flagged_pairs() -> None:
         + [dict(pair=lp, winner="angela")] * 50 + [dict(pair=lp, winner="jessah")] * 50
     pairs = identity_pairs(table_from_games(g))
     assert pairs.filter(pl.col("differs"))["identity_pair"].sort().to_list() == ["journalist+pilot", "lawyer+doctor"]
-    frames = [p for p in pair_heatmap(pairs, "t").axes[0].patches if isinstance(p, Rectangle) and not p.get_fill()]
-    assert len(frames) == 4  # two flagged pairs, each in both halves of the map
+    frames = [p for p in pair_heatmap(pairs, 0.5, "t").axes[0].patches
+              if isinstance(p, Rectangle) and not p.get_fill()]
+    assert len(frames) == 2  # the two flagged pairs
+
+
+def test_the_report_answers_first(tmp_path: Path) -> None:
+    """The first thing after the title is the verdict sentence, then the
+    outcome figure; the run's metadata comes last."""
+    g = [dict(pair=("journalist", "pilot"), winner="angela")] * 438 \
+        + [dict(pair=("journalist", "pilot"), winner="jessah")] * 552 \
+        + [dict(pair=("journalist", "pilot"), winner=None)] * 10
+    for x in g:
+        x.update(angela_strategy="expert", jessah_strategy="expert")
+    write_run(tmp_path, table_from_games(g), manifest={"master_seed": 12345})
+    write_report(tmp_path, svg=False)
+    text = (tmp_path / "report.html").read_text()
+    body = text[text.index("</h1>") + len("</h1>"):]
+    first = re.match(r'\s*<p class="verdict">([^<]*)</p>\s*<figure>', body)
+    assert first, body[:300]
+    lo, hi = wilson(438, 1000)
+    assert first.group(1) == (f"Jessah is favoured: Angela wins 43.8% [{100 * lo:.1f}, {100 * hi:.1f}] of 1,000 "
+                              f"expert games, 6.2 points below an even game; 1.0% are timeouts.")
+    md = (tmp_path / "report.md").read_text()
+    assert md.index("master_seed".replace("_", " ")) > md.index("## Run") > md.index("## Errors")
+
+
+def test_outcome_figure_marks_an_even_game() -> None:
+    from rnsim.analysis import headline
+    from rnsim.report.figures import headline_chart
+
+    head = headline(random_results(300, seed=1))
+    ax = headline_chart(head, ("angela", "jessah"), ("Angela", "Jessah"), ["base"], "t").axes[0]
+    even = [line for line in ax.get_lines() if list(line.get_xdata()) == [0.5, 0.5]]
+    assert len(even) == 1 and even[0].get_linestyle() == "--"
+
+
+def test_round_axes_have_integer_ticks_and_flow_is_cut_where_few_games_remain() -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    from rnsim.games.red_notice.analysis import flow_by_round
+    from rnsim.games.red_notice.figures import flow_chart
+
+    flow = flow_by_round(random_results(3000, seed=4))
+    fig = flow_chart(flow, 200, "t")
+    a1 = fig.axes[0]
+    assert isinstance(a1.xaxis.get_major_locator(), MaxNLocator)
+    ticks = [t for t in a1.get_xticks() if a1.get_xlim()[0] <= t <= a1.get_xlim()[1]]
+    assert all(float(t).is_integer() for t in ticks)
+    kept = flow.filter(pl.col("games_in_play") >= 200)["round"]
+    drawn = a1.get_lines()[0].get_xdata()
+    assert list(drawn) == kept.to_list() and len(drawn) < flow.height
+    assert len(a1.collections) == 2  # an interval band per line
+
+
+def test_three_identities_per_game_in_the_report(tmp_path: Path) -> None:
+    write_run(tmp_path, random_results(1200, seed=3, per_game=3))
+    write_report(tmp_path, svg=False)
+    ids = pl.read_parquet(tmp_path / "tables" / "identities.parquet")
+    assert ids.height == 6 and int(ids["games"].sum()) == 3 * 1200  # each game counts for its three identities
+    md = (tmp_path / "report.md").read_text()
+    assert "### Identity sets" in md and "lawyer + journalist + secret agent" in md
+    assert not list((tmp_path / "figures").glob("*-pairs.png"))  # a pair map needs pairs

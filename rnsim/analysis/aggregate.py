@@ -1,4 +1,5 @@
-"""The aggregations behind the report, as Polars queries over a result table.
+"""The game-agnostic aggregations behind the report, as Polars queries over a
+result table (the core columns of docs/architecture.md, whatever the game).
 
 Each public function takes the result rows (a ``LazyFrame`` from
 :func:`rnsim.analysis.scan_results`, or a ``DataFrame``) and returns a Polars
@@ -7,295 +8,232 @@ collected together over one scan (the report does that).
 
 Definitions, used everywhere:
 
-- a *cell* is one variant and one strategy pair: every table is per cell
-  (columns ``variant``, ``angela_strategy``, ``jessah_strategy``);
+- the *seats* are read from the table: one ``<seat>_strategy`` column per seat,
+  seat 0 first (see :class:`Layout`);
+- a *cell* is one variant and one strategy per seat: every table is per cell
+  (columns ``variant``, ``<seat>_strategy``...);
 - ``games`` counts the games that were played out (every row whose
   ``end_reason`` is not ``"error"``); error rows are counted apart in
   ``errors`` and never enter a rate;
-- the forger's (Angela's) win rate is ``angela_wins / games``, the agent's
-  (Jessah's) is ``jessah_wins / games``, the timeout rate ``timeouts / games``:
-  a timeout is a game nobody won, never a win;
+- a seat's wins are its shares of wins, ``sum(share_<seat>)``, when the table
+  has ``share_<seat>`` columns (a game with shared wins), else the games it
+  won alone (``winner == seat``); its win rate is ``<seat>_wins / games`` and
+  ``no_winner`` counts the played games nobody won alone (e.g. timeouts);
 - every rate comes with its 95% Wilson interval (``<rate>_lo``, ``<rate>_hi``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 import polars as pl
 
-from rnsim.analysis.load import upgrade_ids
 from rnsim.analysis.stats import Z95, rate_columns
-
-CELL = ["variant", "angela_strategy", "jessah_strategy"]
 
 Results = pl.LazyFrame | pl.DataFrame
 
-_PLAYED = pl.col("end_reason") != "error"
-_ANGELA = (pl.col("winner") == "angela").fill_null(False)
-_JESSAH = (pl.col("winner") == "jessah").fill_null(False)
-_TIMEOUT = pl.col("end_reason") == "timeout"
+PLAYED = pl.col("end_reason") != "error"
 
-
-def scalar_columns(results: Results) -> list[str]:
-    """The columns every table but :func:`flow_by_round` reads: loading just
-    these once is far cheaper than scanning thousands of shards per table."""
-    names = _lazy(results).collect_schema().names()
-    fixed = [*CELL, "identity_pair", "identity_1", "identity_2", "winner", "end_reason", "rounds", "identity_burnt_1"]
-    return [c for c in names if c in fixed or c.startswith("upgrade_")]
+#: the core columns that are neither a seat's strategy nor the setup
+CORE = ("run_id", "variant", "game_index", "seed", "rules_hash", "winner", "end_reason", "rounds")
 
 
 def _lazy(results: Results) -> pl.LazyFrame:
     return results.lazy() if isinstance(results, pl.DataFrame) else results
 
 
-def _outcome_aggs() -> list[pl.Expr]:
+def _names(results: Results | Sequence[str] | pl.Schema) -> list[str]:
+    if isinstance(results, pl.LazyFrame):
+        return results.collect_schema().names()
+    if isinstance(results, pl.DataFrame):
+        return results.columns
+    if isinstance(results, pl.Schema):
+        return results.names()
+    return list(results)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a result table keeps what the core reads: its seats (seat 0
+    first), the cell columns, the setup column (the
+    game's ``setup_column``, e.g. FBI's players) and whether wins come as shares."""
+
+    seats: tuple[str, ...]
+    setup: str | None
+    shares: bool
+
+    @property
+    def cell(self) -> list[str]:
+        return ["variant", *(f"{s}_strategy" for s in self.seats)]
+
+    def wins(self, seat: str) -> pl.Expr:
+        """A seat's share of each game's win (0 for error rows)."""
+        if self.shares:
+            return pl.col(f"share_{seat}").cast(pl.Float64).fill_null(0.0)
+        return (pl.col("winner") == seat).fill_null(False)
+
+    def scalar_columns(self) -> list[str]:
+        """The core columns every table here reads."""
+        cols = [*self.cell, "winner", "end_reason", "rounds"]
+        if self.setup:
+            cols.insert(1, self.setup)
+        if self.shares:
+            cols += [f"share_{s}" for s in self.seats]
+        return cols
+
+
+def layout(results: Results | Sequence[str] | pl.Schema, setup: str | None = None) -> Layout:
+    """The layout of a result table. Seats come from the ``<seat>_strategy``
+    columns in table order; the setup column, when not given, is the one the
+    schema puts between ``variant`` and the first strategy column."""
+    names = _names(results)
+    seats = tuple(c[: -len("_strategy")] for c in names if c.endswith("_strategy"))
+    if setup is None and "variant" in names:
+        i = names.index("variant") + 1
+        if i < len(names) and not names[i].endswith("_strategy") and names[i] not in CORE:
+            setup = names[i]
+    if setup is not None and setup not in names:
+        setup = None
+    shares = bool(seats) and all(f"share_{s}" in names for s in seats)
+    return Layout(seats, setup, shares)
+
+
+def _lay(results: Results, lay: Layout | None) -> Layout:
+    return lay if lay is not None else layout(results)
+
+
+def outcome_aggs(lay: Layout) -> list[pl.Expr]:
     """Counts over all rows of a group, errors included (and kept apart)."""
+    wins = [(lay.wins(s).filter(PLAYED).sum()).alias(f"{s}_wins") for s in lay.seats]
+    if not lay.shares:
+        wins = [w.cast(pl.Int64) for w in wins]
     return [
-        _PLAYED.sum().cast(pl.Int64).alias("games"),
-        _ANGELA.sum().cast(pl.Int64).alias("angela_wins"),
-        _JESSAH.sum().cast(pl.Int64).alias("jessah_wins"),
-        _TIMEOUT.sum().cast(pl.Int64).alias("timeouts"),
-        (~_PLAYED).sum().cast(pl.Int64).alias("errors"),
+        PLAYED.sum().cast(pl.Int64).alias("games"),
+        *wins,
+        (PLAYED & pl.col("winner").is_null()).sum().cast(pl.Int64).alias("no_winner"),
+        (~PLAYED).sum().cast(pl.Int64).alias("errors"),
     ]
 
 
-def _rates(z: float) -> list[pl.Expr]:
-    return [*rate_columns("angela_wins", "games", "forger_rate", z),
-            *rate_columns("jessah_wins", "games", "agent_rate", z),
-            *rate_columns("timeouts", "games", "timeout_rate", z)]
+def rates(lay: Layout, z: float = Z95) -> list[pl.Expr]:
+    out: list[pl.Expr] = []
+    for s in lay.seats:
+        out += rate_columns(f"{s}_wins", "games", f"{s}_rate", z)
+    return [*out, *rate_columns("no_winner", "games", "no_winner_rate", z)]
 
 
 # ---------------------------------------------------------------- headline
 
-def headline_query(results: Results, z: float = Z95) -> pl.LazyFrame:
-    """Per cell: games, errors, wins of each side, timeouts, the three rates
-    with intervals, mean and median game length (rounds, played games only)."""
-    played_rounds = pl.col("rounds").filter(_PLAYED).cast(pl.Float64)
+def headline_query(results: Results, lay: Layout | None = None, z: float = Z95) -> pl.LazyFrame:
+    """Per cell: games, errors, each seat's wins and win rate with its
+    interval, games nobody won, mean and median game length (rounds, played
+    games only)."""
+    lay = _lay(results, lay)
+    played_rounds = pl.col("rounds").filter(PLAYED).cast(pl.Float64)
     return (
         _lazy(results)
-        .group_by(CELL)
-        .agg(*_outcome_aggs(),
+        .group_by(lay.cell)
+        .agg(*outcome_aggs(lay),
              played_rounds.mean().alias("mean_rounds"),
              played_rounds.median().alias("median_rounds"))
-        .with_columns(_rates(z))
-        .sort(CELL)
+        .with_columns(rates(lay, z))
+        .sort(lay.cell)
     )
 
 
-def headline(results: Results, z: float = Z95) -> pl.DataFrame:
-    return headline_query(results, z).collect()
+def headline(results: Results, lay: Layout | None = None, z: float = Z95) -> pl.DataFrame:
+    return headline_query(results, lay, z).collect()
 
 
-# ---------------------------------------------------------------- identity pairs
+# ---------------------------------------------------------------- setups
 
-def identity_pairs_query(results: Results, z: float = Z95) -> pl.LazyFrame:
-    """Per cell and identity pair: counts and rates, the cell's overall forger
-    rate, ``differs`` (the pair's interval excludes the overall rate) and
-    ``rank`` (1 = best pair for the forger). Sorted best to worst per cell."""
-    lf = _lazy(results)
-    overall = lf.group_by(CELL).agg(
-        (_ANGELA.sum() / _PLAYED.sum()).alias("overall_forger_rate"))
+def by_setup_query(results: Results, lay: Layout | None = None, z: float = Z95) -> pl.LazyFrame:
+    """Per cell and setup (the game's setup column): counts and every seat's
+    win rate with its interval."""
+    lay = _lay(results, lay)
+    if lay.setup is None:
+        return headline_query(results, lay, z).select(*lay.cell, "games").clear()
     return (
-        lf.group_by([*CELL, "identity_pair", "identity_1", "identity_2"])
-        .agg(*_outcome_aggs())
-        .with_columns(_rates(z))
-        .join(overall, on=CELL, how="left", nulls_equal=True)
-        .with_columns(
-            differs=((pl.col("overall_forger_rate") < pl.col("forger_rate_lo"))
-                     | (pl.col("overall_forger_rate") > pl.col("forger_rate_hi"))).fill_null(False),
-        )
-        # ties broken by name, so the ranking never depends on scan order
-        .sort([*CELL, "forger_rate", "identity_pair"], descending=[False, False, False, True, False], nulls_last=True)
-        .with_columns(rank=(pl.int_range(pl.len()).over(CELL) + 1).cast(pl.Int32))
+        _lazy(results)
+        .group_by([*lay.cell, lay.setup])
+        .agg(*outcome_aggs(lay))
+        .with_columns(rates(lay, z))
+        .sort([*lay.cell, lay.setup])
     )
 
 
-def identity_pairs(results: Results, z: float = Z95) -> pl.DataFrame:
-    return identity_pairs_query(results, z).collect()
-
-
-# ---------------------------------------------------------------- identities
-
-def identities_query(results: Results, z: float = Z95) -> pl.LazyFrame:
-    """Per cell and identity: the forger's record over the games whose pair
-    contains it, and how often it was the first identity burnt (``burnt_first``,
-    and ``burnt_first_share`` of the games it was dealt in)."""
-    lf = _lazy(results).select(*CELL, "winner", "end_reason", "identity_1", "identity_2", "identity_burnt_1")
-    long = lf.unpivot(on=["identity_1", "identity_2"], index=[*CELL, "winner", "end_reason", "identity_burnt_1"],
-                      variable_name="slot", value_name="identity")
-    return (
-        long.group_by([*CELL, "identity"])
-        .agg(*_outcome_aggs(),
-             (pl.col("identity_burnt_1") == pl.col("identity")).fill_null(False).sum().cast(pl.Int64)
-             .alias("burnt_first"))
-        .with_columns(*_rates(z), *rate_columns("burnt_first", "games", "burnt_first_share", z))
-        .sort([*CELL, "forger_rate", "identity"], descending=[False, False, False, True, False], nulls_last=True)
-    )
-
-
-def identities(results: Results, z: float = Z95) -> pl.DataFrame:
-    return identities_query(results, z).collect()
-
-
-# ---------------------------------------------------------------- upgrades
-
-def upgrades_query(results: Results, z: float = Z95) -> pl.LazyFrame:
-    """Per cell and upgrade (discovered from the ``upgrade_<id>`` columns):
-    how often Jessah gained it, her win rate in games where she gained it and
-    where she did not, the difference (``effect``), and the round it was
-    gained (median, mean). Played games only."""
-    lf = _lazy(results)
-    ups = upgrade_ids(lf.collect_schema())
-    if not ups:
-        return pl.LazyFrame(schema={**{c: pl.String for c in CELL}, "upgrade": pl.String, "games": pl.Int64})
-    played = lf.filter(_PLAYED)
-    aggs: list[pl.Expr] = [pl.len().cast(pl.Int64).alias("games"), _JESSAH.sum().cast(pl.Int64).alias("jessah_wins")]
-    for i, u in enumerate(ups):
-        got = pl.col(f"upgrade_{u}").fill_null(False)
-        aggs += [
-            got.sum().cast(pl.Int64).alias(f"g{i}"),
-            (got & _JESSAH).sum().cast(pl.Int64).alias(f"w{i}"),
-        ]
-        rnd = f"upgrade_{u}_round"
-        if rnd in lf.collect_schema().names():
-            r = pl.col(rnd).filter(got).cast(pl.Float64)
-            aggs += [r.median().alias(f"md{i}"), r.mean().alias(f"mn{i}")]
-        else:
-            aggs += [pl.lit(None, pl.Float64).alias(f"md{i}"), pl.lit(None, pl.Float64).alias(f"mn{i}")]
-    wide = played.group_by(CELL).agg(aggs)
-    parts = [
-        wide.select(
-            *CELL,
-            pl.lit(u).alias("upgrade"),
-            pl.lit(i).alias("_order"),
-            "games",
-            pl.col(f"g{i}").alias("gained"),
-            pl.col(f"w{i}").alias("agent_wins_with"),
-            (pl.col("games") - pl.col(f"g{i}")).alias("games_without"),
-            (pl.col("jessah_wins") - pl.col(f"w{i}")).alias("agent_wins_without"),
-            pl.col(f"md{i}").alias("median_round"),
-            pl.col(f"mn{i}").alias("mean_round"),
-        )
-        for i, u in enumerate(ups)
-    ]
-    return (
-        pl.concat(parts, how="vertical")
-        .with_columns(*rate_columns("gained", "games", "gained_rate", z),
-                      *rate_columns("agent_wins_with", "gained", "agent_rate_with", z),
-                      *rate_columns("agent_wins_without", "games_without", "agent_rate_without", z))
-        .with_columns(effect=pl.col("agent_rate_with") - pl.col("agent_rate_without"))
-        .select(*CELL, "upgrade", "games", "gained", "gained_rate", "gained_rate_lo", "gained_rate_hi",
-                "agent_wins_with", "agent_rate_with", "agent_rate_with_lo", "agent_rate_with_hi",
-                "games_without", "agent_wins_without", "agent_rate_without", "agent_rate_without_lo",
-                "agent_rate_without_hi", "effect", "median_round", "mean_round", "_order")
-        .sort([*CELL, "_order"])  # component order within a cell
-        .drop("_order")
-    )
-
-
-def upgrades(results: Results, z: float = Z95) -> pl.DataFrame:
-    return upgrades_query(results, z).collect()
+def by_setup(results: Results, lay: Layout | None = None, z: float = Z95) -> pl.DataFrame:
+    return by_setup_query(results, lay, z).collect()
 
 
 # ---------------------------------------------------------------- matchups
 
-def matchups_query(results: Results, z: float = Z95) -> pl.LazyFrame:
-    """Per variant, Angela's strategy x Jessah's strategy: counts and rates
-    (the strategy win-rate matrix in long form; see :func:`matchup_matrix`)."""
-    return (
-        _lazy(results)
-        .group_by(CELL)
-        .agg(*_outcome_aggs())
-        .with_columns(_rates(z))
-        .sort(CELL)
-    )
+def matchup_matrix(headline_table: pl.DataFrame, variant: str, lay: Layout, value: str | None = None) -> pl.DataFrame:
+    """One variant's cells of a two-seat game as a matrix: a row per seat-0
+    strategy, a column per seat-1 strategy, cells ``value`` (default: seat
+    0's win rate)."""
+    if len(lay.seats) != 2:
+        raise ValueError(f"a matchup matrix needs two seats, the table has {len(lay.seats)}")
+    a, b = (f"{s}_strategy" for s in lay.seats)
+    t = headline_table.filter(pl.col("variant") == variant)
+    cols = sorted(t[b].unique().to_list())
+    return (t.pivot(on=b, index=a, values=value or f"{lay.seats[0]}_rate")
+            .select(a, *cols).sort(a))
 
 
-def matchups(results: Results, z: float = Z95) -> pl.DataFrame:
-    return matchups_query(results, z).collect()
+# ---------------------------------------------------------------- game length
 
-
-def matchup_matrix(matchups_table: pl.DataFrame, variant: str, value: str = "forger_rate") -> pl.DataFrame:
-    """One variant's matchups as a matrix: a row per Angela strategy, a column
-    per Jessah strategy, cells ``value`` (default: the forger's win rate)."""
-    t = matchups_table.filter(pl.col("variant") == variant)
-    cols = sorted(t["jessah_strategy"].unique().to_list())
-    return (t.pivot(on="jessah_strategy", index="angela_strategy", values=value)
-            .select("angela_strategy", *cols).sort("angela_strategy"))
-
-
-# ---------------------------------------------------------------- game flow
-
-def game_length_query(results: Results) -> pl.LazyFrame:
-    """Per cell and end reason (``million``, ``arrest``, ``timeout``): games,
-    share of the cell's played games, and the distribution of game length in
-    rounds (mean, median, 10th and 90th percentile, min, max)."""
+def game_length_query(results: Results, lay: Layout | None = None) -> pl.LazyFrame:
+    """Per cell, end reason and winner: games, share of the cell's played
+    games, and the distribution of game length in rounds (mean, median, 10th
+    and 90th percentile, min, max)."""
+    lay = _lay(results, lay)
     r = pl.col("rounds").cast(pl.Float64)
     return (
-        _lazy(results).filter(_PLAYED)
-        .group_by([*CELL, "end_reason", "winner"])
+        _lazy(results).filter(PLAYED)
+        .group_by([*lay.cell, "end_reason", "winner"])
         .agg(pl.len().cast(pl.Int64).alias("games"), r.mean().alias("mean_rounds"),
              r.median().alias("median_rounds"),
              r.quantile(0.1, "nearest").alias("p10_rounds"), r.quantile(0.9, "nearest").alias("p90_rounds"),
              r.min().alias("min_rounds"), r.max().alias("max_rounds"))
-        .with_columns(share=pl.col("games") / pl.col("games").sum().over(CELL))
-        .sort([*CELL, "end_reason"])
+        .with_columns(share=pl.col("games") / pl.col("games").sum().over(lay.cell))
+        .sort([*lay.cell, "end_reason", "winner"], nulls_last=True)
     )
 
 
-def game_length(results: Results) -> pl.DataFrame:
-    return game_length_query(results).collect()
+def game_length(results: Results, lay: Layout | None = None) -> pl.DataFrame:
+    return game_length_query(results, lay).collect()
 
 
-def game_length_histogram_query(results: Results) -> pl.LazyFrame:
+def game_length_histogram_query(results: Results, lay: Layout | None = None) -> pl.LazyFrame:
     """Per cell, end reason and length in rounds: how many games."""
+    lay = _lay(results, lay)
     return (
-        _lazy(results).filter(_PLAYED)
-        .group_by([*CELL, "end_reason", "rounds"])
+        _lazy(results).filter(PLAYED)
+        .group_by([*lay.cell, "end_reason", "rounds"])
         .agg(pl.len().cast(pl.Int64).alias("games"))
-        .sort([*CELL, "end_reason", "rounds"])
+        .sort([*lay.cell, "end_reason", "rounds"])
     )
 
 
-def game_length_histogram(results: Results) -> pl.DataFrame:
-    return game_length_histogram_query(results).collect()
-
-
-def flow_by_round_query(results: Results) -> pl.LazyFrame:
-    """Per cell and round: how many games were still in play at the end of
-    that round, and their mean cumulative cash of each side and captures. The
-    means are over the games still in play (a game that ended earlier no
-    longer counts), so the last rounds describe the long games only."""
-    lists = ["angela_cash_by_round", "jessah_cash_by_round", "captures_by_round"]
-    return (
-        _lazy(results).filter(_PLAYED)
-        .select(*CELL, *lists)
-        .with_columns(round=pl.int_ranges(1, pl.col("angela_cash_by_round").list.len() + 1, dtype=pl.Int32))
-        .explode(["round", *lists])
-        .group_by([*CELL, "round"])
-        .agg(pl.len().cast(pl.Int64).alias("games_in_play"),
-             pl.col("angela_cash_by_round").cast(pl.Float64).mean().alias("angela_cash_mean"),
-             pl.col("jessah_cash_by_round").cast(pl.Float64).mean().alias("jessah_cash_mean"),
-             pl.col("captures_by_round").cast(pl.Float64).mean().alias("captures_mean"))
-        .drop_nulls("round")
-        .sort([*CELL, "round"])
-    )
-
-
-def flow_by_round(results: Results) -> pl.DataFrame:
-    return flow_by_round_query(results).collect()
+def game_length_histogram(results: Results, lay: Layout | None = None) -> pl.DataFrame:
+    return game_length_histogram_query(results, lay).collect()
 
 
 # ---------------------------------------------------------------- errors
 
-def errors_by_cell_query(results: Results) -> pl.LazyFrame:
-    """Per cell and identity pair: how many games ended in a strategy error."""
+def errors_by_cell_query(results: Results, lay: Layout | None = None) -> pl.LazyFrame:
+    """Per cell (and setup): how many games ended in a strategy error."""
+    lay = _lay(results, lay)
+    keys = [*lay.cell, *([lay.setup] if lay.setup else [])]
     return (
-        _lazy(results).filter(~_PLAYED)
-        .group_by([*CELL, "identity_pair"])
+        _lazy(results).filter(~PLAYED)
+        .group_by(keys)
         .agg(pl.len().cast(pl.Int64).alias("errors"))
-        .sort([*CELL, "identity_pair"])
+        .sort(keys)
     )
 
 
-def errors_by_cell(results: Results) -> pl.DataFrame:
-    return errors_by_cell_query(results).collect()
+def errors_by_cell(results: Results, lay: Layout | None = None) -> pl.DataFrame:
+    return errors_by_cell_query(results, lay).collect()

@@ -11,16 +11,11 @@ from typing import Any
 import polars as pl
 
 from rnsim.errors import RnsimError
-from rnsim.results import result_schema
 
-#: the fixed columns of the result table (docs/architecture.md); the
-#: ``upgrade_<id>`` / ``upgrade_<id>_round`` columns depend on the component set.
-RESULT_SCHEMA: dict[str, pl.DataType] = result_schema()
-
-#: the columns the reports need; a shard missing one of these is rejected with
-#: a message naming it, rather than failing deep inside a query.
-REQUIRED = ("variant", "identity_1", "identity_2", "identity_pair", "angela_strategy", "jessah_strategy",
-            "winner", "end_reason", "rounds")
+#: the core columns the reports need (docs/architecture.md), besides one
+#: ``<seat>_strategy`` column per seat; a shard missing one is rejected with a
+#: message naming it, rather than failing deep inside a query.
+REQUIRED = ("variant", "winner", "end_reason", "rounds")
 
 
 class ResultsError(RnsimError):
@@ -51,6 +46,8 @@ def scan_results(run_dir: str | Path) -> pl.LazyFrame:
 
 def check_columns(names: list[str], source: str) -> None:
     missing = [c for c in REQUIRED if c not in names]
+    if not any(c.endswith("_strategy") for c in names):
+        missing.append("<seat>_strategy")
     if missing:
         raise ResultsError(f"{source}: result table lacks column(s) {', '.join(missing)}; "
                            f"expected the schema of docs/architecture.md")
@@ -61,6 +58,15 @@ def scan_errors(run_dir: str | Path) -> pl.LazyFrame | None:
     run recorded no errors."""
     paths = sorted((Path(run_dir) / "errors").glob("*.parquet"))
     return pl.scan_parquet(paths) if paths else None
+
+
+def game_name(manifest: dict[str, Any]) -> str:
+    """The game a run played: the manifest's "game" (run directories written
+    before games had names played the default game)."""
+    from rnsim.games import DEFAULT_GAME
+
+    name = manifest.get("game") or DEFAULT_GAME
+    return str(name)
 
 
 def read_manifest(run_dir: str | Path) -> dict[str, Any]:
@@ -76,13 +82,3 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ResultsError(f"{path}: expected a JSON object at the top level")
     return data
-
-
-def upgrade_ids(schema: pl.Schema | dict[str, pl.DataType] | list[str]) -> list[str]:
-    """Upgrade ids present in a result table, in column order: the Boolean
-    ``upgrade_<id>`` columns (the ``upgrade_<id>_round`` columns are integers)."""
-    if isinstance(schema, list):
-        names = set(schema)
-        return [c[len("upgrade_"):] for c in schema
-                if c.startswith("upgrade_") and not (c.endswith("_round") and c[:-len("_round")] in names)]
-    return [c[len("upgrade_"):] for c, t in schema.items() if c.startswith("upgrade_") and t == pl.Boolean]

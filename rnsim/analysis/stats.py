@@ -8,6 +8,7 @@ live (a pair that almost never wins, a cell with 40 games).
 
 from __future__ import annotations
 
+import math
 from typing import overload
 
 import numpy as np
@@ -91,3 +92,33 @@ def rate_columns(k: str, n: str, prefix: str, z: float = Z95) -> list[pl.Expr]:
     lo, hi = wilson_exprs(k, n, z)
     rate = pl.when(pl.col(n) > 0).then(pl.col(k).cast(pl.Float64) / pl.col(n).cast(pl.Float64)).otherwise(None)
     return [rate.alias(prefix), lo.alias(f"{prefix}_lo"), hi.alias(f"{prefix}_hi")]
+
+
+def difference_columns(k1: str, n1: str, k2: str, n2: str, prefix: str, z: float = Z95) -> list[pl.Expr]:
+    """``<prefix>``, ``<prefix>_lo`` and ``<prefix>_hi``: the difference of two
+    independent proportions ``k1/n1 - k2/n2`` and its 95% interval by
+    Newcombe's hybrid score method (his method 10, built from the two Wilson
+    intervals). Unlike the Wald interval it keeps its coverage when a rate is
+    near 0 or 1 or a group is small (an event seen in 30 games). Null when
+    either group is empty."""
+    lo1, hi1 = wilson_exprs(k1, n1, z)
+    lo2, hi2 = wilson_exprs(k2, n2, z)
+    ok = (pl.col(n1) > 0) & (pl.col(n2) > 0)
+    p1 = pl.col(k1).cast(pl.Float64) / pl.col(n1).cast(pl.Float64)
+    p2 = pl.col(k2).cast(pl.Float64) / pl.col(n2).cast(pl.Float64)
+    d = p1 - p2
+    lo = d - ((p1 - lo1) ** 2 + (hi2 - p2) ** 2).sqrt()
+    hi = d + ((hi1 - p1) ** 2 + (p2 - lo2) ** 2).sqrt()
+    return [pl.when(ok).then(d).otherwise(None).alias(prefix),
+            pl.when(ok).then(lo).otherwise(None).alias(f"{prefix}_lo"),
+            pl.when(ok).then(hi).otherwise(None).alias(f"{prefix}_hi")]
+
+
+def newcombe(k1: float, n1: float, k2: float, n2: float, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for ``k1/n1 - k2/n2`` (scalars; the
+    reference for :func:`difference_columns`)."""
+    l1, u1 = wilson(k1, n1, z)
+    l2, u2 = wilson(k2, n2, z)
+    p1, p2 = k1 / n1, k2 / n2
+    d = p1 - p2
+    return d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)

@@ -1,217 +1,39 @@
-"""Synthetic result tables, written exactly to the schema of
-docs/architecture.md, for tests (exact, hand-listed games with known counts)
-and for the report benchmark (a million vectorised games in seconds).
-
-Nothing here plays the game: the numbers are made up, only their shape is real.
+"""Writing a result table as a run directory, for tests and benchmarks of the
+analysis and the report (any game). A game's own synthetic tables (made-up
+numbers, real shape) live beside it, ``rnsim.games.<name>.synthetic``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 
-from rnsim.analysis.load import RESULT_SCHEMA
-
-CLASSIC_IDENTITIES = ("lawyer", "journalist", "secret_agent", "doctor", "businesswoman", "pilot")
-CLASSIC_UPGRADES = ("precise_radars", "permanent_units", "private_jet", "frozen_accounts", "bank_alert",
-                    "wiretap", "satellite_sweep", "roadblocks", "rapid_response", "informant")
-
-_STAT_COLUMNS = ("checks_cashed_angela", "checks_cashed_jessah", "radar_triggers", "radars_placed",
-                 "barriers_placed", "barriers_moved", "security_spent", "inspections")
-
-
-def schema_for(upgrades: Sequence[str] = CLASSIC_UPGRADES) -> dict[str, pl.DataType]:
-    """The full result-table schema for a component set's upgrade ids, in the
-    column order the runner writes (fixed columns, then upgrades, then lists)."""
-    fixed = {k: v for k, v in RESULT_SCHEMA.items() if not isinstance(v, pl.List)}
-    lists = {k: v for k, v in RESULT_SCHEMA.items() if isinstance(v, pl.List)}
-    ups: dict[str, pl.DataType] = {}
-    for u in upgrades:
-        ups[f"upgrade_{u}"] = pl.Boolean()
-        ups[f"upgrade_{u}_round"] = pl.Int16()
-    return {**fixed, **ups, **lists}
-
-
-def table_from_games(games: Iterable[Mapping[str, Any]], upgrades: Sequence[str] = CLASSIC_UPGRADES,
-                     run_id: str = "synthetic") -> pl.DataFrame:
-    """A result table from hand-listed games; each game gives what matters to
-    the test and the rest is filled in consistently.
-
-    Keys: ``pair`` (two identity ids, component order), ``winner``
-    (``"angela"``/``"jessah"``/None), ``end_reason`` (default: ``million`` for
-    Angela, ``arrest`` for Jessah, ``timeout`` otherwise; ``"error"`` makes an
-    error row), ``rounds``, ``upgrades`` ({id: round gained}), ``burnt`` (ids
-    in order), ``variant``, ``angela_strategy``, ``jessah_strategy``,
-    ``angela_cash_by_round``, ``jessah_cash_by_round``, ``captures_by_round``,
-    ``angela_cashed``, ``jessah_cashed``, ``captures``, ``game_index``.
-    """
-    rows: list[dict[str, Any]] = []
-    for i, g in enumerate(games):
-        winner = g.get("winner")
-        reason = g.get("end_reason") or {"angela": "million", "jessah": "arrest", None: "timeout"}[winner]
-        error = reason == "error"
-        rounds = None if error else int(g.get("rounds", 10))
-        pair = tuple(g.get("pair", ("journalist", "pilot")))
-        gained: Mapping[str, int] = g.get("upgrades", {})
-        unknown = set(gained) - set(upgrades)
-        if unknown:
-            raise ValueError(f"game {i}: upgrade(s) {sorted(unknown)} not in the component set {list(upgrades)}")
-        burnt = list(g.get("burnt", ()))
-        a_cash = g.get("angela_cash_by_round")
-        j_cash = g.get("jessah_cash_by_round")
-        caps = g.get("captures_by_round")
-        if rounds is not None:
-            a_final = int(g.get("angela_cashed", 1_000_000 if winner == "angela" else 400_000))
-            j_final = int(g.get("jessah_cashed", 200_000))
-            c_final = int(g.get("captures", len(burnt) + (1 if winner == "jessah" else 0)))
-            a_cash = a_cash if a_cash is not None else [a_final * r // rounds for r in range(1, rounds + 1)]
-            j_cash = j_cash if j_cash is not None else [j_final * r // rounds for r in range(1, rounds + 1)]
-            caps = caps if caps is not None else [c_final * r // rounds for r in range(1, rounds + 1)]
-        row: dict[str, Any] = {
-            "run_id": run_id,
-            "variant": g.get("variant", "base"),
-            "identity_pair": "+".join(pair),
-            "identity_1": pair[0],
-            "identity_2": pair[1],
-            "angela_strategy": g.get("angela_strategy", "random"),
-            "jessah_strategy": g.get("jessah_strategy", "random"),
-            "game_index": int(g.get("game_index", i)),
-            "seed": 1000 + i,
-            "rules_hash": "0" * 16,
-            "winner": None if error else winner,
-            "end_reason": reason,
-            "rounds": rounds,
-            "angela_cashed": None if error else (a_cash[-1] if a_cash else 0),
-            "jessah_cashed": None if error else (j_cash[-1] if j_cash else 0),
-            "captures": None if error else (caps[-1] if caps else 0),
-            "identity_burnt_1": burnt[0] if len(burnt) > 0 else None,
-            "identity_burnt_2": burnt[1] if len(burnt) > 1 else None,
-            "angela_cash_by_round": a_cash,
-            "jessah_cash_by_round": j_cash,
-            "captures_by_round": caps,
-        }
-        for c in _STAT_COLUMNS:
-            row[c] = None if error else 0
-        for u in upgrades:
-            row[f"upgrade_{u}"] = None if error else (u in gained)
-            row[f"upgrade_{u}_round"] = gained.get(u)
-        rows.append(row)
-    return pl.DataFrame(rows, schema=schema_for(upgrades))
-
-
-def random_results(n_games: int, seed: int = 0, *, variants: Sequence[str] = ("base",),
-                   strategy_pairs: Sequence[tuple[str, str]] = (("random", "random"),),
-                   identities: Sequence[str] = CLASSIC_IDENTITIES, upgrades: Sequence[str] = CLASSIC_UPGRADES,
-                   timeout_share: float = 0.05, error_share: float = 0.001, max_rounds: int = 60,
-                   run_id: str = "synthetic") -> pl.DataFrame:
-    """``n_games`` plausible-looking result rows, built with numpy (no Python
-    loop over rows). Cells (variant x strategy pair x identity pair) are dealt
-    round-robin like a schedule; the forger's chance depends on the pair and
-    falls with each upgrade Jessah gains, so reports have something to find."""
-    rng = np.random.default_rng(seed)
-    pairs = list(combinations(identities, 2))
-    n_cells = len(variants) * len(strategy_pairs) * len(pairs)
-    i = np.arange(n_games)
-    cell = i % n_cells
-    pair_i = cell % len(pairs)
-    strat_i = (cell // len(pairs)) % len(strategy_pairs)
-    var_i = cell // (len(pairs) * len(strategy_pairs))
-
-    # the forger's base chance: pair-dependent, a little better in later variants
-    pair_base = 0.40 + 0.15 * np.sin(np.arange(len(pairs)) * 1.3)
-    p = pair_base[pair_i] + 0.03 * var_i - 0.04 * strat_i
-    gained = rng.random((len(upgrades), n_games)) < np.linspace(0.15, 0.6, len(upgrades))[:, None]
-    effect = np.linspace(-0.08, 0.02, len(upgrades))  # what each upgrade does to the forger's chance
-    p = np.clip(p + (effect[:, None] * gained).sum(axis=0), 0.02, 0.98)
-
-    u = rng.random(n_games)
-    is_error = u < error_share
-    is_timeout = ~is_error & (u < error_share + timeout_share)
-    decided = ~is_error & ~is_timeout
-    angela_wins = decided & (rng.random(n_games) < p)
-    jessah_wins = decided & ~angela_wins
-
-    rounds = np.where(is_timeout, max_rounds, rng.integers(4, max_rounds, n_games))
-    up_round = np.minimum(rng.integers(1, max_rounds, (len(upgrades), n_games)), rounds)
-    a_final = np.where(angela_wins, 1_000_000, rng.integers(0, 10, n_games) * 100_000)
-    j_final = rng.integers(0, 6, n_games) * 100_000
-    captures = np.where(jessah_wins, 3, rng.integers(0, 3, n_games))
-    first = rng.random(n_games) < 0.5
-    id1 = np.array([a for a, _ in pairs])[pair_i]
-    id2 = np.array([b for _, b in pairs])[pair_i]
-    ok = ~is_error
-    sp = np.array(strategy_pairs)
-
-    # plain numpy columns first, nulls applied afterwards by mask: polars
-    # cannot build typed columns from object arrays holding None
-    cols: dict[str, tuple[Any, Any]] = {  # name -> (values, null mask or None)
-        "run_id": (np.full(n_games, run_id), None),
-        "variant": (np.array(variants)[var_i], None),
-        "identity_pair": (np.char.add(np.char.add(id1, "+"), id2), None),
-        "identity_1": (id1, None),
-        "identity_2": (id2, None),
-        "angela_strategy": (sp[strat_i, 0], None),
-        "jessah_strategy": (sp[strat_i, 1], None),
-        "game_index": (i // n_cells, None),
-        "seed": (rng.integers(0, 2**62, n_games), None),
-        "rules_hash": (np.array([f"{v:016x}" for v in range(len(variants))])[var_i], None),
-        "winner": (np.where(angela_wins, "angela", "jessah"), ~decided),
-        "end_reason": (np.where(is_error, "error", np.where(is_timeout, "timeout",
-                                                            np.where(angela_wins, "million", "arrest"))), None),
-        "rounds": (rounds, is_error),
-        "angela_cashed": (a_final, is_error),
-        "jessah_cashed": (j_final, is_error),
-        "captures": (captures, is_error),
-        "identity_burnt_1": (np.where(first, id1, id2), is_error | (captures < 1)),
-        "identity_burnt_2": (np.where(first, id2, id1), is_error | (captures < 2)),
-    }
-    for c in _STAT_COLUMNS:
-        cols[c] = (rng.integers(0, 30, n_games), is_error)
-    for k, up in enumerate(upgrades):
-        cols[f"upgrade_{up}"] = (gained[k], is_error)
-        cols[f"upgrade_{up}_round"] = (up_round[k], ~(ok & gained[k]))
-    schema = schema_for(upgrades)
-    scalar_schema = {k: v for k, v in schema.items() if not isinstance(v, pl.List)}
-    df = pl.DataFrame({k: pl.Series(k, cols[k][0]).cast(scalar_schema[k]) for k in scalar_schema})
-    masks = pl.DataFrame({f"_null_{k}": m for k, (_, m) in cols.items() if m is not None})
-    df = pl.concat([df, masks], how="horizontal").with_columns(
-        pl.when(pl.col(f"_null_{k}")).then(None).otherwise(pl.col(k)).alias(k)
-        for k, (_, m) in cols.items() if m is not None
-    ).select(list(scalar_schema))
-    # cumulative-by-round lists grow linearly to the final value; built with
-    # list arithmetic so a million games take seconds, not minutes
-    steps = pl.int_ranges(1, pl.col("rounds").cast(pl.Int64) + 1)
-    r64 = pl.col("rounds").cast(pl.Int64)
-    df = df.with_columns(
-        angela_cash_by_round=(steps * pl.col("angela_cashed") // r64 // 100_000 * 100_000).cast(pl.List(pl.Int32)),
-        jessah_cash_by_round=(steps * pl.col("jessah_cashed") // r64 // 100_000 * 100_000).cast(pl.List(pl.Int32)),
-        captures_by_round=(steps * pl.col("captures").cast(pl.Int64) // r64).cast(pl.List(pl.Int8)),
-    )
-    return df.select(list(schema))
+from rnsim.analysis.aggregate import layout
 
 
 def write_run(run_dir: str | Path, results: pl.DataFrame, shard_rows: int = 50_000,
               manifest: Mapping[str, Any] | None = None) -> Path:
     """Write ``results`` as a run directory: ``shards/part-NNNNN.parquet``
-    (``shard_rows`` rows each), an ``errors/`` side table for the error rows,
-    and a ``manifest.json``."""
+    (``shard_rows`` rows each), an ``errors/`` side table for the error rows
+    (blamed on seat 0), and a ``manifest.json``."""
     run_dir = Path(run_dir)
     (run_dir / "shards").mkdir(parents=True, exist_ok=True)
     for k, start in enumerate(range(0, max(results.height, 1), shard_rows)):
         results.slice(start, shard_rows).write_parquet(run_dir / "shards" / f"part-{k:05d}.parquet")
     errors = results.filter(pl.col("end_reason") == "error")
-    if errors.height:
+    lay = layout(results.columns)
+    if errors.height and lay.seats:
         (run_dir / "errors").mkdir(exist_ok=True)
+        keys = ["run_id", "variant", *([lay.setup] if lay.setup else []), *(f"{s}_strategy" for s in lay.seats),
+                "game_index", "seed"]
         errors.select(
-            "run_id", "variant", "identity_pair", "angela_strategy", "jessah_strategy", "game_index", "seed",
-            seat=pl.lit("angela"), strategy=pl.col("angela_strategy"), decision=pl.lit("place_token"),
-            message=pl.lit("synthetic error"), traceback=pl.lit("Traceback: synthetic"),
+            *keys, seat=pl.lit(lay.seats[0]), strategy=pl.col(f"{lay.seats[0]}_strategy"),
+            decision=pl.lit("synthetic_decision"), message=pl.lit("synthetic error"),
+            traceback=pl.lit("Traceback: synthetic"),
         ).write_parquet(run_dir / "errors" / "part-00000.parquet")
     info: dict[str, Any] = {
         "run_id": results["run_id"][0] if results.height else "synthetic",

@@ -1,10 +1,12 @@
-"""The report's figures, drawn with matplotlib from the aggregated tables only
-(never from raw rows, so drawing costs the same for a thousand games or a
-million). Each function returns a Figure; :func:`save` writes PNG and SVG."""
+"""The core report's figures, drawn with matplotlib from the aggregated tables
+only (never from raw rows, so drawing costs the same for a thousand games or a
+million). Each function returns a Figure; :func:`save` writes PNG and SVG.
+A game's own figures live beside it and use the helpers here."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -14,18 +16,22 @@ matplotlib.use("Agg")  # headless: reports are built on servers and in CI
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-FORGER = "#b2182b"   # Angela
-AGENT = "#2166ac"    # Jessah
-TIMEOUT = "#878787"
-REASON_COLOURS = {"million": FORGER, "arrest": AGENT, "timeout": TIMEOUT}
+#: one colour per seat, seat 0 first (red, then blue: a two-seat game reads as red vs blue)
+SEAT_COLOURS = ("#b2182b", "#2166ac", "#1b7837", "#762a83", "#e08214", "#35978f", "#8c510a", "#c51b7d")
+NO_WINNER = "#878787"
 
 plt.rcParams.update({
     "figure.dpi": 100, "savefig.dpi": 110, "font.size": 9, "axes.titlesize": 10,
     "axes.spines.top": False, "axes.spines.right": False, "svg.fonttype": "none",
 })
+
+
+def seat_colour(i: int) -> str:
+    return SEAT_COLOURS[i % len(SEAT_COLOURS)]
 
 
 def save(fig: Figure, directory: Path, name: str, svg: bool = True) -> Path:
@@ -41,223 +47,122 @@ def save(fig: Figure, directory: Path, name: str, svg: bool = True) -> Path:
     return png
 
 
-def identity_order(pairs: pl.DataFrame) -> list[str]:
-    """The identities of a pair table in component order: ``identity_1``
-    always comes before ``identity_2`` in that order, so an identity's rank is
-    how often it leads a pair minus how often it trails one."""
-    lead = pairs.group_by(pl.col("identity_1").alias("identity")).len("lead")
-    trail = pairs.group_by(pl.col("identity_2").alias("identity")).len("trail")
-    both = lead.join(trail, on="identity", how="full", coalesce=True).fill_null(0)
-    # counts are unsigned: subtract as signed integers
-    both = both.with_columns(score=pl.col("lead").cast(pl.Int64) - pl.col("trail").cast(pl.Int64)).sort(["score", "identity"],
-                                                                          descending=[True, False])
-    return both["identity"].to_list()
+def pct(x: float | None, digits: int = 1) -> str:
+    """A rate as the report's text writes it (one decimal), so a figure's
+    legend and the text around it agree."""
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f}%"
 
 
-def _pct(x: float | None) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.0f}%"
+def arr(df: pl.DataFrame, col: str) -> np.ndarray:
+    return df[col].cast(pl.Float64).fill_null(float("nan")).to_numpy()
 
 
-def pair_heatmap(pairs: pl.DataFrame, title: str) -> Figure:
-    """The forger's win rate for each identity pair: a symmetric matrix over
-    the identities present, diagonal empty, each cell annotated with the rate,
-    its 95% interval and the game count; a black frame marks the pairs whose
-    interval excludes the overall rate (``differs``)."""
-    ids = identity_order(pairs)
-    k = len(ids)
-    pos = {x: i for i, x in enumerate(ids)}
-    rate = np.full((k, k), np.nan)
-    notes: dict[tuple[int, int], str] = {}
-    for r in pairs.iter_rows(named=True):
-        i, j = pos[r["identity_1"]], pos[r["identity_2"]]
-        v = r["forger_rate"]
-        text = (f"{_pct(v)}\n[{_pct(r['forger_rate_lo'])}–{_pct(r['forger_rate_hi'])}]\nn={r['games']:,}"
-                if v is not None else f"no games\nn={r['games']:,}")
-        for a, b in ((i, j), (j, i)):
-            rate[a, b] = np.nan if v is None else v
-            notes[(a, b)] = text
-    size = max(4.5, 1.15 * k + 1.5)
-    fig, ax = plt.subplots(figsize=(size + 1.2, size))
-    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#f0f0f0")
-    im = ax.imshow(np.ma.masked_invalid(rate), cmap=cmap, vmin=0.0, vmax=1.0)
-    for (a, b), text in notes.items():
-        v = rate[a, b]
-        dark = not np.isnan(v) and abs(v - 0.5) > 0.3
-        ax.text(b, a, text, ha="center", va="center", fontsize=7, color="white" if dark else "black")
-    for i in range(k):  # an identity does not pair with itself
-        ax.text(i, i, "—", ha="center", va="center", fontsize=9, color="#9a9a9a")
-    for r in pairs.filter(pl.col("differs").fill_null(False)).iter_rows(named=True) if "differs" in pairs.columns \
-            else []:
-        i, j = pos[r["identity_1"]], pos[r["identity_2"]]
-        for a, b in ((i, j), (j, i)):  # a frame marks a pair whose interval excludes the overall rate
-            ax.add_patch(Rectangle((b - 0.47, a - 0.47), 0.94, 0.94, fill=False, edgecolor="black", linewidth=1.6))
-    ax.set_xticks(range(k), [x.replace("_", " ") for x in ids], rotation=30, ha="right")
-    ax.set_yticks(range(k), [x.replace("_", " ") for x in ids])
-    ax.set_title(title)
-    ax.spines[:].set_visible(False)
-    ax.set_xticks(np.arange(k + 1) - 0.5, minor=True)
-    ax.set_yticks(np.arange(k + 1) - 0.5, minor=True)
-    ax.grid(which="minor", color="white", linewidth=2)
-    ax.tick_params(which="minor", length=0)
-    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-    cb.set_label("forger (Angela) win rate")
-    return fig
+def integer_ticks(ax: plt.Axes, axis: str = "x") -> None:
+    """Rounds are whole numbers: never a tick at round 2.5."""
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_locator(MaxNLocator(integer=True))
 
 
-def _interval_bars(ax: plt.Axes, labels: list[str], rate: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                   colour: str, offset: float = 0.0, label: str | None = None, height: float = 0.6) -> None:
+def diverging_norm(values: np.ndarray, centre: float) -> TwoSlopeNorm:
+    """A colour scale centred on ``centre`` whose range is set by the data
+    (symmetric, so equal distances look equally strong): 41% against 47% is
+    visible, where a fixed 0-100% scale makes both the same pale colour."""
+    finite = values[np.isfinite(values)]
+    spread = float(np.max(np.abs(finite - centre))) if finite.size else 0.0
+    spread = max(spread, 0.01)
+    return TwoSlopeNorm(vcenter=centre, vmin=centre - spread, vmax=centre + spread)
+
+
+def interval_bars(ax: plt.Axes, labels: Sequence[str], rate: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                  colour: str, offset: float = 0.0, label: str | None = None, height: float = 0.6) -> None:
     y = np.arange(len(labels)) + offset
     ax.barh(y, rate, height=height, color=colour, alpha=0.75, label=label)
     ax.errorbar(rate, y, xerr=[rate - lo, hi - rate], fmt="none", ecolor="black", elinewidth=1, capsize=2)
 
 
-def _arr(df: pl.DataFrame, col: str) -> np.ndarray:
-    return df[col].cast(pl.Float64).fill_null(float("nan")).to_numpy()
-
-
-def identities_chart(idents: pl.DataFrame, overall: float | None, title: str) -> Figure:
-    """Each identity's forger win rate over the pairs that contain it, and how
-    often it was the first identity burnt, both with 95% intervals."""
-    t = idents.sort("forger_rate", descending=False, nulls_last=False)
-    labels = [x.replace("_", " ") for x in t["identity"].to_list()]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 0.45 * len(labels) + 1.6), sharey=True)
-    _interval_bars(a1, labels, _arr(t, "forger_rate"), _arr(t, "forger_rate_lo"), _arr(t, "forger_rate_hi"), FORGER)
-    if overall is not None:
-        a1.axvline(overall, color="black", linestyle="--", linewidth=1, label=f"overall {_pct(overall)}")
-        a1.legend(loc="lower right", fontsize=8)
-    a1.set_yticks(range(len(labels)), labels)
-    a1.set_xlim(0, 1)
-    a1.set_xlabel("forger win rate in games with this identity")
-    _interval_bars(a2, labels, _arr(t, "burnt_first_share"), _arr(t, "burnt_first_share_lo"),
-                   _arr(t, "burnt_first_share_hi"), TIMEOUT)
-    a2.set_xlim(0, 1)
-    a2.set_xlabel("share of its games where it was burnt first")
-    fig.suptitle(title)
+def headline_chart(head: pl.DataFrame, seats: Sequence[str], labels: Sequence[str], cells: Sequence[str],
+                   title: str) -> Figure:
+    """Outcome shares per cell (each seat's wins, then games nobody won), with
+    seat 0's 95% interval and a reference line at an even game (50% for two
+    seats, 1/n for n)."""
+    fig, ax = plt.subplots(figsize=(8.5, 0.55 * len(cells) + 1.6))
+    y = np.arange(len(cells))
+    left = np.zeros(len(cells))
+    parts = [(f"{s}_rate", f"{lab} wins", seat_colour(i)) for i, (s, lab) in enumerate(zip(seats, labels, strict=True))]
+    parts.insert(1, ("no_winner_rate", "no winner", NO_WINNER))
+    for col, lab, colour in parts:
+        v = np.nan_to_num(arr(head, col))
+        ax.barh(y, v, left=left, color=colour, label=lab, height=0.6)
+        left += v
+    r0 = arr(head, f"{seats[0]}_rate")
+    ax.errorbar(r0, y, xerr=[r0 - arr(head, f"{seats[0]}_rate_lo"), arr(head, f"{seats[0]}_rate_hi") - r0],
+                fmt="none", ecolor="black", capsize=3)
+    even = 1.0 / max(len(seats), 1)
+    ax.axvline(even, color="black", linestyle="--", linewidth=1.2)
+    ax.text(even, -0.62, f" even game: {pct(even)}", fontsize=8, va="bottom")
+    ax.set_yticks(y, list(cells))
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    ax.set_xlabel("share of played games")
+    # The legend sits between the title and the bars, where it can never cover
+    # the axis label, however many cells there are.
+    ax.legend(fontsize=8, ncols=len(parts), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    ax.set_title(title, pad=22)
     fig.tight_layout()
     return fig
 
 
-def upgrades_chart(ups: pl.DataFrame, title: str) -> Figure:
-    """Per upgrade: the agent's win rate in games where she gained it versus
-    games where she did not (95% intervals), and how often she gained it."""
-    t = ups.sort("effect", descending=False, nulls_last=False)
-    labels = [x.replace("_", " ") for x in t["upgrade"].to_list()]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 0.5 * len(labels) + 1.8), sharey=True,
-                                 gridspec_kw={"width_ratios": [3, 2]})
-    _interval_bars(a1, labels, _arr(t, "agent_rate_with"), _arr(t, "agent_rate_with_lo"),
-                   _arr(t, "agent_rate_with_hi"), AGENT, offset=0.2, label="gained", height=0.38)
-    _interval_bars(a1, labels, _arr(t, "agent_rate_without"), _arr(t, "agent_rate_without_lo"),
-                   _arr(t, "agent_rate_without_hi"), "#92c5de", offset=-0.2, label="not gained", height=0.38)
-    a1.set_yticks(range(len(labels)), labels)
-    a1.set_xlim(0, 1)
-    a1.set_xlabel("agent (Jessah) win rate")
-    a1.legend(loc="lower right", fontsize=8)
-    _interval_bars(a2, labels, _arr(t, "gained_rate"), _arr(t, "gained_rate_lo"), _arr(t, "gained_rate_hi"), AGENT)
-    for y, (hi, m) in enumerate(zip(_arr(t, "gained_rate_hi"), _arr(t, "median_round"), strict=True)):
-        if not np.isnan(m):  # right of the error bar, so the label never hides it
-            a2.text((0.0 if np.isnan(hi) else hi) + 0.03, y, f"round {m:g}", va="center", fontsize=7)
-    a2.set_xlim(0, 1.25)
-    a2.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
-    a2.set_xlabel("share of games where she gained it (median round)")
-    fig.suptitle(title)
-    fig.tight_layout()
+def matchup_heatmap(head: pl.DataFrame, seats: Sequence[str], labels: Sequence[str], title: str) -> Figure:
+    """Seat 0's win rate for each strategy pair of one variant of a two-seat
+    game (rows: seat 0's strategy, columns: seat 1's), annotated with
+    interval and game count, coloured around an even game."""
+    a, b = (f"{s}_strategy" for s in seats[:2])
+    rate_col = f"{seats[0]}_rate"
+    rows = sorted(head[a].unique().to_list())
+    cols = sorted(head[b].unique().to_list())
+    m = np.full((len(rows), len(cols)), np.nan)
+    fig, ax = plt.subplots(figsize=(1.8 * len(cols) + 2.5, 0.9 * len(rows) + 1.8))
+    for r in head.iter_rows(named=True):
+        i, j = rows.index(r[a]), cols.index(r[b])
+        v = r[rate_col]
+        m[i, j] = np.nan if v is None else v
+        ax.text(j, i, f"{pct(v)}\n[{pct(r[rate_col + '_lo'])}, {pct(r[rate_col + '_hi'])}]\nn={r['games']:,}",
+                ha="center", va="center", fontsize=7)
+    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#f0f0f0")
+    im = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, norm=diverging_norm(m, 0.5), aspect="auto")
+    ax.set_xticks(range(len(cols)), cols, rotation=20, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    ax.set_xlabel(f"{labels[1]}'s strategy")
+    ax.set_ylabel(f"{labels[0]}'s strategy")
+    ax.set_title(title)
+    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    cb.set_label(f"{labels[0]}'s win rate (white: 50%)")
+    cb.formatter = matplotlib.ticker.FuncFormatter(lambda v, _: f"{100 * v:.0f}%")
+    cb.update_ticks()
     return fig
 
 
-def game_length_chart(hist: pl.DataFrame, title: str) -> Figure:
-    """How long games last, one bar series per end reason, stacked."""
+def game_length_chart(hist: pl.DataFrame, reasons: Mapping[str, tuple[str, str]], title: str) -> Figure:
+    """How long games last, one stacked bar series per end reason;
+    ``reasons`` maps an end reason to its legend label and colour."""
     fig, ax = plt.subplots(figsize=(8, 3.4))
     if hist.height:
         lo, hi = int(hist["rounds"].min()), int(hist["rounds"].max())  # type: ignore[arg-type]
         xs = np.arange(lo, hi + 1)
         bottom = np.zeros(len(xs))
-        for reason in ("million", "arrest", "timeout"):
+        for reason, (label, colour) in reasons.items():
             part = hist.filter(pl.col("end_reason") == reason)
             if not part.height:
                 continue
             counts = np.zeros(len(xs))
             counts[part["rounds"].to_numpy().astype(int) - lo] = part["games"].to_numpy()
-            who = {"million": "Angela wins (million)", "arrest": "Jessah wins (arrest)", "timeout": "timeout"}[reason]
-            ax.bar(xs, counts, bottom=bottom, width=0.9, color=REASON_COLOURS[reason], label=who, alpha=0.85)
+            ax.bar(xs, counts, bottom=bottom, width=0.9, color=colour, label=label, alpha=0.85)
             bottom += counts
         ax.legend(fontsize=8)
+    integer_ticks(ax, "x")
+    integer_ticks(ax, "y")
     ax.set_xlabel("game length (rounds)")
     ax.set_ylabel("games")
     ax.set_title(title)
-    fig.tight_layout()
-    return fig
-
-
-def flow_chart(flow: pl.DataFrame, title: str) -> Figure:
-    """Mean cumulative cash of each side and mean captures by round, over the
-    games still in play, with the number of such games."""
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.4))
-    r = flow["round"].to_numpy()
-    a1.plot(r, _arr(flow, "angela_cash_mean") / 1000, color=FORGER, label="Angela cashed")
-    a1.plot(r, _arr(flow, "jessah_cash_mean") / 1000, color=AGENT, label="Jessah cashed")
-    a1.set_xlabel("round")
-    a1.set_ylabel("mean cumulative cash ($k)")
-    a1.legend(fontsize=8, loc="upper left")
-    a2.plot(r, _arr(flow, "captures_mean"), color=AGENT, label="captures")
-    a2.set_xlabel("round")
-    a2.set_ylabel("mean captures")
-    a2.set_ylim(bottom=0)
-    twin = a2.twinx()
-    twin.fill_between(r, _arr(flow, "games_in_play"), color=TIMEOUT, alpha=0.2, step="mid", label="games in play")
-    twin.set_ylabel("games still in play")
-    twin.spines["right"].set_visible(True)
-    h1, l1 = a2.get_legend_handles_labels()
-    h2, l2 = twin.get_legend_handles_labels()
-    a2.legend(h1 + h2, l1 + l2, fontsize=8, loc="upper left")
-    a2.set_zorder(twin.get_zorder() + 1)
-    a2.patch.set_visible(False)
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
-
-
-def matchup_heatmap(mu: pl.DataFrame, title: str) -> Figure:
-    """Forger win rate for each strategy pair of one variant (rows: Angela's
-    strategy, columns: Jessah's), annotated with interval and game count."""
-    rows = sorted(mu["angela_strategy"].unique().to_list())
-    cols = sorted(mu["jessah_strategy"].unique().to_list())
-    m = np.full((len(rows), len(cols)), np.nan)
-    fig, ax = plt.subplots(figsize=(1.8 * len(cols) + 2.5, 0.9 * len(rows) + 1.8))
-    for r in mu.iter_rows(named=True):
-        i, j = rows.index(r["angela_strategy"]), cols.index(r["jessah_strategy"])
-        v = r["forger_rate"]
-        m[i, j] = np.nan if v is None else v
-        ax.text(j, i, f"{_pct(v)}\n[{_pct(r['forger_rate_lo'])}–{_pct(r['forger_rate_hi'])}]\nn={r['games']:,}",
-                ha="center", va="center", fontsize=7)
-    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#f0f0f0")
-    im = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, vmin=0, vmax=1, aspect="auto")
-    ax.set_xticks(range(len(cols)), cols, rotation=20, ha="right")
-    ax.set_yticks(range(len(rows)), rows)
-    ax.set_xlabel("Jessah's strategy")
-    ax.set_ylabel("Angela's strategy")
-    ax.set_title(title)
-    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04).set_label("forger win rate")
-    return fig
-
-
-def headline_chart(head: pl.DataFrame, title: str) -> Figure:
-    """Outcome shares per cell (Angela / Jessah / timeout), with the forger's
-    95% interval."""
-    labels = [f"{r['variant']}: {r['angela_strategy']} vs {r['jessah_strategy']}" for r in head.iter_rows(named=True)]
-    fig, ax = plt.subplots(figsize=(8, 0.5 * len(labels) + 1.4))
-    y = np.arange(len(labels))
-    fr, ar, tr = _arr(head, "forger_rate"), _arr(head, "agent_rate"), _arr(head, "timeout_rate")
-    ax.barh(y, fr, color=FORGER, label="Angela wins")
-    ax.barh(y, tr, left=fr, color=TIMEOUT, label="timeout")
-    ax.barh(y, ar, left=fr + tr, color=AGENT, label="Jessah wins")
-    ax.errorbar(fr, y, xerr=[fr - _arr(head, "forger_rate_lo"), _arr(head, "forger_rate_hi") - fr],
-                fmt="none", ecolor="black", capsize=3)
-    ax.set_yticks(y, labels)
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("share of played games")
-    # The legend sits between the title and the bars, where it can never cover
-    # the axis label, however many cells there are.
-    ax.legend(fontsize=8, ncols=3, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
-    ax.set_title(title, pad=20)
     fig.tight_layout()
     return fig

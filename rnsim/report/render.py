@@ -1,72 +1,64 @@
-"""Building the report of a run: aggregate (one lazy scan over the shards),
-write the tables (CSV + Parquet) and the figures (PNG + SVG), and render the
-same content as Markdown and as one self-contained HTML file (figures embedded
-as base64 PNG, inline CSS, no network, prints cleanly)."""
+"""Building the report of a run, for any game: aggregate (one lazy scan over the
+shards), write the tables (CSV + Parquet) and the figures (PNG + SVG), and
+render the same content as Markdown and as one self-contained HTML file
+(figures embedded as base64 PNG, inline CSS, a small inline script that sorts
+tables, no network, prints cleanly).
+
+The report answers first: a verdict sentence per cell and the outcome figure,
+then what stands out, the tables, one section per cell (the game's own
+sections, see :mod:`rnsim.report.sections`, then game length), errors, how to
+read it, and last the run's metadata."""
 
 from __future__ import annotations
 
 import base64
 import html
+import importlib
 import math
 import os
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import polars as pl
 
 from rnsim.analysis import aggregate as agg
-from rnsim.analysis.load import read_manifest, scan_errors, scan_results
+from rnsim.analysis.load import ResultsError, game_name, read_manifest, scan_errors, scan_results
 from rnsim.report import figures as figs
+from rnsim.report.sections import (
+    Block,
+    Bullets,
+    Contents,
+    Figure,
+    Heading,
+    Para,
+    ReportContext,
+    Section,
+    Table,
+    Verdict,
+    seat_label,
+    slug,
+)
+
+__all__ = ["Block", "Bullets", "Contents", "Figure", "FigurePlan", "Heading", "Para", "Table", "Verdict",
+           "build", "compute_tables", "to_html", "to_markdown", "write_report"]
 
 #: a 95% interval wider than this (in rate units) is "too few games to be useful"
 WIDE_INTERVAL = 0.20
 
-
-# ---------------------------------------------------------------- document model
-
-@dataclass
-class Heading:
-    level: int
-    text: str
-    anchor: str = ""
-
-
-@dataclass
-class Para:
-    text: str
-
-
-@dataclass
-class Bullets:
-    items: list[str]
-
-
-@dataclass
-class Table:
-    columns: list[str]
-    rows: list[list[str]]
-    caption: str = ""
-    numeric: list[bool] = field(default_factory=list)
-
-
-@dataclass
-class Figure:
-    png: Path  # absolute path of the PNG
-    caption: str
-
-
-Block = Heading | Para | Bullets | Table | Figure
+#: the core's tables, written for every game (a game adds its own)
+CORE_TABLES = ("headline", "by_setup", "game_length", "game_length_histogram", "errors_by_cell")
 
 
 # ---------------------------------------------------------------- figures
 
 def _draw(job: tuple[str, str, tuple[Any, ...], str, bool]) -> str:
     """Draw and save one figure; module-level so a worker process can run it."""
-    name, func, args, directory, svg = job
-    fig = getattr(figs, func)(*args)
+    name, ref, args, directory, svg = job
+    module, _, func = ref.rpartition(":")
+    fig = getattr(importlib.import_module(module), func)(*args)
     return str(figs.save(fig, Path(directory), name, svg))
 
 
@@ -81,8 +73,10 @@ class FigurePlan:
         self.jobs: list[tuple[str, str, tuple[Any, ...], str, bool]] = []
 
     def add(self, name: str, func: str, *args: Any) -> Path:
-        """Plan ``figures.<func>(*args)`` as ``<name>.png``; returns that path."""
-        self.jobs.append((name, func, args, str(self.directory), self.svg))
+        """Plan ``func(*args)`` as ``<name>.png``; returns that path. ``func``
+        is "module:function", or a function name of :mod:`rnsim.report.figures`."""
+        ref = func if ":" in func else f"{figs.__name__}:{func}"
+        self.jobs.append((name, ref, args, str(self.directory), self.svg))
         return self.directory / f"{name}.png"
 
     def draw(self, workers: int | None = None) -> None:
@@ -107,6 +101,32 @@ class FigurePlan:
 PER_WORKER = 8
 
 
+# ---------------------------------------------------------------- the game's part
+
+def game_report(name: str) -> ModuleType | None:
+    """The report module beside a game's object (``<package>/report.py``), or
+    None when the game has none (its report is the core's alone)."""
+    from rnsim.games import BUILTIN
+
+    ref = BUILTIN.get(name)
+    if ref is None:
+        ref = next((ep.value for ep in entry_points(group="rnsim.games") if ep.name == name), None)
+    if ref is None:
+        raise ResultsError(f"manifest.json: game {name!r} is not installed (installed: "
+                           f"{', '.join(sorted(BUILTIN))}); install the package that provides it")
+    package = ref.partition(":")[0].rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.report")
+    except ModuleNotFoundError as e:
+        if e.name == f"{package}.report":
+            return None
+        raise
+
+
+def _title(name: str, plugin: ModuleType | None) -> str:
+    return str(getattr(plugin, "TITLE", None) or name.replace("_", " ").title())
+
+
 # ---------------------------------------------------------------- formatting
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -116,11 +136,11 @@ def pct(x: float | None, digits: int = 1) -> str:
 
 
 def rate_ci(r: dict[str, Any], prefix: str) -> str:
-    """``52.0% [48.9–55.1]``: a rate and its 95% Wilson interval."""
+    """``52.0% [48.9, 55.1]``: a rate and its 95% Wilson interval."""
     v = r[prefix]
-    if v is None:
+    if v is None or r[prefix + "_lo"] is None:
         return "–"
-    return f"{pct(v)} [{100 * r[prefix + '_lo']:.1f}–{100 * r[prefix + '_hi']:.1f}]"
+    return f"{pct(v)} [{100 * r[prefix + '_lo']:.1f}, {100 * r[prefix + '_hi']:.1f}]"
 
 
 def num(x: float | int | None, digits: int = 1) -> str:
@@ -131,34 +151,16 @@ def num(x: float | int | None, digits: int = 1) -> str:
     return f"{x:,.{digits}f}"
 
 
-def cell_label(r: dict[str, Any]) -> str:
-    return f"{r['variant']}: {r['angela_strategy']} (Angela) vs {r['jessah_strategy']} (Jessah)"
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
-
-
-def cell_slug(r: dict[str, Any]) -> str:
-    return slug(f"{r['variant']}--{r['angela_strategy']}--vs--{r['jessah_strategy']}")
-
-
-def _in_cell(df: pl.DataFrame, r: dict[str, Any]) -> pl.DataFrame:
-    return df.filter(*(pl.col(c).eq_missing(r[c]) for c in agg.CELL))
-
-
-def _ident(x: str) -> str:
-    return x.replace("_", " ")
+def some(items: list[str], limit: int = 6) -> str:
+    """The first few of a list, then how many more."""
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return ", ".join(items[:limit]) + more
 
 
 # ---------------------------------------------------------------- aggregation
 
-TABLES = ("headline", "identity_pairs", "identities", "upgrades", "matchups", "game_length",
-          "game_length_histogram", "flow_by_round", "errors_by_cell")
-
-
 #: up to this many games, the columns the scalar tables need are read from the
-#: shards once and kept in memory, repeated strings (cells, pairs, winners) as
+#: shards once and kept in memory, repeated strings (cells, setups, winners) as
 #: categoricals: about 60 MB per million games. A runner writes one shard per
 #: chunk, so a million games can be 4,000 files, and opening them once instead
 #: of once per table is what keeps a report fast. Bigger runs are aggregated
@@ -166,32 +168,45 @@ TABLES = ("headline", "identity_pairs", "identities", "upgrades", "matchups", "g
 IN_MEMORY_GAMES = 5_000_000
 
 
-def compute_tables(run_dir: str | Path) -> dict[str, pl.DataFrame]:
-    """Every table of the report.
+def _categorical(schema: pl.Schema, c: str) -> pl.Expr:
+    t = schema[c]
+    if t == pl.String:
+        return pl.col(c).cast(pl.Categorical)
+    if t == pl.List(pl.String):
+        return pl.col(c).cast(pl.List(pl.Categorical))
+    return pl.col(c)
+
+
+def compute_tables(run_dir: str | Path, plugin: ModuleType | None = None) -> dict[str, pl.DataFrame]:
+    """Every table of the report: the core's (:data:`CORE_TABLES`), then the
+    game's own (``plugin.tables``).
 
     Tables are computed one after the other (not in parallel) and with the
     streaming engine, so the peak memory of a million-game report stays a few
     hundred MB (the runner's target for a whole run is 500 MB)."""
     lf = scan_results(run_dir)
+    schema = lf.collect_schema()
+    names = schema.names()
+    lay = agg.layout(names)
     games = lf.select(pl.len()).collect().item()
+    wanted = lay.scalar_columns()
+    if plugin is not None and hasattr(plugin, "columns"):
+        wanted += [c for c in plugin.columns(names) if c not in wanted]
     if games <= IN_MEMORY_GAMES:
-        schema = lf.collect_schema()
-        cols = [pl.col(c).cast(pl.Categorical) if schema[c] == pl.String else pl.col(c)
-                for c in agg.scalar_columns(lf)]
-        base = lf.select(cols).collect(engine="streaming").lazy()
+        base = lf.select([_categorical(schema, c) for c in wanted]).collect(engine="streaming").lazy()
     else:
         base = lf
-    queries = {
-        "headline": agg.headline_query(base), "identity_pairs": agg.identity_pairs_query(base),
-        "identities": agg.identities_query(base), "upgrades": agg.upgrades_query(base),
-        "matchups": agg.matchups_query(base), "game_length": agg.game_length_query(base),
-        "game_length_histogram": agg.game_length_histogram_query(base),
-        "flow_by_round": agg.flow_by_round_query(lf),  # the by-round lists stream from the shards
-        "errors_by_cell": agg.errors_by_cell_query(base),
+    queries: dict[str, pl.LazyFrame] = {
+        "headline": agg.headline_query(base, lay), "by_setup": agg.by_setup_query(base, lay),
+        "game_length": agg.game_length_query(base, lay),
+        "game_length_histogram": agg.game_length_histogram_query(base, lay),
+        "errors_by_cell": agg.errors_by_cell_query(base, lay),
     }
+    if plugin is not None and hasattr(plugin, "tables"):
+        queries.update(plugin.tables(base, lf))
     tables = {}
-    for name in TABLES:
-        df = queries[name].collect(engine="streaming")
+    for name, q in queries.items():
+        df = q.collect(engine="streaming")
         tables[name] = df.with_columns(pl.col(pl.Categorical).cast(pl.String))
     return tables
 
@@ -205,97 +220,86 @@ def error_messages(run_dir: str | Path, limit: int = 10) -> pl.DataFrame | None:
     keys = [c for c in ("seat", "strategy", "decision", "message") if c in names]
     if not keys:
         return None
+    setup = agg.layout(names).setup
     # one example game per message, to replay it: its cell and game index
     example = [pl.col(c).sort_by("game_index").first().alias(f"example_{c}")
-               for c in ("variant", "identity_pair", "game_index") if c in names and "game_index" in names]
+               for c in ("variant", setup, "game_index") if c and c in names and "game_index" in names]
     return (lf.group_by(keys).agg(pl.len().alias("count"), *example)
             .sort(["count", *keys], descending=[True, *[False] * len(keys)], nulls_last=True)
             .head(limit).collect())
 
 
+# ---------------------------------------------------------------- the verdict
+
+def _strategies(r: dict[str, Any], seats: Sequence[str]) -> str:
+    names = [str(r[f"{s}_strategy"]) for s in seats]
+    if len(set(names)) == 1:
+        return names[0]
+    return " vs ".join(f"{n} ({seat_label(s)})" for n, s in zip(names, seats, strict=True))
+
+
+def verdict(r: dict[str, Any], seats: Sequence[str], with_variant: bool) -> str:
+    """One sentence that answers "is it balanced?" for a cell: seat 0's win
+    rate and interval against an even game (50% with two seats, 1/n with n),
+    and who is favoured when the interval excludes it."""
+    s0, label0 = seats[0], seat_label(seats[0])
+    pre = f"Variant {r['variant']}: " if with_variant else ""
+    if not r["games"]:
+        return f"{pre}no game of {_strategies(r, seats)} was played out ({r['errors']:,} ended in an error)."
+    even = 1.0 / len(seats)
+    rate, lo, hi = r[f"{s0}_rate"], r[f"{s0}_rate_lo"], r[f"{s0}_rate_hi"]
+    if lo > even:
+        who = f"{label0} is favoured"
+    elif hi < even:
+        who = f"{seat_label(seats[1])} is favoured" if len(seats) == 2 else f"{label0} is at a disadvantage"
+    else:
+        who = "No side is measurably favoured"
+    gap = 100 * (rate - even)
+    where = "above" if gap > 0 else "below"
+    even_text = "an even game" if len(seats) == 2 else f"an even game ({pct(even)}, one win in {len(seats)})"
+    tail = f"{abs(gap):.1f} points {where} {even_text}" if round(abs(gap), 1) else f"level with {even_text}"
+    none = f"; {pct(r['no_winner_rate'])} have no winner" if r["no_winner"] else ""
+    return (f"{pre}{who}: {label0} wins {rate_ci(r, f'{s0}_rate')} of {r['games']:,} {_strategies(r, seats)} "
+            f"games, {tail}{none}.")
+
+
 # ---------------------------------------------------------------- what stands out
 
-def _some(items: list[str], limit: int = 6) -> str:
-    """The first few of a list, then how many more."""
-    more = f" and {len(items) - limit} more" if len(items) > limit else ""
-    return ", ".join(items[:limit]) + more
+def _games(n: int) -> str:
+    return f"{n:,} game" if n == 1 else f"{n:,} games"
 
 
-def standouts(t: dict[str, pl.DataFrame]) -> list[str]:
-    """Short findings generated from the numbers, per cell."""
-    out: list[str] = []
-    head = t["headline"]
-    several = head.height > 1
-    one_variant = head["variant"].n_unique() == 1
-    for r in head.iter_rows(named=True):
-        short = f"{r['angela_strategy']} vs {r['jessah_strategy']}"
-        pre = "" if not several else f"{short}: " if one_variant else f"{r['variant']}, {short}: "
-        pairs = _in_cell(t["identity_pairs"], r).filter(pl.col("games") > 0)
-        if pairs.height:
-            best, worst = pairs.row(0, named=True), pairs.row(pairs.height - 1, named=True)
-            out.append(f"{pre}the most favourable identity pair for Angela is {_ident(best['identity_pair'])} "
-                       f"({rate_ci(best, 'forger_rate')}, {best['games']:,} games); the least favourable is "
-                       f"{_ident(worst['identity_pair'])} ({rate_ci(worst, 'forger_rate')}, {worst['games']:,} games); "
-                       f"overall {pct(r['forger_rate'])}.")
-            flagged = pairs.filter(pl.col("differs"))
-            if flagged.height:
-                out.append(f"{pre}{flagged.height} of {pairs.height} pairs have a 95% interval that excludes the "
-                           f"overall rate: " + _some([f"{_ident(x)} ({pct(v)})" for x, v in
-                                                      zip(flagged["identity_pair"], flagged["forger_rate"],
-                                                          strict=True)]) + ".")
-            else:
-                out.append(f"{pre}no identity pair's 95% interval excludes the overall rate of {pct(r['forger_rate'])}.")
-            wide = pairs.filter((pl.col("forger_rate_hi") - pl.col("forger_rate_lo")) > WIDE_INTERVAL)
-            if wide.height:
-                what = f"too few games for a useful interval (95% interval wider than {100 * WIDE_INTERVAL:.0f} points)"
-                if wide.height == pairs.height:
-                    out.append(f"{pre}{what} in every identity pair ({int(pairs['games'].min()):,} to "  # type: ignore[arg-type]
-                               f"{int(pairs['games'].max()):,} games each): play more games per cell.")  # type: ignore[arg-type]
-                else:
-                    out.append(f"{pre}{what} in {wide.height} pair(s): " + _some(
-                        [f"{_ident(x)} ({n:,} games)" for x, n in
-                         zip(wide["identity_pair"], wide["games"], strict=True)]) + ".")
-        ups = _in_cell(t["upgrades"], r)
-        if ups.height and "effect" in ups.columns:
-            ups = ups.filter(pl.col("effect").is_not_null() & pl.col("effect").is_not_nan())
-        if ups.height:
-            big = ups.sort(pl.col("effect").abs(), descending=True).row(0, named=True)
-            out.append(f"{pre}the upgrade with the biggest effect is {_ident(big['upgrade'])}: Jessah wins "
-                       f"{rate_ci(big, 'agent_rate_with')} of the {big['gained']:,} games where she gained it versus "
-                       f"{rate_ci(big, 'agent_rate_without')} of the {big['games_without']:,} where she did not "
-                       f"({100 * big['effect']:+.1f} points; an association, not a controlled effect).")
-        ids = _in_cell(t["identities"], r).filter(pl.col("games") > 0)
-        if ids.height:
-            burnt = ids.sort("burnt_first_share", descending=True, nulls_last=True).row(0, named=True)
-            out.append(f"{pre}{_ident(burnt['identity'])} is the identity most often burnt first "
-                       f"({pct(burnt['burnt_first_share'])} of the games it was dealt in).")
-        if r["timeouts"]:
-            out.append(f"{pre}{r['timeouts']:,} games ({pct(r['timeout_rate'])}) ended in a timeout; "
-                       f"they count for neither side.")
-        if r["errors"]:
-            out.append(f"{pre}{r['errors']:,} games ended in a strategy error; they are left out of every rate "
-                       f"(see Errors).")
-        small = r["games"] == 0 or (r["forger_rate_hi"] - r["forger_rate_lo"]) > WIDE_INTERVAL
-        if small:
-            out.append(f"{pre}only {r['games']:,} games were played: too few for a useful interval overall.")
+def core_findings(r: dict[str, Any], seats: Sequence[str]) -> list[str]:
+    out = []
+    if r["no_winner"]:
+        out.append(f"{_games(r['no_winner'])} ({pct(r['no_winner_rate'])}) ended with no winner; they count as "
+                   f"a win for nobody.")
+    if r["errors"]:
+        out.append(f"{_games(r['errors'])} ended in a strategy error; they are left out of every rate "
+                   f"(see Errors).")
+    s0 = seats[0]
+    if r["games"] == 0 or (r[f"{s0}_rate_hi"] - r[f"{s0}_rate_lo"]) > WIDE_INTERVAL:
+        out.append(f"only {r['games']:,} games were played: too few for a useful interval overall.")
     return out
 
 
+def _definitions(seats: Sequence[str], plugin: ModuleType | None) -> list[str]:
+    labels = [seat_label(s) for s in seats]
+    out = [
+        "A cell is one rules variant and one strategy per seat; every number below is per cell.",
+        "Games = games played out. Games that ended in a strategy error are counted apart (column errors) and "
+        "are left out of every rate.",
+        "Win rate of a seat = its wins / games; a game nobody won counts for nobody, so the seats' rates and "
+        "the no-winner rate add up to 100%.",
+        "Every rate is followed by its 95% Wilson score interval in brackets, in percent.",
+        f"Balance is stated against an even game: {pct(1 / len(seats))} for each of "
+        f"{', '.join(labels)}. A seat is called favoured only when its interval excludes that.",
+        "Click a table header to sort by that column (again to reverse).",
+    ]
+    return out + list(getattr(plugin, "DEFINITIONS", []))
+
+
 # ---------------------------------------------------------------- content
-
-DEFINITIONS = [
-    "A cell is one rules variant and one strategy pair; every number below is per cell.",
-    "Games = games played out (end reason million, arrest or timeout). Games that ended in a strategy error are "
-    "counted apart (column errors) and are left out of every rate.",
-    "Forger (Angela) win rate = Angela's wins / games. Agent (Jessah) win rate = Jessah's wins / games. "
-    "Timeout rate = timeouts / games. A timeout is nobody's win, so the three rates add up to 100%.",
-    "Every rate is followed by its 95% Wilson score interval in brackets, in percentage points.",
-    f"A flagged pair (⚑) is one whose interval excludes the cell's overall forger rate. An interval wider "
-    f"than {100 * WIDE_INTERVAL:.0f} points means too few games for a useful estimate.",
-    "Upgrade win rates compare games where Jessah gained the upgrade with games where she did not: this is an "
-    "association, not a controlled experiment (long games give her more chances to gain upgrades).",
-]
-
 
 def _manifest_rows(man: dict[str, Any]) -> list[list[str]]:
     rows = []
@@ -307,157 +311,187 @@ def _manifest_rows(man: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan) -> list[Block]:
+def _in_cell(df: pl.DataFrame, r: dict[str, Any], cell: Sequence[str]) -> pl.DataFrame:
+    return df.filter(*(pl.col(c).eq_missing(r[c]) for c in cell))
+
+
+def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
+          plugin: ModuleType | None = None, manifest: dict[str, Any] | None = None) -> list[Block]:
     """The report's content: headings, text, tables, and figures (planned in
     ``plan``; draw them with ``plan.draw()`` before rendering)."""
-    man = read_manifest(run_dir)
+    man = read_manifest(run_dir) if manifest is None else manifest
+    name = game_name(man)
+    title = _title(name, plugin)
     head = t["headline"]
+    lay = agg.layout(scan_results(run_dir).collect_schema())
+    seats, labels = lay.seats, [seat_label(s) for s in lay.seats]
     run_id = man.get("run_id") or run_dir.name
     total = int(head.select(pl.col("games").sum() + pl.col("errors").sum()).item()) if head.height else 0
-    doc: list[Block] = [Heading(1, f"Red Notice balance report: {run_id}", "top")]
-    doc.append(Para(f"{total:,} result rows in {head.height} cell(s), read from {run_dir}/shards."))
+    with_variant = head["variant"].n_unique() > 1
+    ctx = ReportContext(run_dir, man, lay, title, plan.add, several_variants=with_variant)
+    cells = [_cell_name(r, seats, with_variant, head.height) for r in head.iter_rows(named=True)]
+
+    doc: list[Block] = [Heading(1, f"{title} balance report: {run_id}", "top")]
+    rows = list(head.iter_rows(named=True))
+    for r in rows[:8]:
+        ctx.cell = r
+        own = plugin.verdict(ctx) if plugin is not None and hasattr(plugin, "verdict") else None
+        doc.append(Verdict(own or verdict(r, seats, with_variant)))
+    if len(rows) > 8:
+        doc.append(Para(f"… and {len(rows) - 8} more cells: see Outcomes."))
+    if not rows:
+        doc.append(Verdict("No game has been played yet."))
+    if head.height:
+        doc.append(Figure(plan.add("headline", "headline_chart", head, seats, labels, cells,
+                                   f"Outcomes per cell ({total:,} games)"),
+                          f"Share of played games won by each seat and won by nobody; the black bar is the 95% "
+                          f"interval of {labels[0]}'s win rate, the dashed line an even game "
+                          f"({pct(1 / len(seats))})."))
+    doc.append(Contents())
+
+    findings: list[str] = []
+    for r, cname in zip(rows, cells, strict=True):
+        ctx.cell = r
+        found = core_findings(r, seats)
+        if plugin is not None and hasattr(plugin, "findings") and r["games"]:
+            found = plugin.findings(t, ctx) + found
+        findings += [f"{cname}: {x}" if len(rows) > 1 else x[:1].upper() + x[1:] for x in found]
+    doc += [Heading(2, "What stands out", "what-stands-out"), Bullets(findings or ["Nothing: no games yet."])]
+
+    doc.append(Heading(2, "Outcomes", "outcomes"))
+    doc.append(Table(
+        ["variant", *(f"{x} strategy" for x in labels), "games", *(f"{x} wins" for x in labels), "no winner",
+         "errors", "mean rounds", "median rounds"],
+        [[r["variant"], *(str(r[f"{s}_strategy"]) for s in seats), num(r["games"]),
+          *(rate_ci(r, f"{s}_rate") for s in seats), f"{r['no_winner']:,} ({pct(r['no_winner_rate'])})",
+          num(r["errors"]), num(r["mean_rounds"]), num(r["median_rounds"])] for r in rows],
+        "Win rate [95% interval] per seat and cell.",
+        numeric=[False] * (1 + len(seats)) + [True] * (len(seats) + 5)))
+    doc += _matchups(head, lay, plan)
+    for r in rows:
+        ctx.cell = r
+        doc += _cell_section(r, t, ctx, plugin)
+    doc += _errors_section(run_dir, t, lay)
+    doc += [Heading(2, "How to read this report", "how-to-read"), Bullets(_definitions(seats, plugin))]
+    doc.append(Heading(2, "Run", "run"))
+    doc.append(Para(f"{total:,} result rows in {head.height} cell(s), read from {run_dir}/shards; "
+                    f"game: {title}."))
     mrows = _manifest_rows(man)
     if mrows:
         doc.append(Table(["run", "value"], mrows, "From manifest.json"))
-
-    doc += [Heading(2, "How to read this report", "how-to-read"), Bullets(DEFINITIONS)]
-    doc += [Heading(2, "What stands out", "what-stands-out"), Bullets(standouts(t) or ["No games yet."])]
-
-    doc.append(Heading(2, "Headline", "headline"))
-    doc.append(Table(
-        ["variant", "Angela strategy", "Jessah strategy", "games", "forger win rate", "agent win rate",
-         "timeouts", "errors", "mean rounds", "median rounds"],
-        [[r["variant"], r["angela_strategy"], r["jessah_strategy"], num(r["games"]), rate_ci(r, "forger_rate"),
-          rate_ci(r, "agent_rate"), f"{r['timeouts']:,} ({pct(r['timeout_rate'])})", num(r["errors"]),
-          num(r["mean_rounds"]), num(r["median_rounds"])] for r in head.iter_rows(named=True)],
-        numeric=[False, False, False, True, True, True, True, True, True, True]))
-    if head.height:
-        doc.append(Figure(plan.add("headline", "headline_chart", head, "Outcomes per cell"),
-                          "Share of played games won by each side, and timeouts; the black bar is the 95% "
-                          "interval of Angela's win rate."))
-
-    mu = t["matchups"]
-    for variant in sorted(mu["variant"].unique().to_list()):
-        part = mu.filter(pl.col("variant") == variant)
-        if part.height < 2:
-            continue
-        if not any(isinstance(b, Heading) and b.anchor == "matchups" for b in doc):
-            doc.append(Heading(2, "Matchups", "matchups"))
-        doc.append(Heading(3, f"Variant {variant}", f"matchups-{slug(variant)}"))
-        name = f"matchups-{slug(variant)}"
-        doc.append(Figure(plan.add(name, "matchup_heatmap", part, f"Forger win rate by strategy pair ({variant})"),
-                          f"Angela's win rate for each strategy pair of variant {variant} (rows: Angela's strategy, "
-                          f"columns: Jessah's), with 95% interval and games."))
-        cols = sorted(part["jessah_strategy"].unique().to_list())
-        rows = []
-        for a in sorted(part["angela_strategy"].unique().to_list()):
-            row = [a]
-            for j in cols:
-                hit = part.filter((pl.col("angela_strategy") == a) & (pl.col("jessah_strategy") == j))
-                row.append(f"{rate_ci(hit.row(0, named=True), 'forger_rate')}, n={hit['games'][0]:,}"
-                           if hit.height else "–")
-            rows.append(row)
-        doc.append(Table(["Angela \\ Jessah", *cols], rows, "Forger win rate [95% interval], games",
-                         numeric=[False] + [True] * len(cols)))
-
-    for r in head.iter_rows(named=True):
-        doc += _cell_section(r, t, plan)
-
-    doc += _errors_section(run_dir, t)
     doc.append(Heading(2, "Files", "files"))
     doc.append(Para("The tables behind every figure are in tables/ (CSV and Parquet, one row per cell and "
                     "group, rates as fractions with _lo/_hi interval columns); the figures are in figures/ "
                     "(PNG and SVG). Load them in Python with rnsim.analysis or polars.read_parquet."))
-    doc.append(Bullets([f"tables/{n}.csv, tables/{n}.parquet" for n in TABLES]))
+    doc.append(Bullets([f"tables/{n}.csv, tables/{n}.parquet" for n in t]))
     return doc
 
 
-def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], plan: FigurePlan) -> list[Block]:
-    label = cell_label(r)
-    s = cell_slug(r)
+def _cell_name(r: dict[str, Any], seats: Sequence[str], with_variant: bool, n: int) -> str:
+    name = " vs ".join(str(r[f"{s}_strategy"]) for s in seats)
+    return f"{r['variant']}: {name}" if with_variant or n == 1 else name
+
+
+def _matchups(head: pl.DataFrame, lay: agg.Layout, plan: FigurePlan) -> list[Block]:
+    if len(lay.seats) != 2:
+        return []
+    seats, labels = lay.seats, [seat_label(s) for s in lay.seats]
+    a, b = (f"{s}_strategy" for s in seats)
+    doc: list[Block] = []
+    for variant in sorted(head["variant"].unique().to_list()):
+        part = head.filter(pl.col("variant") == variant)
+        if part.height < 2:
+            continue
+        if not doc:
+            doc.append(Heading(2, "Matchups", "matchups"))
+        doc.append(Heading(3, f"Variant {variant}", f"matchups-{slug(variant)}"))
+        name = f"matchups-{slug(variant)}"
+        doc.append(Figure(plan.add(name, "matchup_heatmap", part, seats, labels,
+                                   f"{labels[0]}'s win rate by strategy pair ({variant})"),
+                          f"{labels[0]}'s win rate for each strategy pair of variant {variant} (rows: "
+                          f"{labels[0]}'s strategy, columns: {labels[1]}'s), with 95% interval and games; white is "
+                          f"an even game."))
+        cols = sorted(part[b].unique().to_list())
+        rows = []
+        for x in sorted(part[a].unique().to_list()):
+            row = [x]
+            for j in cols:
+                hit = part.filter((pl.col(a) == x) & (pl.col(b) == j))
+                row.append(f"{rate_ci(hit.row(0, named=True), f'{seats[0]}_rate')}, n={hit['games'][0]:,}"
+                           if hit.height else "–")
+            rows.append(row)
+        doc.append(Table([f"{labels[0]} \\ {labels[1]}", *cols], rows,
+                         f"{labels[0]}'s win rate [95% interval], games", numeric=[False] + [True] * len(cols)))
+    return doc
+
+
+def _reasons(gl: pl.DataFrame, seats: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Each end reason's legend label and colour: the winning seat's colour
+    when one seat always wins by it."""
+    out: dict[str, tuple[str, str]] = {}
+    for reason in gl["end_reason"].unique(maintain_order=True).to_list():
+        winners = gl.filter(pl.col("end_reason") == reason)["winner"].unique().to_list()
+        if len(winners) == 1 and winners[0] in seats:
+            i = list(seats).index(winners[0])
+            out[reason] = (f"{seat_label(winners[0])} wins ({reason})", figs.seat_colour(i))
+        elif winners == [None]:
+            out[reason] = (f"no winner ({reason})", figs.NO_WINNER)
+        else:
+            out[reason] = (reason, figs.SEAT_COLOURS[-1 - len(out) % 3])
+    return out
+
+
+def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], ctx: ReportContext,
+                  plugin: ModuleType | None) -> list[Block]:
+    seats = ctx.seats
+    label, s = ctx.cell_label, ctx.cell_slug
     doc: list[Block] = [Heading(2, label, s)]
     if not r["games"]:
         doc.append(Para(f"No game of this cell was played out: {r['errors']:,} ended in a strategy error "
                         f"(see Errors)."))
         return doc
-    doc.append(Para(f"{r['games']:,} games played: Angela won {rate_ci(r, 'forger_rate')}, Jessah won "
-                    f"{rate_ci(r, 'agent_rate')}, {r['timeouts']:,} timeouts ({pct(r['timeout_rate'])}), "
-                    f"{r['errors']:,} errors. Games last {num(r['mean_rounds'])} rounds on average "
-                    f"(median {num(r['median_rounds'])})."))
-
-    pairs = _in_cell(t["identity_pairs"], r)
-    doc.append(Heading(3, "Identity pairs", f"{s}-pairs"))
-    if pairs.height:
-        doc.append(Figure(plan.add(f"{s}-pairs", "pair_heatmap", pairs, f"Forger win rate by identity pair\n{label}"),
-                          "Angela's win rate for each pair of identities (symmetric; the diagonal is not a pair), "
-                          "with its 95% interval and the number of games. A black frame marks a pair whose "
-                          "interval excludes the overall rate."))
-        doc.append(Table(
-            ["rank", "identity pair", "games", "forger win rate", "agent win rate", "timeouts", "errors", "flag"],
-            [[str(p["rank"]), _ident(p["identity_pair"]), num(p["games"]), rate_ci(p, "forger_rate"),
-              rate_ci(p, "agent_rate"), num(p["timeouts"]), num(p["errors"]),
-              ("⚑ above overall" if (p["forger_rate"] or 0) > (p["overall_forger_rate"] or 0) else "⚑ below overall")
-              if p["differs"] else ""]
-             for p in pairs.iter_rows(named=True)],
-            f"Best to worst pair for Angela; overall forger rate {pct(r['forger_rate'])}. ⚑ = the pair's 95% "
-            f"interval excludes the overall rate.",
-            numeric=[True, False, True, True, True, True, True, False]))
-
-    ids = _in_cell(t["identities"], r)
-    doc.append(Heading(3, "Identities", f"{s}-identities"))
-    if ids.height:
-        doc.append(Figure(plan.add(f"{s}-identities", "identities_chart", ids, r["forger_rate"], f"Identities — {label}"),
-                          "Left: Angela's win rate over the games whose pair contains the identity (dashed: "
-                          "overall). Right: how often it was the first identity she burnt. Bars: 95% intervals."))
-        doc.append(Table(
-            ["identity", "games dealt", "forger win rate", "burnt first", "burnt first share"],
-            [[_ident(i["identity"]), num(i["games"]), rate_ci(i, "forger_rate"), num(i["burnt_first"]),
-              rate_ci(i, "burnt_first_share")] for i in ids.iter_rows(named=True)],
-            "Each game counts for both identities of its pair.", numeric=[False, True, True, True, True]))
-
-    ups = _in_cell(t["upgrades"], r)
-    doc.append(Heading(3, "Upgrades", f"{s}-upgrades"))
-    if ups.height and "effect" in ups.columns:
-        ups = ups.sort(pl.col("effect").abs(), descending=True, nulls_last=True)
-        doc.append(Figure(plan.add(f"{s}-upgrades", "upgrades_chart", ups, f"Upgrades — {label}"),
-                          "Left: Jessah's win rate in games where she gained the upgrade and where she did not. "
-                          "Right: how often she gained it, and the median round. Bars: 95% intervals."))
-        doc.append(Table(
-            ["upgrade", "gained", "gained in", "agent wins with it", "agent wins without it", "difference",
-             "median round", "mean round"],
-            [[_ident(u["upgrade"]), num(u["gained"]), rate_ci(u, "gained_rate"),
-              rate_ci(u, "agent_rate_with"), rate_ci(u, "agent_rate_without"),
-              "–" if u["effect"] is None or math.isnan(u["effect"]) else f"{100 * u['effect']:+.1f} pts",
-              num(u["median_round"]), num(u["mean_round"])] for u in ups.iter_rows(named=True)],
-            "Sorted by the size of the difference. Played games only.",
-            numeric=[False, True, True, True, True, True, True, True]))
-    else:
-        doc.append(Para("The result table has no upgrade columns (upgrade_<id>)."))
-
-    doc.append(Heading(3, "Game flow", f"{s}-flow"))
-    hist = _in_cell(t["game_length_histogram"], r)
-    doc.append(Figure(plan.add(f"{s}-length", "game_length_chart", hist, f"Game length — {label}"),
+    wins = ", ".join(f"{seat_label(x)} won {rate_ci(r, f'{x}_rate')}" for x in seats)
+    doc.append(Para(f"{r['games']:,} games played: {wins}, {r['no_winner']:,} with no winner "
+                    f"({pct(r['no_winner_rate'])}), {r['errors']:,} errors. Games last {num(r['mean_rounds'])} "
+                    f"rounds on average (median {num(r['median_rounds'])})."))
+    sections: list[Section] = []
+    if plugin is not None and hasattr(plugin, "report_sections"):
+        sections = plugin.report_sections(t, ctx)
+    elif ctx.layout.setup and "by_setup" in t:
+        sections = [_setup_section(t, ctx)]
+    for sec in sections:
+        doc.append(Heading(3, sec.title, sec.anchor or f"{s}-{slug(sec.title)}"))
+        doc += sec.blocks
+    doc.append(Heading(3, "Game length", f"{s}-length"))
+    hist = _in_cell(t["game_length_histogram"], r, ctx.layout.cell)
+    gl = _in_cell(t["game_length"], r, ctx.layout.cell)
+    doc.append(Figure(ctx.figure("length", "game_length_chart", hist, _reasons(gl, seats), f"Game length — {label}"),
                       "How many rounds games last, by how they ended."))
-    gl = _in_cell(t["game_length"], r)
     doc.append(Table(
         ["end reason", "winner", "games", "share", "mean rounds", "median", "10th pct", "90th pct", "min", "max"],
-        [[g["end_reason"], g["winner"] or "nobody", num(g["games"]), pct(g["share"]), num(g["mean_rounds"]),
-          num(g["median_rounds"], 0), num(g["p10_rounds"], 0), num(g["p90_rounds"], 0), num(g["min_rounds"], 0),
-          num(g["max_rounds"], 0)] for g in gl.iter_rows(named=True)],
+        [[g["end_reason"], seat_label(g["winner"]) if g["winner"] else "nobody", num(g["games"]), pct(g["share"]),
+          num(g["mean_rounds"]), num(g["median_rounds"], 0), num(g["p10_rounds"], 0), num(g["p90_rounds"], 0),
+          num(g["min_rounds"], 0), num(g["max_rounds"], 0)] for g in gl.iter_rows(named=True)],
         "Game length by end reason.", numeric=[False, False, True, True, True, True, True, True, True, True]))
-    flow = _in_cell(t["flow_by_round"], r)
-    if flow.height:
-        doc.append(Figure(plan.add(f"{s}-flow", "flow_chart", flow, f"Cash and captures by round — {label}"),
-                          "Mean cumulative cash of each side and mean captures at the end of each round, over the "
-                          "games still in play then (shaded: how many), so late rounds describe long games only."))
     return doc
+
+
+def _setup_section(t: dict[str, pl.DataFrame], ctx: ReportContext) -> Section:
+    """The core's view of setups, for a game without report sections."""
+    setup = ctx.layout.setup or ""
+    part = ctx.in_cell(t["by_setup"])
+    return Section(f"By {setup.replace('_', ' ')}", [Table(
+        [setup.replace("_", " "), "games", *(f"{seat_label(x)} wins" for x in ctx.seats), "no winner", "errors"],
+        [[str(p[setup]), num(p["games"]), *(rate_ci(p, f"{x}_rate") for x in ctx.seats), num(p["no_winner"]),
+          num(p["errors"])] for p in part.iter_rows(named=True)],
+        "Win rate [95% interval] per seat.", numeric=[False] + [True] * (len(ctx.seats) + 3))])
 
 
 def _clip(text: str, limit: int = 240) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _errors_section(run_dir: Path, t: dict[str, pl.DataFrame]) -> list[Block]:
+def _errors_section(run_dir: Path, t: dict[str, pl.DataFrame], lay: agg.Layout) -> list[Block]:
     doc: list[Block] = [Heading(2, "Errors", "errors")]
     ebc = t["errors_by_cell"]
     if not ebc.height:
@@ -465,10 +499,10 @@ def _errors_section(run_dir: Path, t: dict[str, pl.DataFrame]) -> list[Block]:
         return doc
     doc.append(Para(f"{int(ebc['errors'].sum()):,} games ended in a strategy error. They are kept out of every "
                     f"rate above; their tracebacks are in errors/*.parquet."))
-    doc.append(Table(["variant", "Angela strategy", "Jessah strategy", "identity pair", "errors"],
-                     [[e["variant"], e["angela_strategy"], e["jessah_strategy"], _ident(e["identity_pair"]),
-                       num(e["errors"])] for e in ebc.iter_rows(named=True)],
-                     numeric=[False, False, False, False, True]))
+    keys = [c for c in ebc.columns if c != "errors"]
+    doc.append(Table([k.replace("_", " ") for k in keys] + ["errors"],
+                     [[str(e[k]) for k in keys] + [num(e["errors"])] for e in ebc.iter_rows(named=True)],
+                     numeric=[False] * len(keys) + [True]))
     msgs = error_messages(run_dir)
     if msgs is not None and msgs.height:
         doc.append(Table([c.replace("_", " ") for c in msgs.columns],
@@ -492,6 +526,8 @@ def to_markdown(doc: Sequence[Block], base: Path) -> str:
             out.append(f"{'#' * b.level} {b.text}\n")
         elif isinstance(b, Para):
             out.append(b.text + "\n")
+        elif isinstance(b, Verdict):
+            out.append(f"**{b.text}**\n")
         elif isinstance(b, Bullets):
             out.append("\n".join(f"- {x}" for x in b.items) + "\n")
         elif isinstance(b, Table):
@@ -531,9 +567,15 @@ figure { margin: 14px 0 20px; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--rule); border-radius: 4px; }
 figcaption { color: var(--muted); font-size: 0.9em; max-width: 90ch; }
 .table-wrap { overflow-x: auto; }
+p.verdict { font-size: 1.22em; font-weight: 600; max-width: 90ch; margin: 0.5em 0; }
+th[data-sort] { cursor: pointer; user-select: none; }
+th[data-sort]:hover { text-decoration: underline; }
+th[aria-sort="ascending"]::after { content: " \\25B2"; font-size: 0.75em; }
+th[aria-sort="descending"]::after { content: " \\25BC"; font-size: 0.75em; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10.5pt; }
   nav { display: none; }
+  th[aria-sort]::after { content: none; }
   h2 { break-before: auto; break-after: avoid; }
   h3 { break-after: avoid; }
   figure, table, tr { break-inside: avoid; page-break-inside: avoid; }
@@ -543,6 +585,45 @@ figcaption { color: var(--muted); font-size: 0.9em; max-width: 90ch; }
   .table-wrap { overflow: visible; }
 }
 @page { size: A4; margin: 14mm 12mm; }
+"""
+
+
+#: Sorts a table by the header clicked (numbers by their first number, "–"
+#: last). Inline, so the page stays one self-contained file; without it (a
+#: mail client, JavaScript off) the tables simply do not sort.
+SORT_SCRIPT = """
+(function () {
+  function key(cell, numeric) {
+    var text = cell.textContent.trim();
+    if (!numeric) return text.toLowerCase();
+    var n = parseFloat(text.replace(/[,+]/g, "").replace(/^[^0-9.-]+/, ""));
+    return isNaN(n) ? null : n;
+  }
+  function sortBy(table, th, col) {
+    var numeric = th.getAttribute("data-sort") === "num";
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    Array.prototype.forEach.call(th.parentNode.cells, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = key(a.cells[col], numeric), y = key(b.cells[col], numeric);
+      if (x === y) return 0;
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * (asc ? 1 : -1);
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      th.tabIndex = 0;
+      th.title = "Sort by this column";
+      th.addEventListener("click", function () { sortBy(table, th, col); });
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter") sortBy(table, th, col); });
+    });
+  });
+})();
 """
 
 
@@ -567,13 +648,16 @@ def to_html(doc: Sequence[Block], title: str) -> str:
     nav_html = "\n".join(nav).replace("<ul>\n</ul>", "")
 
     body: list[str] = []
-    for i, b in enumerate(doc):
+    for b in doc:
         if isinstance(b, Heading):
             body.append(f'<h{b.level} id="{esc(b.anchor)}">{esc(b.text)}</h{b.level}>')
-            if i == 0:
-                body.append("@@NAV@@")
+
+        elif isinstance(b, Contents):
+            body.append("@@NAV@@")
         elif isinstance(b, Para):
             body.append(f"<p>{esc(b.text)}</p>")
+        elif isinstance(b, Verdict):
+            body.append(f'<p class="verdict">{esc(b.text)}</p>')
         elif isinstance(b, Bullets):
             body.append("<ul>" + "".join(f"<li>{esc(x)}</li>" for x in b.items) + "</ul>")
         elif isinstance(b, Table):
@@ -584,14 +668,18 @@ def to_html(doc: Sequence[Block], title: str) -> str:
             rows = "".join("<tr>" + "".join(f"<td{cls(j)}>{esc(c)}</td>" for j, c in enumerate(row)) + "</tr>"
                            for row in b.rows)
             cap = f"<caption>{esc(b.caption)}</caption>" if b.caption else ""
-            head = "".join(f"<th{cls(j)}>{esc(c)}</th>" for j, c in enumerate(b.columns))
-            body.append(f'<div class="table-wrap"><table>{cap}<thead><tr>{head}</tr></thead>'
+            head = "".join(f'<th{cls(j)} data-sort="{"num" if numeric[j] else "text"}">{esc(c)}</th>'
+                           for j, c in enumerate(b.columns))
+            body.append(f'<div class="table-wrap"><table class="sortable">{cap}<thead><tr>{head}</tr></thead>'
                         f"<tbody>{rows}</tbody></table></div>")
         elif isinstance(b, Figure):
             data = base64.b64encode(b.png.read_bytes()).decode("ascii")
             body.append(f'<figure><img alt="{esc(b.caption)}" src="data:image/png;base64,{data}">'
                         f"<figcaption>{esc(b.caption)}</figcaption></figure>")
-    text = "\n".join(body).replace("@@NAV@@", nav_html, 1)
+    text = "\n".join(body)
+    text = text.replace("@@NAV@@", nav_html, 1) if "@@NAV@@" in text else text
+    if any(isinstance(b, Table) for b in doc):
+        text += f"\n<script>{SORT_SCRIPT}</script>"
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{text}\n</body>\n</html>\n")
@@ -610,13 +698,15 @@ def write_report(run_dir: str | Path, svg: bool = True, workers: int | None = No
     tables only (``shards/``, ``errors/``, ``manifest.json``). ``workers``
     caps the processes drawing figures (default: every core; 1 = none)."""
     run_dir = Path(run_dir)
-    t = compute_tables(run_dir)
+    man = read_manifest(run_dir)
+    plugin = game_report(game_name(man))
+    t = compute_tables(run_dir, plugin)
     write_tables(t, run_dir / "tables")
     plan = FigurePlan(run_dir / "figures", svg=svg)
-    doc = build(run_dir, t, plan)
+    doc = build(run_dir, t, plan, plugin, man)
     plan.draw(workers)
     (run_dir / "report.md").write_text(to_markdown(doc, run_dir))
-    title = doc[0].text if isinstance(doc[0], Heading) else "Red Notice balance report"
+    title = doc[0].text if isinstance(doc[0], Heading) else "Balance report"
     out = run_dir / "report.html"
     out.write_text(to_html(doc, title))
     return out

@@ -1,0 +1,216 @@
+"""Red Notice's sections of the report (the protocol is in
+:mod:`rnsim.report.sections`): identity pairs (map and table), identities,
+upgrades (an association, with intervals for the difference), cash and
+captures by round, and what stands out in them."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import polars as pl
+
+from rnsim.games.red_notice import analysis as rn
+from rnsim.report.sections import Block, Figure, Para, ReportContext, Section, Table
+
+TITLE = "Red Notice"
+
+F = "rnsim.games.red_notice.figures"
+
+#: a 95% interval wider than this (in rate units) is "too few games to be useful"
+WIDE_INTERVAL = 0.20
+
+#: rounds where fewer games than this are still in play are left out of the
+#: flow figure (with fewer than ten times this many games in a cell, a tenth
+#: of the cell's games, at least 10)
+FLOW_MIN_GAMES = 100
+
+DEFINITIONS = [
+    "Angela (the forger) wins by cashing the money target (end reason million); Jessah (the FBI agent) wins by "
+    "arresting her (arrest); a timeout is a game nobody won.",
+    f"A flagged identity pair (⚑) is one whose interval excludes the cell's overall win rate for Angela. An "
+    f"interval wider than {100 * WIDE_INTERVAL:.0f} points means too few games for a useful estimate.",
+    "Upgrade differences compare games where Jessah gained the upgrade with games where she did not, with a 95% "
+    "interval for the difference of two proportions (Newcombe's hybrid score method). This is an association, "
+    "not a cause: Jessah gains upgrades when Angela cashes, i.e. when Angela is ahead.",
+]
+
+
+def columns(names: list[str]) -> list[str]:
+    return rn.scalar_columns(names)
+
+
+def tables(base: pl.LazyFrame, rows: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
+    return {
+        "identity_pairs": rn.identity_pairs_query(base), "identities": rn.identities_query(base),
+        "upgrades": rn.upgrades_query(base), "upgrade_rounds": rn.upgrade_rounds_query(base),
+        "flow_by_round": rn.flow_by_round_query(rows),  # the by-round lists stream from the shards
+    }
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _ci(r: dict[str, Any], prefix: str) -> str:
+    v, lo, hi = r.get(prefix), r.get(prefix + "_lo"), r.get(prefix + "_hi")
+    if v is None or lo is None or hi is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    return f"{_pct(v)} [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _pts(r: dict[str, Any], prefix: str) -> str:
+    v, lo, hi = r.get(prefix), r.get(prefix + "_lo"), r.get(prefix + "_hi")
+    if v is None or lo is None or hi is None or math.isnan(v):
+        return "–"
+    return f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def _n(x: int | float | None) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:,}" if isinstance(x, int) \
+        else f"{x:,.1f}"
+
+
+def _ident(x: str) -> str:
+    return x.replace("_", " ").replace("+", " + ")
+
+
+def _some(items: list[str], limit: int = 6) -> str:
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return ", ".join(items[:limit]) + more
+
+
+def report_sections(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[Section]:
+    r = ctx.cell
+    assert r is not None
+    label = ctx.cell_label
+    overall = r["angela_rate"]
+    out: list[Section] = []
+
+    pairs = ctx.in_cell(t["identity_pairs"])
+    if pairs.height:
+        two = bool((pairs["n_identities"] == 2).all())
+        what = "pair" if two else "set"
+        blocks: list[Block] = []
+        if two and pairs.height > 1:
+            blocks.append(Figure(
+                ctx.figure("pairs", f"{F}:pair_heatmap", pairs, overall, f"Angela's win rate by identity pair\n{label}"),
+                f"Angela's win rate for each pair of identities, each pair once, with its 95% interval and the number "
+                f"of games. White is the overall rate ({_pct(overall)}); red pairs favour Angela, blue ones Jessah, "
+                f"the colour range set by the data. A black frame marks a pair whose interval excludes the overall "
+                f"rate."))
+        blocks.append(Table(
+            ["rank", f"identity {what}", "games", "Angela wins", "Jessah wins", "timeouts", "errors", "flag"],
+            [[str(p["rank"]), _ident(p["identity_pair"]), _n(p["games"]), _ci(p, "forger_rate"),
+              _ci(p, "agent_rate"), _n(p["timeouts"]), _n(p["errors"]),
+              ("⚑ above overall" if (p["forger_rate"] or 0) > (p["overall_forger_rate"] or 0) else "⚑ below overall")
+              if p["differs"] else ""]
+             for p in pairs.iter_rows(named=True)],
+            f"Best to worst {what} for Angela; overall {_pct(overall)}. ⚑ = the {what}'s 95% interval excludes the "
+            f"overall rate.",
+            numeric=[True, False, True, True, True, True, True, False]))
+        out.append(Section(f"Identity {what}s", blocks, f"{ctx.cell_slug}-pairs"))
+
+    ids = ctx.in_cell(t["identities"])
+    if ids.height:
+        out.append(Section("Identities", [
+            Figure(ctx.figure("identities", f"{F}:identities_chart", ids, overall, f"Identities — {label}"),
+                   f"Left: Angela's win rate over the games she was dealt the identity in (dashed: overall "
+                   f"{_pct(overall)}; dotted: an even game). Right: how often it was the first identity she burnt. "
+                   f"Bars: 95% intervals."),
+            Table(["identity", "games dealt", "Angela wins", "burnt first", "burnt first share"],
+                  [[_ident(i["identity"]), _n(i["games"]), _ci(i, "forger_rate"), _n(i["burnt_first"]),
+                    _ci(i, "burnt_first_share")] for i in ids.iter_rows(named=True)],
+                  "A game counts once for each identity Angela was dealt.",
+                  numeric=[False, True, True, True, True])], f"{ctx.cell_slug}-identities"))
+
+    ups = ctx.in_cell(t["upgrades"])
+    if ups.height and "effect" in ups.columns:
+        ups = ups.sort(pl.col("effect").abs(), descending=True, nulls_last=True)
+        rounds = ctx.in_cell(t["upgrade_rounds"])
+        out.append(Section("Upgrades: an association, not a cause", [
+            Para("Jessah gains upgrades when Angela cashes (at $200k steps), i.e. when Angela is ahead; so these "
+                 "differences describe the games in which an upgrade came up, not what the upgrade does. A "
+                 "negative difference is expected even for a useful upgrade."),
+            Figure(ctx.figure("upgrades", f"{F}:upgrades_chart", ups, rounds, f"Upgrades — {label}"),
+                   "Left: Jessah's win rate in games where she gained the upgrade minus in games where she did not, "
+                   "with its 95% interval (Newcombe). Right: the rounds she gained it in (share of its gains per "
+                   "round)."),
+            Table(["upgrade", "gained", "gained in", "Jessah wins with it", "Jessah wins without it",
+                   "difference, points [95%]", "rounds gained (10th–90th pct)", "mean round"],
+                  [[_ident(u["upgrade"]), _n(u["gained"]), _ci(u, "gained_rate"), _ci(u, "agent_rate_with"),
+                    _ci(u, "agent_rate_without"), _pts(u, "effect"),
+                    "–" if u["p10_round"] is None else f"{u['p10_round']:.0f}–{u['p90_round']:.0f}",
+                    _n(u["mean_round"])] for u in ups.iter_rows(named=True)],
+                  "An association: sorted by the size of the difference. Played games only. Difference interval: "
+                  "Newcombe's hybrid score interval for a difference of two proportions.",
+                  numeric=[False, True, True, True, True, True, True, True])], f"{ctx.cell_slug}-upgrades"))
+
+    flow = ctx.in_cell(t["flow_by_round"])
+    if flow.height:
+        least = min(FLOW_MIN_GAMES, max(10, r["games"] // 10))
+        kept = flow.filter(pl.col("games_in_play") >= least)
+        last = f"up to round {int(kept['round'].max())}" if kept.height else "no round"  # type: ignore[arg-type]
+        out.append(Section("Cash and captures by round", [Figure(
+            ctx.figure("flow", f"{F}:flow_chart", flow, least, f"Cash and captures by round — {label}"),
+            f"Mean cumulative cash of each side and mean captures at the end of each round, over the games still in "
+            f"play then (grey: how many), with 95% interval bands for the means; {last}, where at least "
+            f"{least:,} games were still in play. Late rounds describe long games only.")],
+            f"{ctx.cell_slug}-flow"))
+    return out
+
+
+def findings(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
+    r = ctx.cell
+    assert r is not None
+    out: list[str] = []
+    overall = r["angela_rate"]
+    pairs = ctx.in_cell(t["identity_pairs"]).filter(pl.col("games") > 0)
+    if pairs.height:
+        what = "pair" if bool((pairs["n_identities"] == 2).all()) else "set"
+        best, worst = pairs.row(0, named=True), pairs.row(pairs.height - 1, named=True)
+        out.append(f"the most favourable identities for Angela are {_ident(best['identity_pair'])} "
+                   f"({_ci(best, 'forger_rate')}, {best['games']:,} games); the least favourable "
+                   f"{_ident(worst['identity_pair'])} ({_ci(worst, 'forger_rate')}, {worst['games']:,} games); "
+                   f"overall {_pct(overall)}.")
+        flagged = pairs.filter(pl.col("differs"))
+        if flagged.height:
+            out.append(f"{flagged.height} of {pairs.height} identity {what}s have a 95% interval that excludes the "
+                       f"overall rate: " + _some([f"{_ident(x)} ({_pct(v)})" for x, v in
+                                                  zip(flagged["identity_pair"], flagged["forger_rate"],
+                                                      strict=True)]) + ".")
+        else:
+            out.append(f"no identity {what}'s 95% interval excludes the overall rate of {_pct(overall)}.")
+        wide = pairs.filter((pl.col("forger_rate_hi") - pl.col("forger_rate_lo")) > WIDE_INTERVAL)
+        if wide.height:
+            few = f"too few games for a useful interval (95% interval wider than {100 * WIDE_INTERVAL:.0f} points)"
+            if wide.height == pairs.height:
+                out.append(f"{few} in every identity {what} ({int(pairs['games'].min()):,} to "  # type: ignore[arg-type]
+                           f"{int(pairs['games'].max()):,} games each): play more games per cell.")  # type: ignore[arg-type]
+            else:
+                out.append(f"{few} in {wide.height} {what}(s): " + _some(
+                    [f"{_ident(x)} ({n:,} games)" for x, n in zip(wide["identity_pair"], wide["games"], strict=True)])
+                    + ".")
+    ups = ctx.in_cell(t["upgrades"])
+    if ups.height and "effect" in ups.columns:
+        ups = ups.filter(pl.col("effect").is_not_null() & pl.col("effect").is_not_nan())
+        if ups.height:
+            big = ups.sort(pl.col("effect").abs(), descending=True).row(0, named=True)
+            out.append(f"the upgrade with the biggest difference is {_ident(big['upgrade'])}: Jessah wins "
+                       f"{_ci(big, 'agent_rate_with')} of the {big['gained']:,} games where she gained it versus "
+                       f"{_ci(big, 'agent_rate_without')} of the {big['games_without']:,} where she did not "
+                       f"({_pts(big, 'effect')} points; an association, not a cause).")
+    ids = ctx.in_cell(t["identities"]).filter(pl.col("games") > 0)
+    if ids.height and ids["burnt_first"].sum():
+        burnt = ids.sort("burnt_first_share", descending=True, nulls_last=True).row(0, named=True)
+        out.append(f"{_ident(burnt['identity'])} is the identity most often burnt first "
+                   f"({_pct(burnt['burnt_first_share'])} of the games it was dealt in).")
+    return out
+
+
+def verdict(ctx: ReportContext) -> str | None:
+    """The core's sentence, with Red Notice's games without a winner called timeouts."""
+    from rnsim.report.render import verdict as core
+
+    assert ctx.cell is not None
+    return core(ctx.cell, ctx.seats, ctx.several_variants).replace("have no winner", "are timeouts")

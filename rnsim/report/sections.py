@@ -1,0 +1,157 @@
+"""The report's document model, and the protocol by which a game adds its own
+sections to the core report.
+
+A report is a list of blocks (:class:`Heading`, :class:`Para`,
+:class:`Bullets`, :class:`Table`, :class:`Figure`...) rendered to Markdown and
+to self-contained HTML by :mod:`rnsim.report.render`. The core writes the
+verdict, the per-seat outcome tables, matchups, game length, errors and the
+run's metadata for any game. A game adds its own tables and sections with a
+module ``report.py`` beside its game object (``rnsim/games/<name>/report.py``,
+or ``<package>/report.py`` for a game installed through the ``rnsim.games``
+entry points). Every hook is optional:
+
+``TITLE: str``
+    the game's name in the report title (default: the registry name).
+``DEFINITIONS: list[str]``
+    extra lines for "How to read this report".
+``columns(names: list[str]) -> list[str]``
+    the game's own columns its tables read; the core loads them once, with
+    its own, into memory (repeated strings as categoricals).
+``tables(base: LazyFrame, rows: LazyFrame) -> dict[str, LazyFrame]``
+    the game's own tables. ``base`` holds the core's and ``columns()``'s
+    columns (in memory when the run is small enough, see
+    ``render.IN_MEMORY_GAMES``); ``rows`` scans the shards (for big list
+    columns, streamed). Each table is written to ``tables/<name>.csv`` and
+    ``.parquet``; keep one row per cell and group, with the cell columns.
+``report_sections(tables: dict[str, DataFrame], ctx: ReportContext) -> list[Section]``
+    the game's sections for one cell (``ctx.cell``), placed after the cell's
+    outcome and before its game length. Plan figures with ``ctx.figure``.
+``findings(tables, ctx) -> list[str]``
+    short findings for one cell, for "What stands out".
+``verdict(ctx) -> str | None``
+    the game's own wording of a cell's verdict sentence (default: the core's,
+    built from the seat names and seat 0's win rate against an even game).
+
+``tables`` passed to the two cell hooks holds the core tables (``headline``,
+``by_setup``, ``game_length``, ...) and the game's; ``ctx.in_cell(df)`` keeps
+a table's rows of the current cell.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from rnsim.analysis.aggregate import Layout
+
+
+@dataclass
+class Heading:
+    level: int
+    text: str
+    anchor: str = ""
+
+
+@dataclass
+class Para:
+    text: str
+
+
+@dataclass
+class Verdict:
+    """The report's answer: the first thing a reader sees."""
+
+    text: str
+
+
+@dataclass
+class Bullets:
+    items: list[str]
+
+
+@dataclass
+class Table:
+    columns: list[str]
+    rows: list[list[str]]
+    caption: str = ""
+    numeric: list[bool] = field(default_factory=list)
+
+
+@dataclass
+class Figure:
+    png: Path  # absolute path of the PNG
+    caption: str
+
+
+@dataclass
+class Contents:
+    """Where the table of contents goes (HTML only)."""
+
+
+Block = Heading | Para | Verdict | Bullets | Table | Figure | Contents
+
+
+@dataclass
+class Section:
+    """A game's section of a cell: a titled run of blocks (a level-3 heading
+    in the report; ``anchor`` defaults to the cell's slug and the title)."""
+
+    title: str
+    blocks: list[Block]
+    anchor: str = ""
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
+
+
+def seat_label(seat: str) -> str:
+    """A seat's name as the report writes it: ``night_owl`` -> ``Night owl``."""
+    return seat.replace("_", " ").capitalize()
+
+
+@dataclass
+class ReportContext:
+    """What a game's report hooks know besides the tables."""
+
+    run_dir: Path
+    manifest: dict[str, Any]
+    layout: Layout
+    title: str  # the game's title
+    add_figure: Callable[..., Path]  # FigurePlan.add(name, "module:function", *args)
+    cell: dict[str, Any] | None = None  # the current cell's headline row
+    several_variants: bool = False  # the run compares variants (verdicts name theirs)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.layout.seats
+
+    def seat_label(self, seat: str) -> str:
+        return seat_label(seat)
+
+    def in_cell(self, df: pl.DataFrame) -> pl.DataFrame:
+        """The rows of ``df`` that belong to the current cell."""
+        assert self.cell is not None, "in_cell needs a current cell"
+        return df.filter(*(pl.col(c).eq_missing(self.cell[c]) for c in self.layout.cell))
+
+    @property
+    def cell_label(self) -> str:
+        assert self.cell is not None
+        r = self.cell
+        vs = " vs ".join(f"{r[f'{s}_strategy']} ({seat_label(s)})" for s in self.layout.seats)
+        return f"{r['variant']}: {vs}"
+
+    @property
+    def cell_slug(self) -> str:
+        assert self.cell is not None
+        return slug("--".join(str(self.cell[c]) for c in self.layout.cell))
+
+    def figure(self, name: str, function: str, *args: Any) -> Path:
+        """Plan a figure of the current cell: ``function`` ("module:function")
+        is called with ``args`` in a worker and returns a matplotlib Figure."""
+        return self.add_figure(f"{self.cell_slug}-{name}" if self.cell is not None else name, function, *args)
