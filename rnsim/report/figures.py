@@ -97,8 +97,7 @@ def headline_chart(head: pl.DataFrame, seats: Sequence[str], labels: Sequence[st
     ax.errorbar(r0, y, xerr=[r0 - arr(head, f"{seats[0]}_rate_lo"), arr(head, f"{seats[0]}_rate_hi") - r0],
                 fmt="none", ecolor="black", capsize=3)
     even = 1.0 / max(len(seats), 1)
-    ax.axvline(even, color="black", linestyle="--", linewidth=1.2)
-    ax.text(even, -0.62, f" even game: {pct(even)}", fontsize=8, va="bottom")
+    ax.axvline(even, color="black", linestyle="--", linewidth=1.2, label=f"even game ({pct(even)})")
     ax.set_yticks(y, list(cells))
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
@@ -106,7 +105,7 @@ def headline_chart(head: pl.DataFrame, seats: Sequence[str], labels: Sequence[st
     ax.set_xlabel("share of played games")
     # The legend sits between the title and the bars, where it can never cover
     # the axis label, however many cells there are.
-    ax.legend(fontsize=8, ncols=len(parts), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    ax.legend(fontsize=8, ncols=len(parts) + 1, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     ax.set_title(title, pad=22)
     fig.tight_layout()
     return fig

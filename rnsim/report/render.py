@@ -269,10 +269,10 @@ def _games(n: int) -> str:
     return f"{n:,} game" if n == 1 else f"{n:,} games"
 
 
-def core_findings(r: dict[str, Any], seats: Sequence[str]) -> list[str]:
+def core_findings(r: dict[str, Any], seats: Sequence[str], no_winner: str = "ended with no winner") -> list[str]:
     out = []
     if r["no_winner"]:
-        out.append(f"{_games(r['no_winner'])} ({pct(r['no_winner_rate'])}) ended with no winner; they count as "
+        out.append(f"{_games(r['no_winner'])} ({pct(r['no_winner_rate'])}) {no_winner}; they count as "
                    f"a win for nobody.")
     if r["errors"]:
         out.append(f"{_games(r['errors'])} ended in a strategy error; they are left out of every rate "
@@ -352,7 +352,7 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
     findings: list[str] = []
     for r, cname in zip(rows, cells, strict=True):
         ctx.cell = r
-        found = core_findings(r, seats)
+        found = core_findings(r, seats, getattr(plugin, "NO_WINNER", "ended with no winner"))
         if plugin is not None and hasattr(plugin, "findings") and r["games"]:
             found = plugin.findings(t, ctx) + found
         findings += [f"{cname}: {x}" if len(rows) > 1 else x[:1].upper() + x[1:] for x in found]

@@ -14,6 +14,9 @@ entry points). Every hook is optional:
     the game's name in the report title (default: the registry name).
 ``DEFINITIONS: list[str]``
     extra lines for "How to read this report".
+``NO_WINNER: str``
+    how games without a single winner ended, e.g. "ended in a timeout"
+    (default "ended with no winner").
 ``columns(names: list[str]) -> list[str]``
     the game's own columns its tables read; the core loads them once, with
     its own, into memory (repeated strings as categoricals).

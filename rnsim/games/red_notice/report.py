@@ -14,6 +14,7 @@ from rnsim.games.red_notice import analysis as rn
 from rnsim.report.sections import Block, Figure, Para, ReportContext, Section, Table
 
 TITLE = "Red Notice"
+NO_WINNER = "ended in a timeout"
 
 F = "rnsim.games.red_notice.figures"
 
