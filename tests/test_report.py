@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from polars.testing import assert_frame_equal
 
 from rnsim.analysis import wilson
 from rnsim.cli import main
@@ -248,7 +249,8 @@ def test_tables_are_the_same_in_memory_or_streamed(tmp_path: Path, monkeypatch: 
     streamed = render.compute_tables(tmp_path, plugin)
     assert set(in_memory) == set(TABLES)
     for name in TABLES:
-        assert in_memory[name].equals(streamed[name]), name
+        # the streaming engine may sum floats in another order: equal up to the last bits
+        assert_frame_equal(in_memory[name], streamed[name], check_exact=False, rel_tol=1e-12)
 
 
 def test_pair_map_frames_the_flagged_pairs() -> None:
