@@ -27,6 +27,7 @@ def main() -> None:
 
 
 from rnsim.cli.drift import baseline, check, compare  # noqa: E402
+from rnsim.cli.exploit import exploit  # noqa: E402
 from rnsim.cli.ladder import ladder  # noqa: E402
 from rnsim.cli.play import play, replay  # noqa: E402
 from rnsim.cli.report import report  # noqa: E402
@@ -43,3 +44,4 @@ main.add_command(baseline)
 main.add_command(check)
 main.add_command(report)
 main.add_command(verify)
+main.add_command(exploit)

@@ -1,0 +1,49 @@
+"""Probes: specialist players, each built to punish one habit of a player.
+
+``rnsim exploit`` plays a strategy pair against each probe in the probe's
+seat, paired against the pair's self-play on the same game indices: a probe
+that moves Angela's win rate by more than a few points has found a habit the
+opponent can be punished for (docs/strategies.md, "Exploitability").
+
+A probe is registered here by name with the seat it plays; any
+``module:Class`` can be run as a probe too (``rnsim exploit --probe
+angela=module:Class``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Probe(NamedTuple):
+    name: str
+    seat: str  # "angela" or "jessah": the seat the probe takes over
+    ref: str  # strategy reference
+    habit: str  # the habit of the opponent it punishes
+
+
+PROBES: tuple[Probe, ...] = (
+    Probe("dodger", "angela", "rnsim_strategies.red_notice.probes.forgers:Dodger",
+          "agent inspects predictably: the forger plans on the exact belief she leaves and avoids the cities "
+          "a copy of the agent would inspect next"),
+    Probe("safe_casher", "angela", "rnsim_strategies.red_notice.probes.forgers:SafeCasher",
+          "agent waits for the forger to reveal herself next to her: the forger never cashes within the agent's "
+          "reach unless it wins"),
+    Probe("leak_reader", "jessah", "rnsim_strategies.red_notice.probes.agents:LeakReader",
+          "forger's radar removals leak her continent: the agent hunts on the continent whose white radar "
+          "vanished without an announcement"),
+    Probe("leak_reader_near", "jessah", "rnsim_strategies.red_notice.probes.agents:LeakReaderNear",
+          "the same, also hunting the belief cities nearest the last sighting first"),
+    Probe("near_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:NearHunter",
+          "forger stays near where she was last seen: the agent hunts the belief cities nearest the last "
+          "sighting first"),
+)
+
+PROBE_NAMES = tuple(p.name for p in PROBES)
+
+
+def probe(name: str) -> Probe:
+    for p in PROBES:
+        if p.name == name:
+            return p
+    raise KeyError(name)

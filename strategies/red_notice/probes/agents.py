@@ -1,0 +1,106 @@
+"""Probe agents: each exploits one habit of the forger she plays against.
+
+They hunt with the expert agent's code on a sharper belief: the public
+belief cut down by what the probe reads into the forger's habits. When the
+sharper belief turns out wrong (every city in it inspected) they fall back to
+the public one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from rnsim_strategies.red_notice.board import Board
+from rnsim_strategies.red_notice.expert import Expert
+
+from rnsim.games.red_notice.engine.belief import expand
+from rnsim.games.red_notice.engine.decision import JESSAH, Decision, Option
+from rnsim.games.red_notice.engine.view import View
+
+
+class _Sharpened(Expert):
+    def new_game(self, seat: int, rng: Any) -> None:
+        super().new_game(seat, rng)
+        self._prev: View | None = None
+        self._focus = 0  # cities the probe believes she is in (0: no opinion)
+
+    def choose(self, view: View, decision: Decision) -> Option:
+        if view is not None and view.seat == JESSAH:
+            sharp = self._sharpen(view, self._b(view))
+            self._prev = view
+            if sharp != view.belief:
+                view = dataclasses.replace(view, belief=sharp)
+        return super().choose(view, decision)
+
+    def _sharpen(self, view: View, b: Board) -> int:
+        return view.belief
+
+
+def _moved(prev: View, view: View) -> bool:
+    """Angela made a movement (or was revealed) since ``prev``: the belief is no
+    longer what inspections alone leave of the old one."""
+    return bool(view.belief & ~prev.belief) or view.last_announcement != prev.last_announcement
+
+
+class LeakReader(_Sharpened):
+    """Reads a white radar that vanished with no announcement and security
+    spent as Angela's continent, and hunts there."""
+
+    name = "leak_reader"
+
+    def _leak(self, view: View, b: Board) -> int:
+        prev = self._prev
+        if prev is None or prev.round > view.round:
+            return 0
+        if view.security >= prev.security:
+            return 0
+        announced = {k for k, _ in view.last_announcement} if view.last_announcement != prev.last_announcement else set()
+        out = 0
+        for k, r in enumerate(prev.radars):
+            if r == 1 and view.radars[k] == 0 and k not in announced:
+                out |= b.cont_mask[k]
+        return out
+
+    def _sharpen(self, view: View, b: Board) -> int:
+        belief = view.belief
+        leak = self._leak(view, b)
+        if leak and belief & leak:
+            self._focus = belief & leak
+        elif self._focus and self._prev is not None and _moved(self._prev, view):
+            self._focus = expand(self._focus, b.open_masks(view.barriers)) & belief
+        else:
+            self._focus &= belief
+        return self._focus or belief
+
+
+def _nearest_last_seen(view: View, b: Board, belief: int) -> int:
+    """The cities of ``belief`` nearest the last sighting (those within one
+    step of the nearest), or ``belief`` when nothing was seen."""
+    seen = view.last_seen
+    if seen is None or belief.bit_count() <= 2:
+        return belief
+    city, k, _ = seen
+    src = b.cont_mask[k] if city < 0 else 1 << city
+    d = b.dist_to_mask(src)
+    ds = [(d[c], c) for c in range(b.n) if belief >> c & 1]
+    lo = min(x for x, _ in ds)
+    return sum(1 << c for x, c in ds if x <= lo + 1)
+
+
+class LeakReaderNear(LeakReader):
+    """The leak reader, hunting first the belief cities nearest the last sighting."""
+
+    name = "leak_reader_near"
+
+    def _sharpen(self, view: View, b: Board) -> int:
+        return _nearest_last_seen(view, b, super()._sharpen(view, b))
+
+
+class NearHunter(_Sharpened):
+    """Hunts first the belief cities nearest the last sighting."""
+
+    name = "near_hunter"
+
+    def _sharpen(self, view: View, b: Board) -> int:
+        return _nearest_last_seen(view, b, view.belief)

@@ -1,0 +1,155 @@
+"""Probe forgers: each exploits one habit of the agent she plays against."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rnsim_strategies.red_notice.board import Board
+from rnsim_strategies.red_notice.expert import Expert
+
+from rnsim.games.red_notice.engine.belief import after_movement, reach
+from rnsim.games.red_notice.engine.decision import Decision, Option
+from rnsim.games.red_notice.engine.view import View
+
+Path = tuple[Option, ...]
+Trig = tuple[tuple[int, int], ...]
+
+
+def expert_inspections(b: Board, belief: int, start: int, steps: int) -> int:
+    """The cities a copy of the expert agent inspects in a movement of
+    ``steps`` steps from ``start`` on the public ``belief`` (its hunt only:
+    the closing-in walk that follows a failed hunt is left out)."""
+    key = ("probe_insp", belief, start, steps)
+    got = b.memo.get(key)
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    seen = 0
+    city = start
+    bel = belief
+    for left in range(steps, 0, -1):
+        p, first = Expert._search_path(b, bel, city, left)
+        if p <= 0:
+            break
+        city = city if first == -1 else first
+        seen |= 1 << city
+        bel &= ~(1 << city)  # a failed inspection rules the city out
+        if not bel:
+            break
+    return b.remember(key, seen)  # type: ignore[no-any-return]
+
+
+class Dodger(Expert):
+    """The expert forger, except that each movement is planned whole at its
+    first step: every path of the steps she has, grouped by its radar
+    announcement, scored on the exact public belief it leaves (its size) and
+    on whether a copy of the expert agent would inspect her end city next."""
+
+    name = "dodger"
+
+    def new_game(self, seat: int, rng: Any) -> None:
+        super().new_game(seat, rng)
+        self._plan: list[Option] = []
+        self._plan_left = -1
+
+    def on_angela_move(self, view: View, decision: Decision) -> Option:
+        left = int(decision.info.get("left", 1))
+        if left == self._plan_left:  # the movement planned at its first step goes on
+            if self._plan and self._plan[0] in decision.options:
+                self._plan_left = left - 1
+                return self._plan.pop(0)
+            self._plan, self._plan_left = [], -1
+            return "stop" if "stop" in decision.options else super().on_angela_move(view, decision)
+        b = self._b(view)
+        path = self._plan_whole(view, b, decision, left)
+        if path is None:
+            self._plan, self._plan_left = [], -1
+            return super().on_angela_move(view, decision)
+        if not path:
+            return "stop"
+        self._plan = list(path[1:])
+        self._plan_left = left - 1
+        return path[0]
+
+    def _plan_whole(self, view: View, b: Board, decision: Decision, left: int) -> Path | None:
+        here = view.angela_city
+        opts = decision.options
+        first_ok = {o[1] for o in opts if isinstance(o, tuple) and o[0] == "move"}
+        barriers = view.barriers
+        if any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here]):
+            return None  # the Journalist: her announcement tells nothing; the expert plan is fine
+        escape = bool(decision.info.get("escape"))
+        radars = view.radars
+        precise = "precise_radars" in view.permanents
+        cont = b.cont
+        # Every (end city, announcement) reachable, with one path to it.
+        ends: dict[tuple[int, Trig], Path] = {(here, ()): ()}
+        layer: list[tuple[int, Trig, Path]] = [(here, (), ())]
+        for _ in range(left):
+            nxt: list[tuple[int, Trig, Path]] = []
+            for c, trig, path in layer:
+                steps = [(nx, r) for nx, r in b.nbr_routes[c] if not barriers[r]] + [(c, -1)]
+                for nx, _r in steps:
+                    k = cont[nx]
+                    rk = radars[k]
+                    t2 = trig
+                    if rk == 2 or (rk == 1 and all(k != t[0] for t in trig)):
+                        t2 = (*trig, (k, nx if precise else -1))
+                    key = (nx, t2)
+                    if key not in ends:
+                        p2 = (*path, ("move", nx) if nx != c else "stay")
+                        ends[key] = p2
+                        nxt.append((nx, t2, p2))
+            layer = nxt
+        masks = b.open_masks(barriers)
+        targets = self._angela_targets(view, b)
+        dt = self._way(view, b, targets) if targets else None
+        jc = view.jessah_city
+        last = not view.identities_up
+        w_danger = (10.0 if last else 5.0) * (1.4 - self.risk)
+        w_way = 0.3 if escape else 1.0
+        posts: dict[Trig, int] = {}
+        best: Path | None = None
+        best_s = -1e18
+        for (c, trig), path in ends.items():
+            post = posts.get(trig)
+            if post is None:
+                post = posts[trig] = after_movement(view.belief, left, masks, radars, b.cont_mask, trig)
+            if not post >> c & 1:
+                continue  # cannot happen; kept as a guard against a model slip
+            s = 0.4 * math.log2(post.bit_count()) - 0.1 * len(trig)
+            if expert_inspections(b, post, jc, 2) >> c & 1:
+                s -= w_danger
+            elif expert_inspections(b, post, jc, 3) >> c & 1:
+                s -= 0.5 * w_danger
+            if b.dist[jc][c] <= 1:
+                s -= 0.5 * w_danger / max(1, (post & reach(1 << jc, b.nbr_mask, 1)).bit_count())
+            if dt is not None:
+                s -= w_way * min(dt[c], 8)
+            if escape:
+                s += 0.2 * min(b.dist[jc][c], 5)
+            if s > best_s + 1e-9:
+                best, best_s = path, s
+        return best
+
+
+class SafeCasher(Expert):
+    """The expert forger, except that she never cashes (which reveals her
+    city) where the agent can reach her next movement, unless it wins."""
+
+    name = "safe_casher"
+    PARAMS = {**Expert.PARAMS, "reach": 2}
+    PARAM_RANGES = {**Expert.PARAM_RANGES, "reach": (int, 0, 6)}
+
+    def on_bank(self, view: View, decision: Decision) -> Option:
+        if view.seat != 0:
+            return super().on_bank(view, decision)
+        b = self._b(view)
+        cashable = [o for o in decision.options if o != "pass"]
+        need = view.rules.money_target - view.cash_total[0]
+        if any(b.check_value[c] >= need for c in cashable):
+            return super().on_bank(view, decision)
+        reach_j = int(self.params["reach"]) + (1 if "private_jet" in view.permanents else 0)
+        if b.dist[view.jessah_city][view.angela_city] <= reach_j and "pass" in decision.options:
+            return "pass"
+        return super().on_bank(view, decision)
