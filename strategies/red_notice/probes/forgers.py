@@ -6,9 +6,9 @@ import math
 from typing import Any
 
 from rnsim_strategies.red_notice.board import Board
-from rnsim_strategies.red_notice.expert import Expert
+from rnsim_strategies.red_notice.expert import _PROXIMITY, Expert
 
-from rnsim.games.red_notice.engine.belief import after_movement, reach
+from rnsim.games.red_notice.engine.belief import after_movement
 from rnsim.games.red_notice.engine.decision import Decision, Option
 from rnsim.games.red_notice.engine.view import View
 
@@ -28,7 +28,8 @@ def expert_inspections(b: Board, belief: int, start: int, steps: int) -> int:
     city = start
     bel = belief
     for left in range(steps, 0, -1):
-        p, first = Expert._search_path(b, bel, city, left)
+        got = Expert._search_path(b, bel, city, left)
+        p, first = got[0], got[1]
         if p <= 0:
             break
         city = city if first == -1 else first
@@ -46,6 +47,8 @@ class Dodger(Expert):
     on whether a copy of the expert agent would inspect her end city next."""
 
     name = "dodger"
+    PARAMS = {**Expert.PARAMS, "dodge": 1.0, "hide": 0.4}
+    PARAM_RANGES = {**Expert.PARAM_RANGES, "dodge": (float, 0.0, 10.0), "hide": (float, 0.0, 5.0)}
 
     def new_game(self, seat: int, rng: Any) -> None:
         super().new_game(seat, rng)
@@ -60,6 +63,9 @@ class Dodger(Expert):
                 return self._plan.pop(0)
             self._plan, self._plan_left = [], -1
             return "stop" if "stop" in decision.options else super().on_angela_move(view, decision)
+        plain = super().on_angela_move(view, decision)
+        if plain == "stop" or (isinstance(plain, tuple) and plain[0] != "move"):
+            return plain  # the expert's safe stops and security spends
         b = self._b(view)
         path = self._plan_whole(view, b, decision, left)
         if path is None:
@@ -106,7 +112,9 @@ class Dodger(Expert):
         dt = self._way(view, b, targets) if targets else None
         jc = view.jessah_city
         last = not view.identities_up
-        w_danger = (10.0 if last else 5.0) * (1.4 - self.risk)
+        w_danger = (10.0 if last else 5.0) * (1.4 - self.risk) * float(self.params["dodge"])
+        hide = float(self.params["hide"])
+        w_near = (10.0 if last else 4.0) * (1.4 - self.risk)
         w_way = 0.3 if escape else 1.0
         posts: dict[Trig, int] = {}
         best: Path | None = None
@@ -117,13 +125,16 @@ class Dodger(Expert):
                 post = posts[trig] = after_movement(view.belief, left, masks, radars, b.cont_mask, trig)
             if not post >> c & 1:
                 continue  # cannot happen; kept as a guard against a model slip
-            s = 0.4 * math.log2(post.bit_count()) - 0.1 * len(trig)
+            s = hide * math.log2(post.bit_count()) - 0.1 * len(trig)
             if expert_inspections(b, post, jc, 2) >> c & 1:
                 s -= w_danger
             elif expert_inspections(b, post, jc, 3) >> c & 1:
                 s -= 0.5 * w_danger
-            if b.dist[jc][c] <= 1:
-                s -= 0.5 * w_danger / max(1, (post & reach(1 << jc, b.nbr_mask, 1)).bit_count())
+            d = b.dist[jc][c]
+            if d < len(_PROXIMITY):
+                # The expert's own danger term, on the exact belief she leaves.
+                crowd = (post & b.ball[jc][d]).bit_count()
+                s -= w_near * _PROXIMITY[d] * min(1.0, 2.0 / crowd)
             if dt is not None:
                 s -= w_way * min(dt[c], 8)
             if escape:
