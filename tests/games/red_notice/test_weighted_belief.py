@@ -113,3 +113,33 @@ def test_radar_removal_leak():
     assert wb.after_radar_removal(w, 0b0011, 1.0) == pytest.approx(w)  # leak 1 says nothing
     got = wb.after_radar_removal(w, 0b0011, 9.0)
     assert got[0] == pytest.approx(0.45) and got[2] == pytest.approx(0.05)
+
+
+@pytest.mark.parametrize("walk, leak", [(True, 1.0), (False, 10.0)])
+def test_tracker_follows_the_public_belief_through_whole_games(walk, leak):
+    # From Jessah's views alone the tracker's support is exactly the public
+    # belief at every one of her decisions, and the weights are a distribution.
+    import random
+
+    from rnsim.games.red_notice.engine.state import GameState
+    from rnsim.games.red_notice.engine.view import build_view
+    from rnsim.seeding import game_seeds
+    from rnsim.strategy import load_strategy
+
+    rules = RuleSet()
+    a, j = load_strategy("expert"), load_strategy("expert")
+    for g in range(2):
+        s = game_seeds(5, g)
+        a.new_game(0, random.Random(s.angela))
+        j.new_game(1, random.Random(s.jessah))
+        st = GameState.new(rules, random.Random(s.chance), comps=COMPS, seed=s.chance)
+        tr = wb.Tracker(leak=leak, walk=walk)
+        while not st.over:
+            d = st.pending
+            v = build_view(st, d.seat)
+            if d.seat == 1:
+                w = tr.observe(v)
+                assert wb.support(w) == v.belief
+                assert math.fsum(w) == pytest.approx(1.0)
+                assert w[st.angela_city] > 0  # never rules out where she is
+            st.apply((a if d.seat == 0 else j).choose(v, d))
