@@ -15,8 +15,15 @@ hands Jessah the least useful upgrade.
 Both bid tokens from the value of each card half to each side and the tokens
 the opponent has left (spent tokens are public).
 
+Jessah also reads the leak of a radar removal (a white radar gone with
+security spent and no announcement weighs its continent and the cities next
+to it LEAK times), and both seats pick at random, from their own stream,
+among near-equal hunts and movement plans (HUNT_MIX, PLAN_MIX), so that a
+copy of the player cannot predict its next move.
+
 Params: ``risk`` (0..1) is Angela's appetite for cashing and walking near
-Jessah, and Jessah's taste for chasing thin leads over holding a central post;
+Jessah, and Jessah's taste for chasing thin leads over holding a central post
+(she chases a lead of at least 10% * (1 - risk)^2);
 ``greed`` (0..1) is Angela's preference for $200k checks over $100k ones.
 """
 
@@ -72,6 +79,16 @@ class Expert(Strategy):
     # still has to place per free card.
     TOKEN_COST: ClassVar[float] = 0.07
     CONTEST: ClassVar[float] = 0.6
+    # Jessah reads a white radar removed by a security spend (no announcement)
+    # as Angela being on that continent or next to it, LEAK times as likely as
+    # elsewhere (the expert forger's own habit measures about 10).
+    LEAK: ClassVar[float] = 10.0
+    # Options scoring within these margins of the best are near-equal: the
+    # player picks among them at random (its seat's stream), since a player
+    # whose every choice can be predicted is easy to exploit. HUNT_MIX is in
+    # belief cities inspected, PLAN_MIX in Angela's movement score.
+    HUNT_MIX: ClassVar[float] = 0.5
+    PLAN_MIX: ClassVar[float] = 0.25
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -80,6 +97,14 @@ class Expert(Strategy):
         # Read through the type so a subclass's constants count, compiled or not.
         self._token_cost = float(getattr(type(self), "TOKEN_COST"))  # noqa: B009
         self._contest = float(getattr(type(self), "CONTEST"))  # noqa: B009
+        self._leak_ratio = float(getattr(type(self), "LEAK"))  # noqa: B009
+        self._hunt_mix = float(getattr(type(self), "HUNT_MIX"))  # noqa: B009
+        self._plan_mix = float(getattr(type(self), "PLAN_MIX"))  # noqa: B009
+        self._leak_focus = 0
+        self._w_radars: tuple[int, ...] = ()
+        self._w_security = -1
+        self._w_ann: tuple[tuple[int, int], ...] = ()
+        self._w_belief = 0
         self._values_round = -1
         self._odds_round = -1
         self._odds_cache: dict[int, tuple[float, float, int]] = {}
@@ -89,6 +114,42 @@ class Expert(Strategy):
         super().new_game(seat, rng)
         self._values_round = -1
         self._odds_round = -1
+        self._leak_focus = 0
+        self._w_radars = ()
+        self._w_security = -1
+        self._w_ann = ()
+        self._w_belief = 0
+
+    def choose(self, view: View, decision: Decision) -> Option:
+        if view is not None and view.seat != ANGELA:
+            self._watch(view)
+        return super().choose(view, decision)
+
+    def _watch(self, view: View) -> None:
+        """Jessah's reading of the leaks between two of her decisions: a white
+        radar gone with security spent and no announcement of it puts Angela
+        on its continent or next to it (the focus, weighed LEAK times); after
+        she moves the focus spreads one step, and inspections thin it."""
+        belief = view.belief
+        focus = self._leak_focus
+        moved = bool(belief & ~self._w_belief) or view.last_announcement != self._w_ann
+        if focus:
+            if moved:
+                focus = expand(focus, self._b(view).open_masks(view.barriers))
+            focus &= belief
+        if 0 <= view.security < self._w_security:
+            fresh = view.last_announcement != self._w_ann
+            b = self._b(view)
+            for k, r in enumerate(self._w_radars):
+                if r == 1 and not view.radars[k] and not (fresh and any(t[0] == k for t in view.last_announcement)):
+                    near = expand(b.cont_mask[k], b.nbr_mask) & belief
+                    if near:
+                        focus = near
+        self._leak_focus = 0 if focus == belief else focus
+        self._w_radars = view.radars
+        self._w_security = view.security
+        self._w_ann = view.last_announcement
+        self._w_belief = belief
 
     # ------------------------------------------------------------- shared
 
@@ -303,28 +364,32 @@ class Expert(Strategy):
         (uniform over the belief)."""
         return self._best_path(view, b, view.jessah_city, steps)[0]
 
-    def _best_path(self, view: View, b: Board, start: int, steps: int) -> tuple[float, int]:
-        """(capture chance, first step) of the best inspection path; the first
-        step is a city, or -1 for "inspect here", or -2 when nothing is in reach."""
+    def _best_path(self, view: View, b: Board, start: int, steps: int) -> tuple[float, int, tuple[int, ...]]:
+        """(capture chance, first step, near-equal first steps) of the best
+        inspection path; a first step is a city, or -1 for "inspect here", or
+        -2 when nothing is in reach. The chance weighs the leak's focus."""
         belief = view.belief
-        key = (belief, start, steps)
+        focus = self._leak_focus & belief if view.seat != ANGELA else 0
+        extra = self._leak_ratio - 1.0 if focus else 0.0
+        key = (belief, start, steps, focus, extra, self._hunt_mix)
         # The answer depends on the map only, so it is shared by every game
         # (the same beliefs come back: a continent, a revealed city, ...).
         memo = b.memo
         got = memo.get(key)
         if got is None:
-            got = b.remember(key, self._search_path(b, belief, start, steps))
+            got = b.remember(key, self._search_path(b, belief, start, steps, focus, extra, self._hunt_mix))
         return got  # type: ignore[no-any-return]
 
     @staticmethod
-    def _search_path(b: Board, belief: int, start: int, steps: int) -> tuple[float, int]:
+    def _search_path(b: Board, belief: int, start: int, steps: int, focus: int = 0, extra: float = 0.0,
+                     mix: float = 0.0) -> tuple[float, int, tuple[int, ...]]:
         size = belief.bit_count()
         if size == 0 or steps <= 0:
-            return 0.0, -2
+            return 0.0, -2, ()
         # Nothing to find within reach: skip the search.
         ball = b.ball[start]
         if not belief & ball[min(steps, len(ball) - 1)]:
-            return 0.0, -2
+            return 0.0, -2, ()
         nbr = b.nbr
         # Where she may be after her next movement: ties between paths that
         # inspect as many belief cities go to the one ending closest to it.
@@ -340,8 +405,10 @@ class Expert(Strategy):
 
         best_s = 0.0
         best_first = -2
-        best_got = 0
-        # DFS over paths; value = number of distinct belief cities inspected.
+        best_got = 0.0
+        by_first: dict[int, float] = {}
+        # DFS over paths; value = number of distinct belief cities inspected
+        # (a city of the focus counts 1 + extra).
         balls = b.ball
         stack: list[tuple[int, int, int, int]] = [(start, 0, 0, -3)]
         while stack:
@@ -351,32 +418,39 @@ class Expert(Strategy):
             # inspect here (only useful as a first step, before moving on)
             if depth == 0 and belief >> city & 1:
                 s2 = seen | (1 << city)
-                got = (s2 & belief).bit_count()
+                got = (s2 & belief).bit_count() + extra * (s2 & focus).bit_count()
                 sc = got - pos(city)
+                if sc > by_first.get(-1, 0.0):
+                    by_first[-1] = sc
                 if sc > best_s:
                     best_s, best_first, best_got = sc, -1, got
                 stack.append((city, s2, depth + 1, -1))
             more = steps - depth - 1  # steps left after the next one
             for nx in nbr[city]:
                 s2 = seen | (1 << nx)
-                got = (s2 & belief).bit_count()
+                got = (s2 & belief).bit_count() + extra * (s2 & focus).bit_count()
                 f = nx if first == -3 else first
                 if got:
                     sc = got - pos(nx)
+                    if sc > by_first.get(f, 0.0):
+                        by_first[f] = sc
                     if sc > best_s:
                         best_s, best_first, best_got = sc, f, got
                 # go on only if a city not yet inspected is still in reach
                 if more and belief & ~s2 & balls[nx][min(more, len(balls[nx]) - 1)]:
                     stack.append((nx, s2, depth + 1, f))
-        return best_got / size, best_first
+        alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
+        return best_got / (size + extra * focus.bit_count()), best_first, alts
 
     def on_jessah_move(self, view: View, decision: Decision) -> Option:
         b = self._b(view)
         left = decision.info.get("left", 1)
-        p, first = self._best_path(view, b, view.jessah_city, left)
-        # A cautious agent (risk < 0.5) holds a central post rather than chase
-        # a lead thinner than 10% * (0.5 - risk) * 2.
-        if p > 0 and p >= 0.2 * max(0.0, 0.5 - self.risk):
+        p, first, alts = self._best_path(view, b, view.jessah_city, left)
+        # A cautious agent holds a central post rather than chase a lead
+        # thinner than 10% * (1 - risk)^2 (risk 1: she chases any lead).
+        if p > 0 and p >= 0.1 * (1.0 - self.risk) ** 2:
+            if len(alts) > 1:  # near-equal hunts: keep her unpredictable
+                first = alts[self.rng.randrange(len(alts))]
             return "inspect" if first == -1 else ("move", first)
         belief = view.belief or (1 << view.jessah_city)
         # Close in on where Angela can be next: the belief one step on.
@@ -730,6 +804,7 @@ class Expert(Strategy):
         best: Option = "stop"
         best_s = -1e18
         n_prox = len(_PROXIMITY)
+        by_first: dict[Option, float] = {}
         for c, n_trig, seen_by, first in ends:
             s = -0.1 * n_trig
             d = djrow[c]
@@ -745,8 +820,16 @@ class Expert(Strategy):
                 s += 0.2 * min(d, 5)
             if first == "stop":
                 s += 0.01
+            if s > by_first.get(first, -1e18):
+                by_first[first] = s
             if s > best_s + 1e-9:
                 best, best_s = first, s
+        mix = self._plan_mix
+        if mix > 0:
+            # Near-equal plans, in the (deterministic) order the ends were found.
+            near = [f for f, sc in by_first.items() if sc >= best_s - mix]
+            if len(near) > 1:
+                return near[self.rng.randrange(len(near))]
         return best
 
     def on_angela_security(self, view: View, decision: Decision) -> Option:

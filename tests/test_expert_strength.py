@@ -1,0 +1,101 @@
+"""The expert's habits that make it harder to exploit (issue 12): Jessah reads
+the leak of a radar removal, both seats pick among near-equal options from
+their own stream, and the agent's risk does something over its whole range."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from rnsim_strategies.red_notice.board import board_for
+from rnsim_strategies.red_notice.expert import Expert
+
+from rnsim.games.red_notice.engine.belief import expand
+from rnsim.games.red_notice.engine.decision import JESSAH
+from rnsim.games.red_notice.engine.state import GameState
+from rnsim.games.red_notice.engine.view import View, build_view
+from rnsim.games.red_notice.rules.ruleset import RuleSet
+from rnsim.play import run_game
+from rnsim.strategy import load_strategy
+
+RULES = RuleSet()
+COMPS = RULES.load_components()
+B = board_for(COMPS)
+
+
+def _jessah_view() -> View:
+    """Jessah's view at her first decision after Angela's start."""
+    st = GameState.new(RULES, random.Random(3), comps=COMPS, seed=3)
+    a, j = load_strategy("rule"), load_strategy("rule")
+    a.new_game(0, random.Random(1))
+    j.new_game(1, random.Random(2))
+    while st.last_seen is None:
+        d = st.pending
+        st.apply((a if d.seat == 0 else j).choose(build_view(st, d.seat), d))
+    return build_view(st, JESSAH)
+
+
+def _watched(before: View, after: View) -> int:
+    e = Expert()
+    e.new_game(JESSAH, random.Random(0))
+    e._watch(before)
+    e._watch(after)
+    return e._leak_focus
+
+
+def test_a_white_radar_removed_with_security_spent_puts_her_near_it():
+    v = _jessah_view()
+    k = next(x for x in range(len(v.radars)) if not v.radars[x])
+    wide = dataclasses.replace(v, belief=B.all_mask)
+    radars = list(v.radars)
+    radars[k] = 1
+    before = dataclasses.replace(wide, radars=tuple(radars), security=3)
+    after = dataclasses.replace(wide, security=1)  # the radar is gone, 2 points spent, no announcement
+    near = expand(B.cont_mask[k], B.nbr_mask)
+    assert _watched(before, after) == near
+    # Gone with no security spent (the Lawyer's discard): nothing to read.
+    assert _watched(before, dataclasses.replace(wide, security=3)) == 0
+    # Gone because she tripped it (announced): the announcement says it all.
+    tripped = dataclasses.replace(after, last_announcement=((k, -1),))
+    assert _watched(before, tripped) == 0
+
+
+def test_the_leak_weighs_the_hunt():
+    # Two belief cities, each one step from Jessah: she inspects the one the
+    # leak points at, and her chance counts it 1 + extra times.
+    start = next(c for c in range(B.n) if len(B.nbr[c]) >= 2)
+    x, y = B.nbr[start][0], B.nbr[start][1]
+    belief = (1 << x) | (1 << y)
+    for target in (x, y):
+        p, first, _ = Expert._search_path(B, belief, start, 1, 1 << target, 9.0)
+        assert first == target
+        assert abs(p - 10 / 11) < 1e-12
+
+
+def test_near_equal_hunts_are_listed_and_include_the_best():
+    belief = B.cont_mask[2]
+    for start in range(B.n):
+        p, first, alts = Expert._search_path(B, belief, start, 3, 0, 0.0, 0.5)
+        if p > 0:
+            assert first in alts
+        assert Expert._search_path(B, belief, start, 3)[2] == ()  # no mixing asked: none listed
+
+
+def _winners(params: dict, games: int = 12) -> list[str | None]:
+    a, j = load_strategy("expert"), load_strategy("expert", params)
+    return [run_game(RULES, a, j, 11, i, comps=COMPS).winner for i in range(games)]
+
+
+def _decisions(params: dict, games: int = 6) -> list[int]:
+    a, j = load_strategy("expert"), load_strategy("expert", params)
+    return [run_game(RULES, a, j, 11, i, comps=COMPS).decisions for i in range(games)]
+
+
+def test_agent_risk_changes_play_above_one_half():
+    # It used to enter only as max(0, 0.5 - risk): 0.5..1 all played alike.
+    assert _decisions({"risk": 0.6}) != _decisions({"risk": 1.0})
+
+
+def test_mixing_draws_only_from_the_seats_stream():
+    # Same master seed: the same games, decision for decision.
+    assert _decisions({}) == _decisions({})
