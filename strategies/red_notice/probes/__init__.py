@@ -26,6 +26,8 @@ PROBES: tuple[Probe, ...] = (
     Probe("dodger", "angela", "rnsim_strategies.red_notice.probes.forgers:Dodger",
           "agent inspects predictably: the forger plans on the exact belief she leaves and avoids the cities "
           "a copy of the agent would inspect next"),
+    Probe("dodger_mixed", "angela", "rnsim_strategies.red_notice.probes.forgers:MixedDodger",
+          "the dodger, avoiding every city an agent drawing among near-equal hunts may inspect first"),
     Probe("safe_casher", "angela", "rnsim_strategies.red_notice.probes.forgers:SafeCasher",
           "agent waits for the forger to reveal herself next to her: the forger never cashes within the agent's "
           "reach unless it wins"),

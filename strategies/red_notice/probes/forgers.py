@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 from rnsim_strategies.red_notice.board import Board
 from rnsim_strategies.red_notice.expert import _PROXIMITY, Expert
@@ -16,11 +16,12 @@ Path = tuple[Option, ...]
 Trig = tuple[tuple[int, int], ...]
 
 
-def expert_inspections(b: Board, belief: int, start: int, steps: int) -> int:
+def expert_inspections(b: Board, belief: int, start: int, steps: int, mix: float = 0.0) -> int:
     """The cities a copy of the expert agent inspects in a movement of
     ``steps`` steps from ``start`` on the public ``belief`` (its hunt only:
-    the closing-in walk that follows a failed hunt is left out)."""
-    key = ("probe_insp", belief, start, steps)
+    the closing-in walk that follows a failed hunt is left out). With ``mix``
+    > 0, also every near-equal first step she may draw instead of the best."""
+    key = ("probe_insp", belief, start, steps, mix)
     got = b.memo.get(key)
     if got is not None:
         return got  # type: ignore[no-any-return]
@@ -28,10 +29,12 @@ def expert_inspections(b: Board, belief: int, start: int, steps: int) -> int:
     city = start
     bel = belief
     for left in range(steps, 0, -1):
-        got = Expert._search_path(b, bel, city, left)
+        got = Expert._search_path(b, bel, city, left, 0, 0.0, mix)
         p, first = got[0], got[1]
         if p <= 0:
             break
+        for f in got[2]:
+            seen |= 1 << (city if f == -1 else f)
         city = city if first == -1 else first
         seen |= 1 << city
         bel &= ~(1 << city)  # a failed inspection rules the city out
@@ -47,6 +50,7 @@ class Dodger(Expert):
     on whether a copy of the expert agent would inspect her end city next."""
 
     name = "dodger"
+    MIX: ClassVar[float] = 0.0  # the near-equal margin of the agent it predicts
     PARAMS = {**Expert.PARAMS, "dodge": 1.0, "hide": 0.4}
     PARAM_RANGES = {**Expert.PARAM_RANGES, "dodge": (float, 0.0, 10.0), "hide": (float, 0.0, 5.0)}
 
@@ -126,9 +130,9 @@ class Dodger(Expert):
             if not post >> c & 1:
                 continue  # cannot happen; kept as a guard against a model slip
             s = hide * math.log2(post.bit_count()) - 0.1 * len(trig)
-            if expert_inspections(b, post, jc, 2) >> c & 1:
+            if expert_inspections(b, post, jc, 2, self.MIX) >> c & 1:
                 s -= w_danger
-            elif expert_inspections(b, post, jc, 3) >> c & 1:
+            elif expert_inspections(b, post, jc, 3, self.MIX) >> c & 1:
                 s -= 0.5 * w_danger
             d = b.dist[jc][c]
             if d < len(_PROXIMITY):
@@ -142,6 +146,14 @@ class Dodger(Expert):
             if s > best_s + 1e-9:
                 best, best_s = path, s
         return best
+
+
+class MixedDodger(Dodger):
+    """The dodger against an agent who draws among near-equal hunts: she
+    avoids every city such an agent may inspect first, not only the best one."""
+
+    name = "dodger_mixed"
+    MIX = 0.5
 
 
 class SafeCasher(Expert):
