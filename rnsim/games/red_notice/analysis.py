@@ -141,9 +141,9 @@ def upgrades_query(results: Results, z: float = Z95) -> pl.LazyFrame:
     where she did not, the difference (``effect``) with its 95% interval
     (Newcombe's hybrid score interval for a difference of two independent
     proportions), and the rounds it was gained in (10th and 90th percentile,
-    mean). Played games only. An association, not a cause: Jessah gains
-    upgrades as Angela cashes, so a game with more upgrades is a game where
-    Angela is ahead."""
+    mean). Played games only. An association, not a cause: Jessah gains an
+    upgrade whenever a $200,000 check is cashed (mostly by Angela), so a game
+    with more upgrades is a game where Angela is ahead."""
     lf = _lazy(results)
     names = _names(lf)
     ups = upgrade_ids(lf.collect_schema())

@@ -33,7 +33,8 @@ DEFINITIONS = [
     f"interval wider than {100 * WIDE_INTERVAL:.0f} points means too few games for a useful estimate.",
     "Upgrade differences compare games where Jessah gained the upgrade with games where she did not, with a 95% "
     "interval for the difference of two proportions (Newcombe's hybrid score method). This is an association, "
-    "not a cause: Jessah gains upgrades when Angela cashes, i.e. when Angela is ahead.",
+    "not a cause: Jessah gains an upgrade whenever a $200,000 check is cashed, mostly by Angela, i.e. when Angela "
+    "is ahead.",
 ]
 
 
@@ -130,9 +131,11 @@ def report_sections(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[Sect
         ups = ups.sort(pl.col("effect").abs(), descending=True, nulls_last=True)
         rounds = ctx.in_cell(t["upgrade_rounds"])
         out.append(Section("Upgrades: an association, not a cause", [
-            Para("Jessah gains upgrades when Angela cashes (at $200k steps), i.e. when Angela is ahead; so these "
-                 "differences describe the games in which an upgrade came up, not what the upgrade does. A "
-                 "negative difference is expected even for a useful upgrade."),
+            Para("Jessah gains an upgrade each time a $200,000 check is cashed, by either side, and the side that "
+                 "cashed it picks one of the two on offer: upgrades come with cashing, mostly Angela's, i.e. when "
+                 "Angela is ahead (and Angela picks the one that hurts her least). So these differences describe the "
+                 "games in which an upgrade came up, not what the upgrade does: a negative difference is expected "
+                 "even for a useful upgrade."),
             Figure(ctx.figure("upgrades", f"{F}:upgrades_chart", ups, rounds, f"Upgrades — {label}"),
                    "Left: Jessah's win rate in games where she gained the upgrade minus in games where she did not, "
                    "with its 95% interval (Newcombe). Right: the rounds she gained it in (share of its gains per "
