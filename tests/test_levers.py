@@ -149,3 +149,130 @@ def test_component_knobs_survive_a_round_trip_through_their_toml_form(
     assert again == rules and again.digest() == rules.digest()
     assert rules.replace(money_target=target + 100_000).upgrades_excluded == rules.upgrades_excluded
     hash(rules)  # rule sets key caches and dicts
+
+
+# --------------------------------------------------------------------------- commands on real games
+
+
+def _config(tmp_path, rules: str = "", strategies: str = 'angela = "rule"\njessah = "rule"') -> object:
+    p = tmp_path / "c.toml"
+    p.write_text(f'[run]\nseed = 7\nworkers = 1\nbackend = "serial"\nidentities = "random"\n'
+                 f"[rules]\n{rules}\n[strategies]\n{strategies}\n")
+    return p
+
+
+def _cli(*args: str):  # type: ignore[no-untyped-def]
+    from click.testing import CliRunner
+
+    from rnsim.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_money_target_sweep_is_monotone_with_a_crossing_inside_its_bracket(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import polars as pl
+
+    cfg = _config(tmp_path)
+    out = tmp_path / "sweep"
+    r = _cli("sweep", cfg, "--knob", "money_target", "--values", "700000:1300000:300000", "--games", "150",
+             "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    t = pl.read_parquet(out / "tables" / "sweep.parquet")
+    assert t["money_target"].to_list() == [700_000, 1_000_000, 1_300_000]
+    assert t["games"].to_list() == [150] * 3
+    # a higher target never helps the forger: no paired difference is significantly positive
+    assert all(lo <= 0 for lo in t["diff_prev_lo"].drop_nulls().to_list())
+    assert t["rate"][0] > 0.5 > t["rate"][2]
+    assert "crossing (50.0%): money_target = " in r.output and "bracket: money_target" in r.output
+    from rnsim.levers import paired_crossing
+    from rnsim.tournament.shards import load_results
+
+    res = load_results(out, lazy=False)
+    c = paired_crossing(res, [f"money_target.{v}" for v in (700_000, 1_000_000, 1_300_000)],
+                        [700_000, 1_000_000, 1_300_000])
+    assert c.bracket is not None and c.bracket.x_low <= c.estimate <= c.bracket.x_high
+    assert (out / "figures" / "sweep.png").is_file() and (out / "tables" / "sweep.csv").is_file()
+    assert "1,350 games" not in r.output and "450 games" in r.output
+
+
+def test_null_changes_when_upgrades_are_never_offered(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """No check is worth $300k, so Jessah is never offered an upgrade: removing
+    one from the deck is a null change (its paired interval contains 0), and
+    restricted play (she never takes it) changes no game at all."""
+    import polars as pl
+
+    from rnsim.analysis.paired import ALL, paired_differences
+    from rnsim.levers import BASE, Change, play_changes
+
+    cfg = _config(tmp_path, "upgrade_check_value = 300_000")
+    p = play_changes(cfg, [BASE, Change("no.wiretap", "", {"upgrades_excluded": ["wiretap"]})], out=tmp_path / "a",
+                     games=80)
+    d = paired_differences(p.results, "base", "no.wiretap").filter(pl.col("identity_pair") == ALL).row(0, named=True)
+    assert d["games"] == 80 and d["paired_lo"] <= 0 <= d["paired_hi"]
+
+    from rnsim.levers import _restricted_specs, restricted_shift
+
+    specs, ups = _restricted_specs(cfg)
+    assert "satellite_sweep" in ups and specs["wiretap"][0][0]["label"] == "rule"
+    q = play_changes(cfg, [BASE], out=tmp_path / "b", games=80, angela=specs["wiretap"][0], jessah=specs["wiretap"][1])
+    d = restricted_shift(p.results, q.results, "never-wiretap")
+    assert d["games"] == 80 and d["discordant"] == 0
+    assert d["paired_lo"] == d["paired_hi"] == d["diff"] == 0
+
+
+def test_restricted_play_never_chooses_the_upgrade_when_another_is_offered() -> None:
+    from rnsim.levers.restricted import Restricted
+
+    taken: set[str] = set()
+    free: set[str] = set()
+    for i in range(25):
+        g = play_game(CLASSIC, angela=Restricted(inner="rule", never="wiretap"),
+                      jessah=Restricted(inner="rule", never="wiretap"), seed=3, game_index=i)
+        taken |= set(g.upgrades_gained)
+        free |= set(play_game(CLASSIC, angela="rule", jessah="rule", seed=3, game_index=i).upgrades_gained)
+    assert "wiretap" in free  # these games do offer it
+    assert "wiretap" not in taken and taken
+
+
+def test_levers_labels_every_change_and_sorts_by_size(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import polars as pl
+
+    cfg = _config(tmp_path)
+    out = tmp_path / "lv"
+    r = _cli("levers", cfg, "--games", "6", "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    t = pl.read_parquet(out / "tables" / "levers.parquet")
+    labels = set(t["change"].to_list())
+    assert {"money_target 1,000,000 -> 900,000", "money_target 1,000,000 -> 1,100,000",
+            "upgrade satellite_sweep removed from the deck", "identity pilot -> plain identity",
+            "initiative_first angela -> jessah"} <= labels
+    shifts = t["shift"].abs().to_list()
+    assert shifts == sorted(shifts, reverse=True)
+    assert all(lo <= s <= hi for s, lo, hi in zip(t["shift"], t["shift_lo"], t["shift_hi"], strict=True))
+    # a knob at the edge of its range or of another knob's limit is skipped with the reason
+    assert "skipped: security_start 2 -> 3" not in r.output
+    assert "skipped: tokens_per_round 3 -> 4" not in r.output or "cards_per_round" in r.output
+    assert "games (" in r.output and (out / "figures" / "levers.png").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["sweep", "--knob", "money_targt", "--values", "1,2"], "did you mean 'money_target'"),
+        (["sweep", "--knob", "initiative_first", "--values", "1,2"], "not a numeric knob"),
+        (["sweep", "--knob", "money_target", "--values", "9x"], "start:stop:step"),
+        (["sweep", "--knob", "money_target", "--values", "0,100"], "money_target must be 1..100000000"),
+        (["sweep", "--knob", "hand_limit", "--values", "5"], "at least two values"),
+        (["sweep", "--knob", "money_target", "--values", "1,2", "--target", "1"], "--target"),
+        (["sweep"], "[sweep] table"),
+        (["tune", "--knob", "money_target", "--tolerance", "0"], "--tolerance"),
+        (["tune", "--knob", "money_target", "--tolerance", "1000", "--range", "5:1"], "--range"),
+    ],
+)
+def test_bad_lever_arguments_get_a_clear_error_and_create_nothing(tmp_path, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    cfg = _config(tmp_path)
+    out = tmp_path / "out"
+    r = _cli(args[0], cfg, *args[1:], "--out", out)
+    assert r.exit_code == 2, r.output
+    assert message in r.output
+    assert not out.exists()

@@ -62,8 +62,9 @@ from rnsim.analysis.crossing import (
 )
 from rnsim.analysis.stats import Z95
 
-#: play(value, first_game_index, games) -> wins of the seat whose rate is tuned
-PlayFn = Callable[[float, int, int], int]
+#: play(value, first_game_index, games) -> (wins of the seat whose rate is
+#: tuned, games actually played: a tournament may round up to whole cells)
+PlayFn = Callable[[float, int, int], tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -155,10 +156,10 @@ def tune(
 
     def run(value: float, games: int) -> None:
         nonlocal next_game
-        games = int(max(1, games))
-        wins = int(play(value, next_game, games))
-        if not 0 <= wins <= games:
-            raise ValueError(f"play({value}, {next_game}, {games}) returned {wins} wins")
+        asked = int(max(1, games))
+        wins, games = (int(v) for v in play(value, next_game, asked))
+        if not (games >= 1 and 0 <= wins <= games):
+            raise ValueError(f"play({value}, {next_game}, {asked}) returned {wins} wins of {games} games")
         b = Batch(value, next_game, games, wins)
         next_game += games
         batches.append(b)
@@ -315,9 +316,9 @@ class SyntheticCurve:
         return SyntheticCurve(self.crossing, self.scale, self.target, self.direction, self.shape, self.coupling,
                               np.random.default_rng(seed))
 
-    def play(self, value: float, first_game: int, games: int) -> int:
+    def play(self, value: float, first_game: int, games: int) -> tuple[int, int]:
         """Independent games at one value (the PlayFn of :func:`tune`)."""
-        return int(self._rng.binomial(games, float(self.rate(value))))
+        return int(self._rng.binomial(games, float(self.rate(value)))), games
 
     def sweep(self, xs: npt.ArrayLike, games: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """The same ``games`` game indices at every value: ``(wins per value,

@@ -29,6 +29,7 @@ def main() -> None:
 from rnsim.cli.drift import baseline, check, compare  # noqa: E402
 from rnsim.cli.exploit import exploit  # noqa: E402
 from rnsim.cli.ladder import ladder  # noqa: E402
+from rnsim.cli.levers import levers, sweep, tune  # noqa: E402
 from rnsim.cli.play import play, replay  # noqa: E402
 from rnsim.cli.report import report  # noqa: E402
 from rnsim.cli.run import bench, run  # noqa: E402
@@ -45,3 +46,6 @@ main.add_command(check)
 main.add_command(report)
 main.add_command(verify)
 main.add_command(exploit)
+main.add_command(sweep)
+main.add_command(tune)
+main.add_command(levers)
