@@ -276,3 +276,19 @@ def test_bad_lever_arguments_get_a_clear_error_and_create_nothing(tmp_path, args
     assert r.exit_code == 2, r.output
     assert message in r.output
     assert not out.exists()
+
+
+def test_tune_on_real_games_reports_the_crossing_and_its_games(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import polars as pl
+
+    cfg = _config(tmp_path)
+    out = tmp_path / "tune"
+    r = _cli("tune", cfg, "--knob", "money_target", "--tolerance", "300000", "--batch", "30",
+             "--range", "600000:1400000", "--out", out)
+    assert r.exit_code == 0, r.output
+    t = pl.read_parquet(out / "tables" / "tune_batches.parquet")
+    # every value played is on the $100k notch lattice, and the games add up
+    assert all(v % 100_000 == 0 for v in t["money_target"].to_list())
+    assert f"{t['games'].sum():,} games in {t.height} batches" in r.output
+    assert "crossing (50.0%): money_target = " in r.output and "a grid of 9 values" in r.output
+    assert (out / "figures" / "tune.png").is_file()

@@ -263,6 +263,7 @@ def _tune_figure(res: Any, knob: str, target: float, out: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     import numpy as np
 
     from rnsim.analysis.crossing import expit, merge_points
@@ -283,6 +284,7 @@ def _tune_figure(res: Any, knob: str, target: float, out: Path) -> list[Path]:
     if c.bounded:
         ax.axvspan(c.lo, c.hi, color="tab:orange", alpha=0.2, label="crossing, 95% interval")
     ax.set_xlabel(knob)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:,.0f}"))
     ax.set_ylabel("forger wins (%)")
     ax.set_title(f"Adaptive search: {res.games:,} games")
     ax.legend(fontsize=8)
