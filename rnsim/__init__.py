@@ -1,7 +1,8 @@
-"""rnsim: tournament simulation and balance testing for Red Notice."""
+"""rnsim: tournament simulation and balance testing for board games (Red Notice built in)."""
 
+from rnsim.games.red_notice.game import GameResult
 from rnsim.games.red_notice.rules import RuleSet, load_components
-from rnsim.play import GameResult, play_game
+from rnsim.play import play_from, play_game
 
 __version__ = "0.2.0"
 
@@ -14,4 +15,4 @@ def load_results(run_dir, lazy=True):  # type: ignore[no-untyped-def]
     return _load(run_dir, lazy=lazy)
 
 
-__all__ = ["GameResult", "RuleSet", "__version__", "load_components", "load_results", "play_game"]
+__all__ = ["GameResult", "RuleSet", "__version__", "load_components", "load_results", "play_from", "play_game"]

@@ -6,25 +6,25 @@ format (every key has a default, so a file holding only ``[rules]`` is a valid
 run)::
 
     [run]
-    games = 1000            # games per cell (cell = variant x identity pair x strategy pair)
+    game = "NAME"           # the game (a registered name; default: rnsim.games.DEFAULT_GAME)
+    games = 1000            # games per cell (cell = variant x setup x a strategy per seat)
     seed = 0                # master seed
     workers = "auto"        # "auto" = every core, or a number
     backend = "process"     # "process", "serial", or a registered cluster backend
     out = "runs/NAME"       # run directory (relative to the current directory)
     chunk_size = 250        # games per work unit / Parquet shard
-    identities = "all"      # "all" | "random" | [["journalist", "pilot"], ...]
+    <setup key> = ...       # the game's setups to play (Game.setup_key; see configs/ for each game)
 
     [rules]
     extends = "other.toml"  # start from that file's [rules]; state only what differs
-    money_target = 900_000
+    <knob> = <value>        # the game's rule knobs (Game.knobs)
 
     [[variants]]            # optional; without it the run has one variant, "base"
     name = "short-hands"
-    hand_limit = 4          # overrides on top of [rules]
+    <knob> = <value>        # overrides on top of [rules]
 
-    [strategies]            # several per seat = a round robin (every Angela x every Jessah)
-    angela = ["random", { ref = "strategies.x:Y", params = { depth = 2 }, label = "y2" }]
-    jessah = "random"
+    [strategies]            # keyed by the game's seat names; several per seat = a round robin
+    <seat> = ["random", { ref = "module:Class", params = { depth = 2 }, label = "y2" }]
 """
 
 from __future__ import annotations
@@ -42,11 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from rnsim.errors import ConfigError, RnsimError, read_utf8
-from rnsim.games.red_notice.rules.ruleset import KNOBS, RuleSet
+from rnsim.games import DEFAULT_GAME, available_games, get_game
 
 TOP_KEYS = ("run", "rules", "variants", "strategies")
-RUN_KEYS = ("games", "seed", "workers", "backend", "address", "out", "chunk_size", "identities")
-STRATEGY_SEATS = ("angela", "jessah")
+RUN_KEYS = ("game", "games", "seed", "workers", "backend", "address", "out", "chunk_size")
 STRATEGY_KEYS = ("ref", "params", "label")
 VARIANT_META_KEYS = ("name", "extends")
 
@@ -59,14 +58,13 @@ DEFAULT_CHUNK = 250
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
 
-def default_strategy() -> str:
-    """The strongest built-in strategy available (the default for both seats)."""
-    from rnsim.strategy import BUILTIN
+def default_strategy(game: Any = DEFAULT_GAME) -> str:
+    """The strongest built-in strategy of the game (the default for every seat):
+    the last one its registry lists, strongest last."""
+    from rnsim.strategy import builtin_strategies
 
-    for name in ("expert", "rule"):
-        if name in BUILTIN:
-            return name
-    return "random"
+    names = list(builtin_strategies(game))
+    return names[-1] if names else "random"
 
 
 @dataclass(frozen=True)
@@ -82,21 +80,21 @@ class StrategySpec:
 @dataclass(frozen=True)
 class Variant:
     name: str
-    rules: RuleSet
+    rules: Any  # the game's rule set
     digest: str
-    # identity tuples to play (component order), or None = drawn by the engine (R20)
-    identity_sets: tuple[tuple[str, ...] | None, ...]
+    # the setups to play as (label, setup); setup None = drawn from the chance stream
+    setups: tuple[tuple[str, Any], ...]
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One series of games: a variant, an identity pair and a strategy pair."""
+    """One series of games: a variant, a setup and a strategy per seat."""
 
     id: int
     variant: int  # index into RunConfig.variants
-    identities: tuple[str, ...] | None
-    angela: int  # index into RunConfig.angela
-    jessah: int  # index into RunConfig.jessah
+    setup: Any  # the game's setup (None = drawn from the chance stream)
+    setup_label: str
+    strategies: tuple[int, ...]  # per seat: index into RunConfig.strategies[seat]
 
 
 @dataclass
@@ -108,39 +106,57 @@ class RunConfig:
     backend: str
     out: Path
     chunk_size: int
-    identities: str | list[list[str]]
+    setups: Any  # the [run] value of the game's setup key (None = the game's default)
     variants: list[Variant]
-    angela: list[StrategySpec]
-    jessah: list[StrategySpec]
+    strategies: dict[str, list[StrategySpec]]  # seat name -> its strategies, in seat order
+    game: str = DEFAULT_GAME
     sources: dict[str, Any] = field(default_factory=dict)
     address: str | None = None  # cluster to connect to (backend "ray"); None = RAY_ADDRESS or a local cluster
 
+    @property
+    def game_obj(self) -> Any:
+        return get_game(self.game)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(self.strategies)
+
     def cells(self) -> list[Cell]:
-        """Every cell, in a fixed order: variant, then identity pair, then strategy pair."""
+        """Every cell, in a fixed order: variant, then setup, then strategies
+        (seat 0's slowest: every combination, a round robin)."""
         out: list[Cell] = []
+        per_seat = [range(len(v)) for v in self.strategies.values()]
         for v, var in enumerate(self.variants):
-            for ids in var.identity_sets:
-                for a, j in itertools.product(range(len(self.angela)), range(len(self.jessah))):
-                    out.append(Cell(len(out), v, ids, a, j))
+            for label, setup in var.setups:
+                for combo in itertools.product(*per_seat):
+                    out.append(Cell(len(out), v, setup, label, tuple(combo)))
+        return out
+
+    def cell_labels(self, cell: Cell) -> dict[str, str]:
+        """The result-table labels of a cell: variant, setup column and ``<seat>_strategy``."""
+        g = self.game_obj
+        out = {"variant": self.variants[cell.variant].name, g.setup_column: cell.setup_label}
+        for seat, idx in zip(self.seats, cell.strategies, strict=True):
+            out[f"{seat}_strategy"] = self.strategies[seat][idx].label
         return out
 
     def resolved(self) -> dict[str, Any]:
         """What determines the results (the run's identity). Workers, backend,
         chunk size and output directory are excluded: they never change a row."""
-        return {
+        g = self.game_obj
+        out: dict[str, Any] = {"game": self.game} if self.game != DEFAULT_GAME else {}
+        out.update({
             "games": self.games,
             "seed": self.seed,
-            "identities": self.identities,
+            g.setup_key: self.setups,
             "variants": [
-                {"name": v.name, "rules": v.rules.to_dict(), "rules_hash": v.digest,
-                 "identity_sets": [None if s is None else list(s) for s in v.identity_sets]}
+                {"name": v.name, "rules": _rules_dict(v.rules), "rules_hash": v.digest,
+                 "setups": [[label, _jsonable(setup)] for label, setup in v.setups]}
                 for v in self.variants
             ],
-            "strategies": {
-                "angela": [s.to_dict() for s in self.angela],
-                "jessah": [s.to_dict() for s in self.jessah],
-            },
-        }
+            "strategies": {seat: [s.to_dict() for s in specs] for seat, specs in self.strategies.items()},
+        })
+        return out
 
     def config_hash(self) -> str:
         blob = json.dumps(self.resolved(), sort_keys=True, separators=(",", ":"), default=str).encode()
@@ -158,6 +174,17 @@ class RunConfig:
 
 
 # --------------------------------------------------------------------- helpers
+
+
+def _rules_dict(rules: Any) -> Any:
+    to_dict = getattr(rules, "to_dict", None)
+    return to_dict() if to_dict is not None else rules
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, tuple | list):
+        return [_jsonable(v) for v in x]
+    return x
 
 
 def _unknown(src: str, where: str, key: str, allowed: list[str] | tuple[str, ...]) -> ConfigError:
@@ -190,7 +217,7 @@ def _read_toml(path: Path, src: str) -> dict[str, Any]:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
 
 
-def _resolve_extends(src: str, key: str, ref: Any, base_dir: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
+def _resolve_extends(game: Any, src: str, key: str, ref: Any, base_dir: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
     """The knob table of the [rules] of the file ``ref`` (its own extends resolved)."""
     if not isinstance(ref, str) or not ref:
         raise ConfigError(f"{src}: {key}: must be a path to another config file, got {ref!r}")
@@ -202,39 +229,37 @@ def _resolve_extends(src: str, key: str, ref: Any, base_dir: Path, chain: tuple[
         raise ConfigError(f"{src}: {key}: file not found: {ref!r} (looked for {path})")
     raw = _read_toml(path, src)
     _check_keys(str(path), "", raw, TOP_KEYS)
-    return _rules_table(str(path), raw.get("rules", {}), "rules", path.parent, (*chain, path))
+    return _rules_table(game, str(path), raw.get("rules", {}), "rules", path.parent, (*chain, path))
 
 
-def _component_ref(value: Any, base_dir: Path) -> Any:
-    """A component folder is relative to the config file that names it, not to
-    wherever rnsim runs; a built-in set's name ("classic") stays a name."""
-    from rnsim.games.red_notice.rules.components import DATA_DIR, component_folder
+def _rule_value(game: Any, key: str, value: Any, base_dir: Path) -> Any:
+    """A rule value as the game reads it from a file in ``base_dir`` (e.g. a
+    component folder relative to that file)."""
+    hook = getattr(game, "rule_value", None)
+    return hook(key, value, base_dir) if hook is not None else value
 
-    if not isinstance(value, str) or not value:
-        return value  # RuleSet validation reports the type
-    if component_folder(value) == DATA_DIR / value:
-        return value
-    return str((base_dir / value).resolve())
+
+def _rule_keys(game: Any) -> list[str]:
+    keys = getattr(game, "rule_keys", None)
+    return list(keys()) if keys is not None else [k.name for k in game.knobs()]
 
 
 def _rules_table(
-    src: str, table: Any, where: str, base_dir: Path, chain: tuple[Path, ...]
+    game: Any, src: str, table: Any, where: str, base_dir: Path, chain: tuple[Path, ...]
 ) -> dict[str, Any]:
     """Flatten a rules table: the extended file's knobs, then this table's."""
     if not isinstance(table, dict):
         raise ConfigError(f"{src}: {where}: must be a table of rule knobs, got {table!r}")
     out: dict[str, Any] = {}
     if "extends" in table:
-        out.update(_resolve_extends(src, f"{where}.extends", table["extends"], base_dir, chain))
-    allowed = [*KNOBS, "components", "extends"]
+        out.update(_resolve_extends(game, src, f"{where}.extends", table["extends"], base_dir, chain))
+    allowed = [*_rule_keys(game), "extends"]
     for k, v in table.items():
         if k == "extends":
             continue
         if k not in allowed:
             raise _unknown(src, where, k, allowed)
-        if k == "components":
-            v = _component_ref(v, base_dir)
-        out[k] = v
+        out[k] = _rule_value(game, k, v, base_dir)
     return out
 
 
@@ -245,7 +270,7 @@ def _strategy_label(ref: str, params: Mapping[str, Any]) -> str:
     return f"{ref}({inner})"
 
 
-def _strategies(src: str, seat: str, value: Any) -> list[StrategySpec]:
+def _strategies(game: Any, src: str, seat: str, value: Any) -> list[StrategySpec]:
     from rnsim.strategy import load_strategy
 
     key = f"strategies.{seat}"
@@ -273,7 +298,7 @@ def _strategies(src: str, seat: str, value: Any) -> list[StrategySpec]:
         if label is not None and (not isinstance(label, str) or not label):
             raise ConfigError(f"{src}: {k}.label: must be a non-empty string, got {label!r}")
         try:
-            load_strategy(ref, params)  # unknown strategies and params fail here, before any game
+            load_strategy(ref, params, game)  # unknown strategies and params fail here, before any game
         except RnsimError as e:
             raise ConfigError(f"{src}: {k}: {e}") from None
         except Exception as e:  # a plugin's constructor may raise anything
@@ -285,44 +310,22 @@ def _strategies(src: str, seat: str, value: Any) -> list[StrategySpec]:
     return specs
 
 
-def _identity_sets(src: str, value: Any, variant: str, rules: RuleSet) -> tuple[tuple[str, ...] | None, ...]:
-    comps = rules.load_components()
-    ids = [i.id for i in comps.identities]
-    k = rules.identities_per_game
-    if value == "random":
-        return (None,)
-    if value == "all":
-        return tuple(itertools.combinations(ids, k))
-    out: list[tuple[str, ...]] = []
-    for n, pair in enumerate(value):
-        key = f"run.identities[{n}]"
-        if not isinstance(pair, list) or not all(isinstance(x, str) for x in pair):
-            raise ConfigError(f"{src}: {key}: must be a list of identity ids like [\"journalist\", \"pilot\"], got {pair!r}")
-        for x in pair:
-            if x not in ids:
-                close = difflib.get_close_matches(x, ids, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise ConfigError(f"{src}: {key}: unknown identity {x!r}{hint}; identities are: {', '.join(ids)}")
-        if len(pair) != k:
-            raise ConfigError(
-                f"{src}: {key}: variant {variant!r} gives Angela {k} identities (identities_per_game), got {len(pair)}: {pair}"
-            )
-        if len(set(pair)) != len(pair):
-            raise ConfigError(f"{src}: {key}: the same identity twice in {pair}")
-        canon = tuple(sorted(pair, key=ids.index))
-        if canon in out:
-            raise ConfigError(f"{src}: {key}: pair {list(canon)} is listed twice")
-        out.append(canon)
-    return tuple(out)
-
-
-def _rules(src: str, table: dict[str, Any], source: str) -> RuleSet:
+def _setups(game: Any, src: str, value: Any, variant: str, rules: Any) -> tuple[tuple[str, Any], ...]:
     try:
-        return RuleSet.from_mapping(table, source=source)
-    except RnsimError as e:
-        raise ConfigError(str(e)) from None
-    except TypeError as e:  # e.g. a dataclass field given the wrong shape
-        raise ConfigError(f"{source}: {e}") from None
+        return tuple(game.setups(rules, value, source=f"{src}: run"))
+    except ConfigError as e:
+        msg = str(e)
+        raise ConfigError(msg if variant == "base" else f"{msg} (variant {variant!r})") from None
+
+
+def _game_of(src: str, run: dict[str, Any]) -> tuple[str, Any]:
+    name = run.get("game", DEFAULT_GAME)
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"{src}: run.game: must be a game name ({', '.join(available_games())}), got {name!r}")
+    try:
+        return name, get_game(name)
+    except ConfigError as e:
+        raise ConfigError(f"{src}: run.game: {e}") from None
 
 
 # ------------------------------------------------------------------------ load
@@ -364,13 +367,14 @@ def config_from_mapping(
     chunk_size: int | None = None,
     address: str | None = None,
 ) -> RunConfig:
-    from rnsim.tournament.backends import BACKENDS
+    from rnsim.tournament.backend_registry import BACKENDS, backend_missing
 
     _check_keys(src, "", raw, TOP_KEYS)
     run = raw.get("run", {})
     if not isinstance(run, dict):
         raise ConfigError(f"{src}: run: must be a table, got {run!r}")
-    _check_keys(src, "run", run, RUN_KEYS)
+    game_name, game = _game_of(src, run)
+    _check_keys(src, "run", run, (*RUN_KEYS, game.setup_key))
 
     # Overrides are validated like the file's values, but named as flags.
     def pick(key: str, override: Any, default: Any) -> tuple[Any, str]:
@@ -397,11 +401,9 @@ def config_from_mapping(
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ConfigError(f"{s}: run.backend: unknown backend {v!r}{hint}; backends: {', '.join(BACKENDS)}")
     backend_name = str(v)
-    if backend_name == "ray":
-        from rnsim.tournament.ray_backend import MISSING_MESSAGE, ray_installed
-
-        if not ray_installed():
-            raise ConfigError(f"{s}: run.backend: {MISSING_MESSAGE}")
+    missing = backend_missing(backend_name)
+    if missing:
+        raise ConfigError(f"{s}: run.backend: {missing}")
     v, s = pick("address", address, None)
     if v is not None:
         if not isinstance(v, str) or not v:
@@ -417,22 +419,20 @@ def config_from_mapping(
         raise ConfigError(f"{s}: run.out: must be a directory path, got {v!r}")
     out_dir = Path(v)
 
-    ident = run.get("identities", "all")
-    if not (ident in ("all", "random") or isinstance(ident, list)):
-        raise ConfigError(
-            f'{src}: run.identities: must be "all" (every pair), "random" (drawn as in the rulebook) '
-            f'or a list of pairs like [["journalist", "pilot"]], got {ident!r}'
-        )
-    if isinstance(ident, list) and not ident:
-        raise ConfigError(f"{src}: run.identities: the list of pairs is empty")
+    setups_value = run.get(game.setup_key)
+    check = getattr(game, "check_setup_value", None)
+    if check is not None and setups_value is not None:
+        check(setups_value, source=f"{src}: run")
 
-    base_table = _rules_table(src, raw.get("rules", {}), "rules", base_dir, (path.resolve(),) if path else ())
-    base_rules = _rules(src, base_table, f"{src}: rules")
+    chain = (path.resolve(),) if path else ()
+    base_table = _rules_table(game, src, raw.get("rules", {}), "rules", base_dir, chain)
+    base_rules = game.rules(base_table, f"{src}: rules")
 
     variants: list[Variant] = []
     raw_variants = raw.get("variants")
     if raw_variants is None:
-        variants.append(Variant("base", base_rules, base_rules.digest(), _identity_sets(src, ident, "base", base_rules)))
+        variants.append(Variant("base", base_rules, game.rules_hash(base_rules),
+                                _setups(game, src, setups_value, "base", base_rules)))
     else:
         if not isinstance(raw_variants, list) or not raw_variants:
             raise ConfigError(f"{src}: variants: must be one or more [[variants]] tables, got {raw_variants!r}")
@@ -449,31 +449,29 @@ def config_from_mapping(
                 raise ConfigError(f"{src}: {where}.name: variant name {name!r} is used twice")
             table = dict(base_table)
             if "extends" in vt:
-                table.update(_resolve_extends(src, f"{where}.extends", vt["extends"], base_dir,
-                                              (path.resolve(),) if path else ()))
-            allowed = [*VARIANT_META_KEYS, *KNOBS, "components"]
+                table.update(_resolve_extends(game, src, f"{where}.extends", vt["extends"], base_dir, chain))
+            allowed = [*VARIANT_META_KEYS, *_rule_keys(game)]
             for k, val in vt.items():
                 if k in VARIANT_META_KEYS:
                     continue
                 if k not in allowed:
                     raise _unknown(src, f"variants[{name}]", k, allowed)
-                if k == "components":
-                    val = _component_ref(val, base_dir)
-                table[k] = val
-            rules = _rules(src, table, f"{src}: variants[{name}]")
-            variants.append(Variant(name, rules, rules.digest(), _identity_sets(src, ident, name, rules)))
+                table[k] = _rule_value(game, k, val, base_dir)
+            rules = game.rules(table, f"{src}: variants[{name}]")
+            variants.append(Variant(name, rules, game.rules_hash(rules), _setups(game, src, setups_value, name, rules)))
 
+    seats = tuple(game.seats(base_rules))
     strat = raw.get("strategies", {})
     if not isinstance(strat, dict):
-        raise ConfigError(f"{src}: strategies: must be a table with 'angela' and 'jessah', got {strat!r}")
-    _check_keys(src, "strategies", strat, STRATEGY_SEATS)
-    best = default_strategy()
-    angela = _strategies(src, "angela", strat.get("angela", best))
-    jessah = _strategies(src, "jessah", strat.get("jessah", best))
+        names = " and ".join(repr(x) for x in seats)
+        raise ConfigError(f"{src}: strategies: must be a table with {names}, got {strat!r}")
+    _check_keys(src, "strategies", strat, seats)
+    best = default_strategy(game)
+    strategies = {seat: _strategies(game, src, seat, strat.get(seat, best)) for seat in seats}
 
     return RunConfig(
         path=path, games=n_games, seed=master, workers=n_workers, backend=backend_name, out=out_dir, address=ray_address,
-        chunk_size=chunk, identities=ident, variants=variants, angela=angela, jessah=jessah,
+        chunk_size=chunk, setups=setups_value, variants=variants, strategies=strategies, game=game_name,
         sources={"config": str(path) if path else None, "raw": raw, "overrides": {
             k: str(v) if isinstance(v, Path) else v for k, v in (
                 ("games", games), ("seed", seed), ("workers", workers), ("out", out), ("backend", backend),

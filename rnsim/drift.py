@@ -78,20 +78,35 @@ def _stderr(msg: str) -> None:
 
 
 def cell_labels(cfg: RunConfig, cell: Cell) -> dict[str, str]:
-    """The cell as the result table names it."""
-    return {
-        "variant": cfg.variants[cell.variant].name,
-        "identity_pair": "random" if cell.identities is None else "+".join(cell.identities),
-        "angela_strategy": cfg.angela[cell.angela].label,
-        "jessah_strategy": cfg.jessah[cell.jessah].label,
-    }
+    """The cell as the result table names it: variant, setup, ``<seat>_strategy``."""
+    return cfg.cell_labels(cell)
 
 
 def cell_name(labels: dict[str, str]) -> str:
-    return f"{labels['variant']} · {labels['identity_pair']} · {labels['angela_strategy']} vs {labels['jessah_strategy']}"
+    """"variant · setup · strategy vs strategy ..." from a cell's labels (in table order)."""
+    vals = list(labels.values())
+    return f"{vals[0]} · {vals[1]} · {' vs '.join(str(v) for v in vals[2:])}"
 
 
-COUNT_COLUMNS = ("games", "angela_wins", "jessah_wins", "timeouts", "errors")
+def count_columns(seats: Sequence[str]) -> tuple[str, ...]:
+    """Per-cell counts: games played out, each seat's wins, no-winner games, errors."""
+    return ("games", *(f"{s}_wins" for s in seats), "timeouts", "errors")
+
+
+def balance_seat(cfg: RunConfig) -> str:
+    """The seat whose win rate the gate and the comparison watch (the game's
+    ``balance_seat``, else seat 0)."""
+    return cfg.seats[int(getattr(cfg.game_obj, "balance_seat", 0))]
+
+
+def seat_title(cfg: RunConfig, seat: str) -> str:
+    """How the reports name a seat: its role and name ("forger (Angela)") when the game gives roles."""
+    role = getattr(cfg.game_obj, "seat_roles", {}).get(seat)
+    return f"{role} ({seat.capitalize()})" if role else seat.capitalize()
+
+
+def seat_role(cfg: RunConfig, seat: str) -> str:
+    return str(getattr(cfg.game_obj, "seat_roles", {}).get(seat) or seat.capitalize())
 
 
 def play_games(
@@ -124,19 +139,20 @@ def play_games(
     return pl.concat(frames, how="vertical_relaxed")
 
 
-def counts_by_cell(games: pl.DataFrame, cells: Sequence[int]) -> dict[int, dict[str, int]]:
-    """Per cell id: games played out (error rows apart), wins of each side, timeouts, errors."""
-    out: dict[int, dict[str, int]] = {c: dict.fromkeys(COUNT_COLUMNS, 0) for c in cells}
+def counts_by_cell(games: pl.DataFrame, cells: Sequence[int], seats: Sequence[str]) -> dict[int, dict[str, int]]:
+    """Per cell id: games played out (error rows apart), wins of each seat,
+    games with no winner, errors."""
+    cols = count_columns(seats)
+    out: dict[int, dict[str, int]] = {c: dict.fromkeys(cols, 0) for c in cells}
     played = pl.col("end_reason") != "error"
     counts = games.group_by("cell").agg(
         played.sum().alias("games"),
-        (pl.col("winner") == "angela").fill_null(False).sum().alias("angela_wins"),
-        (pl.col("winner") == "jessah").fill_null(False).sum().alias("jessah_wins"),
-        (pl.col("end_reason") == "timeout").sum().alias("timeouts"),
+        *((pl.col("winner") == s).fill_null(False).sum().alias(f"{s}_wins") for s in seats),
+        (pl.col("winner").is_null() & played).sum().alias("timeouts"),
         (~played).sum().alias("errors"),
     )
     for row in counts.iter_rows(named=True):
-        out[row["cell"]] = {k: int(row[k]) for k in COUNT_COLUMNS}
+        out[row["cell"]] = {k: int(row[k]) for k in cols}
     return out
 
 
@@ -145,15 +161,15 @@ def play_counts(
     pool: GamePool | None = None,
 ) -> dict[int, dict[str, int]]:
     """Play the ranges (see :func:`play_games`) and count per cell id."""
-    return counts_by_cell(play_games(cfg, ranges, run_id=run_id, pool=pool), [c for c, _, _ in ranges])
+    return counts_by_cell(play_games(cfg, ranges, run_id=run_id, pool=pool), [c for c, _, _ in ranges], cfg.seats)
 
 
-def forger_outcomes(games: pl.DataFrame, cell: int) -> str:
-    """The forger's outcome of each game of a cell in game-index order: "1" won,
-    "0" did not (lost or timed out), "E" the game failed."""
+def seat_outcomes(games: pl.DataFrame, cell: int, seat: str) -> str:
+    """A seat's outcome of each game of a cell in game-index order: "1" won,
+    "0" did not (lost or no winner), "E" the game failed."""
     rows = games.filter(pl.col("cell") == cell).sort("game_index")
     return "".join(
-        "E" if r == "error" else ("1" if w == "angela" else "0")
+        "E" if r == "error" else ("1" if w == seat else "0")
         for w, r in zip(rows["winner"].to_list(), rows["end_reason"].to_list(), strict=True)
     )
 
@@ -313,7 +329,8 @@ def save_baseline(
     echo(f"{config}: {len(cells)} cell(s) x {n0:,} games = {len(cells) * n0:,} games "
          f"(backend {cfg.backend}" + (f", {cfg.workers} workers)" if cfg.backend != "serial" else ")"))
     played = play_games(cfg, [(c.id, 0, n0) for c in cells], run_id="baseline")
-    counts = counts_by_cell(played, [c.id for c in cells])
+    counts = counts_by_cell(played, [c.id for c in cells], cfg.seats)
+    seat = balance_seat(cfg)
     replay_miss = REPLAY_SHARE * beta
     replay_k = min(n0, replay_games_needed(delta, replay_miss))
     rows = []
@@ -322,10 +339,10 @@ def save_baseline(
         k = counts[c.id]
         if k["games"] == 0:
             raise RnsimError(f"cell {cell_name(cell_labels(cfg, c))}: every baseline game failed; see `rnsim run`")
-        p0 = k["angela_wins"] / k["games"]
+        p0 = k[f"{seat}_wins"] / k["games"]
         fixed_total += design.fixed_games(min(max(p0, 0.01), 0.99), k["games"])
-        rows.append({**cell_labels(cfg, c), **k, "forger_rate": round(p0, 6),
-                     "replay": forger_outcomes(played, c.id)[:replay_k]})
+        rows.append({**cell_labels(cfg, c), **k, f"{seat}_rate": round(p0, 6),
+                     "replay": seat_outcomes(played, c.id, seat)[:replay_k]})
         if k["errors"]:
             echo(f"warning: {k['errors']} game(s) of cell {cell_name(cell_labels(cfg, c))} ended in an error")
     if not math.isfinite(fixed_total):
@@ -344,7 +361,8 @@ def save_baseline(
         "rules_hash": {v.name: v.digest for v in cfg.variants},
         "rules": {v.name: v.rules.to_dict() for v in cfg.variants},
         "gate": {
-            "statistic": "forger (Angela) win rate per cell",
+            "statistic": f"{seat_title(cfg, seat)} win rate per cell",
+            "seat": seat,
             "delta": delta, "alpha": alpha, "beta": beta,
             "batch": default_batch(design, fixed_total / len(cells)),
             "budget": budget,
@@ -377,7 +395,9 @@ def load_baseline(path: Path) -> Baseline:
         if key not in data["gate"]:
             raise ConfigError(f"{src}: gate: missing key {key!r}")
     for i, c in enumerate(data["cells"]):
-        for key in ("variant", "identity_pair", "angela_strategy", "jessah_strategy", "games", "angela_wins"):
+        if not isinstance(c, dict) or len(c) < 4:
+            raise ConfigError(f"{src}: cells[{i}]: expected a table of labels and counts, got {c!r}")
+        for key in ("variant", "games"):
             if key not in c:
                 raise ConfigError(f"{src}: cells[{i}]: missing key {key!r}")
     return Baseline(path, data)
@@ -391,7 +411,7 @@ class CheckCell:
     name: str
     cell_id: int
     baseline: dict[str, Any]
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNT_COLUMNS, 0))
+    counts: dict[str, int] = field(default_factory=dict)
     replayed: int = 0  # baseline games replayed
     replay_differs: int | None = None  # game index of the first replayed game that ended otherwise
     replay_settled: bool = False  # decided "no drift" by the replay
@@ -461,9 +481,16 @@ def run_check(
         beta=b_total * (1 - REPLAY_SHARE) if replay else b_total,
         cells=len(base.cells),
     )
+    master = base.master_seed if seed is None else seed
+    cfg = _current_config(base, config, master, workers, backend)
+    seat = str(gate_cfg.get("seat") or balance_seat(cfg))
+    wins = f"{seat}_wins"
+    for i, b in enumerate(base.cells):
+        if wins not in b:
+            raise ConfigError(f"{baseline_path}: cells[{i}]: missing key {wins!r}")
     if (delta, alpha, beta) != (None, None, None):
         # another design: the stored budget and batch were sized for the baseline's own
-        fixed = sum(design.fixed_games(min(max(int(c["angela_wins"]) / int(c["games"]), 0.01), 0.99), int(c["games"]))
+        fixed = sum(design.fixed_games(min(max(int(c[wins]) / int(c["games"]), 0.01), 0.99), int(c["games"]))
                     for c in base.cells)
         if not math.isfinite(fixed):
             raise ConfigError(f"--delta: the baseline's {base.games_per_cell:,} games per cell are too few for a "
@@ -479,23 +506,24 @@ def run_check(
     if seed is not None and seed < 0:
         raise ConfigError(f"--seed: must be a non-negative whole number, got {seed}")
 
-    master = base.master_seed if seed is None else seed
-    cfg = _current_config(base, config, master, workers, backend)
     # Fresh games: past the baseline's indices under its seed, from 0 under another.
     offset = base.games_per_cell if master == base.master_seed else 0
 
-    by_label = {tuple(cell_labels(cfg, c).values()): c for c in cfg.cells()}
+    all_cells = cfg.cells()
+    label_keys = list(cell_labels(cfg, all_cells[0])) if all_cells else []
+    by_label = {tuple(cell_labels(cfg, c).values()): c for c in all_cells}
     cells: list[CheckCell] = []
+    cols = count_columns(cfg.seats)
     for i, b in enumerate(base.cells):
-        key = (b["variant"], b["identity_pair"], b["angela_strategy"], b["jessah_strategy"])
-        c = by_label.get(key)
+        labels = {k: b.get(k) for k in label_keys}
+        c = by_label.get(tuple(labels.values()))
         if c is None:
             raise ConfigError(
-                f"{baseline_path}: cells[{i}] ({cell_name(dict(zip(('variant', 'identity_pair', 'angela_strategy', 'jessah_strategy'), key, strict=True)))}) "
+                f"{baseline_path}: cells[{i}] ({cell_name(labels)}) "
                 f"is not a cell of the current config {cfg.path or '(stored copy)'}; the check compares the same cells. "
                 "Regenerate the baseline if the cells changed on purpose"
             )
-        cells.append(CheckCell(cell_name(dict(zip(("variant", "identity_pair", "angela_strategy", "jessah_strategy"), key, strict=True))), c.id, b))
+        cells.append(CheckCell(cell_name(labels), c.id, b, dict.fromkeys(cols, 0)))
 
     notes: list[str] = []
     if base.data.get("rnsim_version") != __version__:
@@ -510,14 +538,14 @@ def run_check(
     if extra > 0:
         notes.append(f"{extra} cell(s) of the current config are not in the baseline and are not checked")
 
-    gate = SequentialGate(design, [(int(b["angela_wins"]), int(b["games"])) for b in base.cells])
+    gate = SequentialGate(design, [(int(b[wins]), int(b["games"])) for b in base.cells])
     used = 0
     next_index = [offset] * len(cells)
     echo(f"check: {len(cells)} cell(s), batches of up to {batch} games per open cell, budget {budget:,} games, "
          f"master seed {master}, game indices from {offset}")
     with GamePool(cfg, "drift-check") as pool:
         if replay:
-            used = _replay(cfg, cells, gate, replay_k, budget, pool, echo)
+            used = _replay(cfg, cells, gate, replay_k, budget, pool, echo, seat)
         while not gate.done and not (fail_fast and gate.overall == DRIFT):
             open_cells = gate.undecided
             k = int(batch_sizes(batch, budget - used, len(open_cells)))
@@ -526,25 +554,26 @@ def run_check(
             counts = play_counts(cfg, [(cells[i].cell_id, next_index[i], next_index[i] + k) for i in open_cells],
                                  pool=pool)
             for i in open_cells:
-                for col in COUNT_COLUMNS:
+                for col in cols:
                     cells[i].counts[col] += counts[cells[i].cell_id][col]
                 next_index[i] += k
             used += k * len(open_cells)
-            gate.update([(c.counts["angela_wins"], c.counts["games"]) for c in cells])
+            gate.update([(c.counts[wins], c.counts["games"]) for c in cells])
             decided = len(cells) - len(gate.undecided)
             echo(f"  {used:,} games played; {decided} of {len(cells)} cell(s) decided")
     errors = sum(c.counts["errors"] for c in cells)
     if errors:
         notes.append(f"{errors} game(s) ended in a strategy or engine error and were left out (see `rnsim run`)")
     outcome = CheckOutcome(gate.overall, gate, cells, used, budget, notes, "")
-    outcome.block = results_block(outcome, base, design, master, offset, replay_k if replay else 0, b_total)
+    outcome.block = results_block(outcome, base, design, master, offset, replay_k if replay else 0, b_total,
+                                  role=seat_role(cfg, seat))
     return outcome
 
 
 def _replay(cfg: RunConfig, cells: list[CheckCell], gate: SequentialGate, k: int, budget: int,
-            pool: GamePool, echo: Echo) -> int:
+            pool: GamePool, echo: Echo, seat: str) -> int:
     """Replay the baseline's first ``k`` games of every cell; settle as "no drift" each
-    cell whose forger outcomes all match the baseline's (exact bound, see
+    cell whose outcomes for ``seat`` all match the baseline's (exact bound, see
     rnsim.analysis.sequential). Returns the games played."""
     used = 0
     replaying = list(range(len(cells)))
@@ -559,7 +588,7 @@ def _replay(cfg: RunConfig, cells: list[CheckCell], gate: SequentialGate, k: int
         still = []
         for i in replaying:
             c = cells[i]
-            now = forger_outcomes(games, c.cell_id)
+            now = seat_outcomes(games, c.cell_id, seat)
             then = str(c.baseline["replay"])[c.replayed:c.replayed + step]
             differs = [j for j, (x, y) in enumerate(zip(now, then, strict=True)) if x != y or x == "E"]
             if differs:
@@ -579,7 +608,8 @@ def _replay(cfg: RunConfig, cells: list[CheckCell], gate: SequentialGate, k: int
 
 
 def _rule_changes(old: dict[str, Any], variant: Variant) -> str:
-    new = variant.rules.to_dict()
+    to_dict = getattr(variant.rules, "to_dict", None)
+    new = to_dict() if to_dict is not None else {}
     diffs = [f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in new if k in old and old.get(k) != new.get(k)]
     return ", ".join(diffs)
 
@@ -593,7 +623,7 @@ def _pts(x: float) -> str:
 
 
 def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, master: int, offset: int,
-                  replay_k: int = 0, beta_total: float | None = None) -> str:
+                  replay_k: int = 0, beta_total: float | None = None, role: str = "seat 0") -> str:
     """The Markdown block to paste into a pull request."""
     beta_total = design.beta if beta_total is None else beta_total
     title = {DRIFT: "DRIFT", NO_DRIFT: "no drift", UNDECIDED: "UNDECIDED"}[outcome.verdict]
@@ -602,7 +632,7 @@ def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, mas
     replay_line = ""
     if replay_k:
         replay_line = (
-            f" The first {replay_k} baseline games of each cell were replayed (same chance streams): the forger's "
+            f" The first {replay_k} baseline games of each cell were replayed (same chance streams): the {role}'s "
             f"outcome was identical in every one of them in {settled} of {len(outcome.cells)} cell(s), which settles "
             f"those as no drift (a move of 2δ hides that way with probability at most "
             f"{100 * replay_miss_bound(design.delta, replay_k):.2g}%)"
@@ -614,7 +644,7 @@ def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, mas
         f"Baseline `{base.path}` (rnsim {base.data.get('rnsim_version')}, seed {base.master_seed}, "
         f"{base.games_per_cell:,} games per cell) against the current code: {outcome.games:,} games of a "
         f"{outcome.budget:,}-game budget{fresh_part}." + replay_line,
-        f"Forger's win rate per cell; tolerance δ = {100 * design.delta:g} points: no change is flagged in at most "
+        f"{role[:1].upper() + role[1:]}'s win rate per cell; tolerance δ = {100 * design.delta:g} points: no change is flagged in at most "
         f"{100 * design.alpha:g}% of checks over all {design.cells} cell(s), a move of {200 * design.delta:g} points "
         f"(2δ) in at least {100 * (1 - beta_total):g}%.",
         "",
@@ -660,9 +690,12 @@ def compare_config(paths: Sequence[Path], *, games: int | None = None, seed: int
         variants: list[Variant] = []
         for p in paths:
             c = first if p == paths[0] else load_config(p, games=games, seed=seed, workers=workers, backend=backend)
+            labels = {seat: [s.label for s in specs] for seat, specs in c.strategies.items()}
+            first_labels = {seat: [s.label for s in specs] for seat, specs in first.strategies.items()}
             ignored = [k for k, same in (
-                ("strategies", [s.label for s in c.angela + c.jessah] == [s.label for s in first.angela + first.jessah]),
-                ("run.identities", c.identities == first.identities), ("run.games", c.games == first.games),
+                ("run.game", c.game == first.game),
+                ("strategies", labels == first_labels),
+                (f"run.{first.game_obj.setup_key}", c.setups == first.setups), ("run.games", c.games == first.games),
                 ("run.seed", c.seed == first.seed)) if not same]
             if ignored:
                 echo(f"note: {p}: only its rules are used; {', '.join(ignored)} come from {paths[0]}")
@@ -670,7 +703,7 @@ def compare_config(paths: Sequence[Path], *, games: int | None = None, seed: int
                 name = p.stem if len(c.variants) == 1 else f"{p.stem}.{v.name}"
                 if any(x.name == name for x in variants):
                     raise ConfigError(f"{p}: variant name {name!r} is used twice; rename a file or a [[variants]] name")
-                variants.append(Variant(name, v.rules, v.digest, v.identity_sets))
+                variants.append(Variant(name, v.rules, v.digest, v.setups))
         cfg = replace(first, variants=variants)
     if out is None:
         stem = "-vs-".join(p.stem for p in paths) if len(paths) > 1 else paths[0].stem

@@ -1,22 +1,22 @@
-"""Playing whole games: the loop between the engine and two strategies.
+"""Playing whole games, whatever the game: the one loop between a game's rules
+and its strategies (one per seat).
 
-``play_game`` is the public one-call entry point; ``run_game`` is what the
-tournament runner calls with already-built rules and strategy instances.
+``run_game`` is what the tournament runner calls with already-built rules and
+strategy instances; ``play_out`` plays any state to its end (a new game, or a
+saved position); ``play_game`` and ``play_from`` are the public one-call entry
+points, with strategies given per seat name.
 """
 
 from __future__ import annotations
 
 import random
 import traceback
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rnsim.errors import IllegalOption, RnsimError
-from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, SEATS
-from rnsim.games.red_notice.engine.state import GameState
-from rnsim.games.red_notice.engine.view import build_view
-from rnsim.games.red_notice.rules.components import Components
-from rnsim.games.red_notice.rules.ruleset import RuleSet
+from rnsim.errors import ConfigError, IllegalOption, RnsimError
+from rnsim.game import Outcome
+from rnsim.games import DEFAULT_GAME, get_game
 from rnsim.seeding import game_seeds
 from rnsim.strategy import Strategy, load_strategy
 
@@ -34,157 +34,146 @@ class StrategyError(RnsimError):
         self.traceback = tb
 
 
-@dataclass
-class GameResult:
-    winner: str | None  # "angela", "jessah", or None (timeout)
-    end_reason: str  # "million", "arrest", "timeout"
-    rounds: int
-    identities: tuple[str, ...]  # Angela's identities at setup
-    angela_cashed: int
-    jessah_cashed: int
-    captures: int
-    upgrades_gained: dict[str, int]  # upgrade id -> round first gained
-    identities_burnt: tuple[str, ...]  # in the order Angela used them
-    stats: dict[str, int]
-    angela_cash_by_round: list[int]  # cumulative, at the end of each round
-    jessah_cash_by_round: list[int]
-    captures_by_round: list[int]
-    seed: int
-    decisions: int
-    events: list[dict[str, Any]] | None = field(default=None, repr=False)
+def _game(game: Any) -> Any:
+    return get_game(game) if isinstance(game, str) else game
 
-    @property
-    def cashed(self) -> int:
-        return self.angela_cashed
+
+def seat_names(game: Any, state: Any) -> tuple[str, ...]:
+    """The seat names of a game in progress."""
+    return tuple(game.seats(getattr(state, "rules", None)))
 
 
 def run_game(
-    rules: RuleSet,
-    angela: Strategy,
-    jessah: Strategy,
+    game: Any,
+    rules: Any,
+    strategies: Sequence[Strategy],
     master_seed: int,
     game_index: int,
-    identities: tuple[str, ...] | None = None,
-    comps: Components | None = None,
+    setup: Any = None,
     log: bool = False,
-) -> GameResult:
-    """Play one game. A strategy failure raises StrategyError."""
-    seeds = game_seeds(master_seed, game_index)
+) -> Outcome:
+    """Play game ``game_index`` of master seed ``master_seed``, one strategy
+    per seat (seat 0 first). A strategy failure raises StrategyError."""
+    seeds = game_seeds(master_seed, game_index, len(strategies))
     chance = random.Random(seeds.chance)
-    angela.new_game(ANGELA, random.Random(seeds.angela))
-    jessah.new_game(JESSAH, random.Random(seeds.jessah))
-    state = GameState.new(rules, chance, identities=identities, comps=comps, seed=seeds.chance, log=log)
-    return play_out(state, (angela, jessah))
+    for seat, (s, x) in enumerate(zip(strategies, seeds.seats, strict=True)):
+        s.new_game(seat, random.Random(x))
+    state = game.new_state(rules, chance, setup=setup, seed=seeds.chance, log=log)
+    return play_out(game, state, strategies)
 
 
-def play_out(state: GameState, strategies: tuple[Strategy, Strategy]) -> GameResult:
-    """Play a state to its end with the given strategies, one per seat."""
+def play_out(game: Any, state: Any, strategies: Sequence[Strategy], stop: Any = None) -> Outcome:
+    """Play ``state`` with the given strategies, one per seat, to its end (or
+    until ``stop(state)`` is true before a decision: the state is then left at
+    that decision and the outcome is of the game so far)."""
+    view_of = game.view
     decisions = 0
     while not state.over:
+        if stop is not None and stop(state):
+            break
         d = state.pending
         assert d is not None
         strat = strategies[d.seat]
         try:
-            view = build_view(state, d.seat) if strat.uses_view else None
-            opt = strat.choose(view, d)  # type: ignore[arg-type]
+            view = view_of(state, d.seat) if strat.uses_view else None
+            opt = strat.choose(view, d)
         except Exception as e:
+            seat = seat_names(game, state)[d.seat]
+            rnd = getattr(state, "round", None)
             raise StrategyError(
-                f"strategy {type(strat).__name__} ({SEATS[d.seat]}) raised {type(e).__name__}: {e} "
-                f"in a {d.kind!r} decision, round {state.round}, game seed {state.seed}",
-                SEATS[d.seat], type(strat).__name__, d.kind, state.seed, traceback.format_exc(),
+                f"strategy {type(strat).__name__} ({seat}) raised {type(e).__name__}: {e} "
+                f"in a {d.kind!r} decision{'' if rnd is None else f', round {rnd}'}, game seed {state.seed}",
+                seat, type(strat).__name__, d.kind, state.seed, traceback.format_exc(),
             ) from e
         try:
             state.apply(opt)
         except IllegalOption as e:
+            seat = seat_names(game, state)[d.seat]
             raise StrategyError(
-                f"strategy {type(strat).__name__} ({SEATS[d.seat]}): {e}",
-                SEATS[d.seat], type(strat).__name__, d.kind, state.seed, traceback.format_exc(),
+                f"strategy {type(strat).__name__} ({seat}): {e}",
+                seat, type(strat).__name__, d.kind, state.seed, traceback.format_exc(),
             ) from e
         decisions += 1
-    return result_of(state, decisions)
+    return game.outcome(state, decisions)
 
 
-def result_of(state: GameState, decisions: int = 0) -> GameResult:
-    comps = state.comps
-    return GameResult(
-        winner=None if state.winner is None else SEATS[state.winner],
-        end_reason=state.end_reason or "",
-        rounds=state.round,
-        identities=tuple(comps.identities[i].id for i in sorted(state.identities_up + state.identities_down)),
-        angela_cashed=state.cash_total[ANGELA],
-        jessah_cashed=state.cash_total[JESSAH],
-        captures=state.captures,
-        upgrades_gained=dict(state.upgrade_rounds),
-        identities_burnt=tuple(state.burnt),
-        stats=dict(state.stats),
-        angela_cash_by_round=list(state.cash_by_round[ANGELA]),
-        jessah_cash_by_round=list(state.cash_by_round[JESSAH]),
-        captures_by_round=list(state.captures_by_round),
-        seed=state.seed,
-        decisions=decisions,
-        events=state.log,
-    )
+def seat_strategies(game: Any, seats: Sequence[str], options: Mapping[str, Any],
+                    extra: Sequence[str] = ()) -> list[Strategy]:
+    """One strategy per seat from keyword options: ``<seat>=ref`` (default
+    "random") and ``<seat>_params={...}``. Any other keyword is refused, naming
+    the accepted ones."""
+    allowed = [*seats, *(f"{s}_params" for s in seats), *extra]
+    for k in options:
+        if k not in allowed and k not in extra:
+            raise ConfigError(f"unknown argument {k!r} for game {game.name!r}; accepted: {', '.join(allowed)}")
+    return [load_strategy(options.get(s, "random"), options.get(f"{s}_params"), game) for s in seats]
+
+
+def _typed(game: Any, outcome: Outcome) -> Any:
+    typed = getattr(game, "result", None)
+    return typed(outcome) if typed is not None else outcome
 
 
 def play_game(
-    rules: RuleSet | None = None,
+    rules: Any = None,
     *,
-    angela: str | Strategy = "random",
-    jessah: str | Strategy = "random",
-    angela_params: dict[str, Any] | None = None,
-    jessah_params: dict[str, Any] | None = None,
-    identities: tuple[str, ...] | None = None,
+    game: Any = DEFAULT_GAME,
     seed: int = 0,
     game_index: int = 0,
     log: bool = False,
-) -> GameResult:
-    """Play one game of Red Notice and return its result.
+    **seats: Any,
+) -> Any:
+    """Play one game and return its result (the game's typed result when it
+    has one, e.g. Red Notice's GameResult; else the Outcome).
 
-    ``rules`` defaults to the classic rules; strategies are references
-    (``"random"``, ``"module:Class"``) or instances; ``identities`` fixes
-    Angela's identities (else drawn at random, R20); ``seed`` and ``game_index``
-    determine every random draw; ``log=True`` keeps the event log in
-    ``result.events``.
+    ``rules`` defaults to the game's rulebook rules; each seat's strategy is a
+    keyword named after the seat (``angela="expert"``; a reference such as
+    ``"random"``, ``"module:Class"``, or an instance; default "random") with
+    its params as ``<seat>_params``; the game's setup key (Red Notice:
+    ``identities``) fixes the setup, else it is drawn from the chance stream.
+    ``seed`` and ``game_index`` determine every random draw; ``log=True`` keeps
+    the event log in ``result.events``.
     """
-    rules = rules if rules is not None else RuleSet()
-    a = load_strategy(angela, angela_params)
-    j = load_strategy(jessah, jessah_params)
-    return run_game(rules, a, j, seed, game_index, identities=identities, log=log)
+    g = _game(game)
+    rules = rules if rules is not None else g.rules()
+    setup = seats.pop(g.setup_key, None)
+    names = g.seats(rules, setup)
+    strats = seat_strategies(g, names, seats)
+    return _typed(g, run_game(g, rules, strats, seed, game_index, setup=setup, log=log))
 
 
 def play_from(
     position: dict[str, Any],
     *,
-    angela: str | Strategy = "random",
-    jessah: str | Strategy = "random",
-    angela_params: dict[str, Any] | None = None,
-    jessah_params: dict[str, Any] | None = None,
+    game: Any = DEFAULT_GAME,
     games: int = 1,
     seed: int = 0,
     keep_chance: bool = False,
-    rules: RuleSet | None = None,
-) -> list[GameResult]:
+    rules: Any = None,
+    **seats: Any,
+) -> list[Any]:
     """Play ``games`` games on from a saved position ("from here, who wins?").
 
     Game ``i`` continues the position with strategy streams from (seed, i).
-    The chance stream (decks and token draws still to come) is re-drawn from
+    The chance stream (decks and draws still to come) is re-drawn from
     (seed, i) too, so the games sample the futures a player at that position
     cannot foresee; ``keep_chance=True`` keeps the position's own stream, so
     every game sees the same future draws and only the players' choices vary.
+    Strategies are given per seat as in :func:`play_game`.
     """
-    from rnsim.games.red_notice.engine.position import load_position  # positions sit above the core engine
-
+    g = _game(game)
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    a = load_strategy(angela, angela_params)
-    j = load_strategy(jessah, jessah_params)
     results = []
+    strats: list[Strategy] | None = None
     for i in range(games):
-        state = load_position(position, rules=rules)
-        seeds = game_seeds(seed, i)
+        state = g.load_position(position, rules=rules)
+        if strats is None:
+            strats = seat_strategies(g, seat_names(g, state), seats)
+        s = game_seeds(seed, i, len(strats))
         if not keep_chance:
-            state.rng = random.Random(seeds.chance)
-        a.new_game(ANGELA, random.Random(seeds.angela))
-        j.new_game(JESSAH, random.Random(seeds.jessah))
-        results.append(play_out(state, (a, j)) if not state.over else result_of(state))
+            state.rng = random.Random(s.chance)
+        for seat, (st, x) in enumerate(zip(strats, s.seats, strict=True)):
+            st.new_game(seat, random.Random(x))
+        results.append(_typed(g, play_out(g, state, strats) if not state.over else g.outcome(state)))
     return results

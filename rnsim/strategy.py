@@ -1,15 +1,16 @@
 """The strategy interface: ``choose(view, decision) -> option``.
 
-A strategy plays one seat. It sees only its seat's :class:`~rnsim.games.red_notice.engine.view.View`
-and the :class:`~rnsim.games.red_notice.engine.decision.Decision` to answer, and must return one
-of ``decision.options``. Subclass :class:`Strategy` and override only what you
-care about: ``choose`` dispatches on the decision kind to ``on_<kind>``
-methods, and every kind has a default (see :class:`Strategy`).
+A strategy plays one seat of a game. It sees only its seat's view (what
+``Game.view`` builds) and the decision to answer, and must return one of
+``decision.options``. ``choose`` dispatches on the decision kind to
+``on_<kind>`` methods and falls back to ``default`` (a uniformly random legal
+option); a game's strategies usually subclass a base of that game's own with
+sensible defaults per kind (e.g. ``rnsim_strategies.red_notice.base``).
 
-Strategies are loaded by reference (``"strategies.hunter:Hunter"``, any
-importable ``module:Class``), by a built-in short name (``"random"``, ...),
-or by a name registered by an installed package in the ``rnsim.strategies``
-entry-point group.
+Strategies are loaded by reference (any importable ``module:Class``), by a
+built-in short name of the game (``"random"``, ``"rule"``, ``"expert"``, ...:
+``Game.strategies``), or by a name registered by an installed package in the
+``rnsim.strategies`` entry-point group.
 """
 
 from __future__ import annotations
@@ -23,15 +24,13 @@ from importlib.metadata import entry_points
 from typing import Any, ClassVar
 
 from rnsim.errors import ConfigError
-from rnsim.games.red_notice.engine.decision import Decision, Option
-from rnsim.games.red_notice.engine.view import View
+from rnsim.games import DEFAULT_GAME, get_game
 
-# Short names of the built-in strategies (module:Class under `strategies`).
-BUILTIN: dict[str, str] = {
-    "random": "rnsim_strategies.red_notice.random_play:RandomStrategy",
-    "rule": "rnsim_strategies.red_notice.rules_based:RuleBased",
-    "expert": "rnsim_strategies.red_notice.expert:Expert",
-}
+
+def builtin_strategies(game: Any = DEFAULT_GAME) -> dict[str, str]:
+    """Short name -> "module:Class" of a game's built-in strategies."""
+    g = get_game(game) if isinstance(game, str) else game
+    return dict(getattr(g, "strategies", {}))
 
 
 class Strategy:
@@ -81,57 +80,23 @@ class Strategy:
         self.seat = seat
         self.rng = rng
 
-    def choose(self, view: View, decision: Decision) -> Option:
+    def choose(self, view: Any, decision: Any) -> Any:
         handler = getattr(self, "on_" + decision.kind, None)
         if handler is None:
             return self.default(view, decision)
         return handler(view, decision)
 
-    def default(self, view: View, decision: Decision) -> Option:
+    def default(self, view: Any, decision: Any) -> Any:
         """Fallback for any decision kind without an ``on_<kind>`` method:
         a uniformly random legal option from the seat's own stream."""
         opts = decision.options
         return opts[self.rng.randrange(len(opts))]
 
-    # Sensible defaults where random play is clearly silly; every other kind
-    # (start, setup_radar, place_token, upgrade, identity, informant, ...) falls
-    # back to ``default``.
-    def on_check(self, view: View, decision: Decision) -> Option:
-        return "draw"
 
-    def on_angela_security(self, view: View, decision: Decision) -> Option:
-        return "gain"
-
-    def on_bank(self, view: View, decision: Decision) -> Option:
-        """Cash the most valuable check that can be cashed here."""
-        checks = view.comps.checks
-        cashable = [o for o in decision.options if o != "pass"]
-        return max(cashable, key=lambda c: (checks[c].value, -c))
-
-    def on_joker(self, view: View, decision: Decision) -> Option:
-        """Any action rather than none."""
-        opts = [o for o in decision.options if o != "pass"]
-        return opts[self.rng.randrange(len(opts))]
-
-    def on_jessah_security(self, view: View, decision: Decision) -> Option:
-        """Place something rather than nothing."""
-        opts = [o for o in decision.options if o != "pass"] or decision.options
-        return opts[self.rng.randrange(len(opts))]
-
-    def on_angela_move(self, view: View, decision: Decision) -> Option:
-        """A random step (or standing still); never spends security by default."""
-        opts = [o for o in decision.options if o in ("stay", "stop") or o[0] == "move"]
-        return opts[self.rng.randrange(len(opts))]
-
-    def on_jessah_move(self, view: View, decision: Decision) -> Option:
-        """A random step or inspection; never gives up the movement by default."""
-        opts = [o for o in decision.options if o != "stop"]
-        return opts[self.rng.randrange(len(opts))]
-
-
-def _load_reference(ref: str) -> type:
-    if ref in BUILTIN:
-        ref = BUILTIN[ref]
+def _load_reference(ref: str, game: Any = DEFAULT_GAME) -> type:
+    builtin = builtin_strategies(game)
+    if ref in builtin:
+        ref = builtin[ref]
     elif ":" not in ref:
         for ep in entry_points(group="rnsim.strategies"):
             if ep.name == ref:
@@ -139,7 +104,7 @@ def _load_reference(ref: str) -> type:
                 if not (inspect.isclass(obj) and issubclass(obj, Strategy)):
                     raise ConfigError(f"strategy {ref!r}: entry point {ep.value} is not a Strategy subclass")
                 return obj
-        names = available_strategies()
+        names = available_strategies(game)
         close = difflib.get_close_matches(ref, names, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ConfigError(
@@ -159,19 +124,20 @@ def _load_reference(ref: str) -> type:
     return obj
 
 
-def available_strategies() -> list[str]:
-    names = list(BUILTIN)
+def available_strategies(game: Any = DEFAULT_GAME) -> list[str]:
+    names = list(builtin_strategies(game))
     names.extend(ep.name for ep in entry_points(group="rnsim.strategies") if ep.name not in names)
     return names
 
 
-def load_strategy(ref: str | Strategy, params: Mapping[str, Any] | None = None) -> Strategy:
-    """A strategy instance from a reference and its params."""
+def load_strategy(ref: str | Strategy, params: Mapping[str, Any] | None = None, game: Any = DEFAULT_GAME) -> Strategy:
+    """A strategy instance from a reference and its params; short names are
+    looked up among ``game``'s built-in strategies (a name or a game object)."""
     if isinstance(ref, Strategy):
         if params:
             raise ConfigError("params given for a strategy instance")
         return ref
     if not isinstance(ref, str):
         raise ConfigError(f"a strategy reference is a string like 'random' or 'module:Class', got {ref!r}")
-    cls = _load_reference(ref)
+    cls = _load_reference(ref, game)
     return cls(**dict(params or {}))

@@ -31,7 +31,7 @@ BROKEN = [
     ("[run]\nseed = -1", ["run.seed: must be 0..9223372036854775807, got -1"]),
     ('[run]\nidentities = "some"', ['run.identities: must be "all"']),
     ('[run]\nidentities = [["journalist", "pilott"]]', ["run.identities[0]: unknown identity 'pilott'", "did you mean 'pilot'"]),
-    ('[run]\nidentities = [["journalist"]]', ["run.identities[0]: variant 'base' gives Angela 2 identities"]),
+    ('[run]\nidentities = [["journalist"]]', ["run.identities[0]: gives Angela 2 identities"]),
     ("[rules]\nhand_limt = 4", ["unknown key 'rules.hand_limt'", "did you mean 'hand_limit'"]),
     ("[rules]\nhand_limit = 0", ["cfg.toml: rules: hand_limit: must be 1..50, got 0"]),
     ("[rules]\nmoney_target = 1.5", ["cfg.toml: rules: money_target: must be a whole number"]),
@@ -103,20 +103,24 @@ def test_defaults_pairs_and_round_robin(tmp_path: Path) -> None:
         'jessah = [{ ref = "rnsim_strategies.red_notice.random_play:RandomStrategy" }]\n',
     ))
     assert cfg.games == 1000 and cfg.seed == 0 and cfg.backend == "process" and cfg.out == Path("runs/cfg")
-    ids = cfg.variants[0].identity_sets
+    ids = [s for _, s in cfg.variants[0].setups]
     assert len(ids) == 15 and ids[0] == ("lawyer", "journalist") and len(set(ids)) == 15
-    assert [s.label for s in cfg.angela] == ["random", "r2"]
-    assert cfg.jessah[0].label == "rnsim_strategies.red_notice.random_play:RandomStrategy"
+    assert cfg.variants[0].setups[0][0] == "lawyer+journalist"
+    assert cfg.seats == ("angela", "jessah")
+    assert [s.label for s in cfg.strategies["angela"]] == ["random", "r2"]
+    assert cfg.strategies["jessah"][0].label == "rnsim_strategies.red_notice.random_play:RandomStrategy"
     cells = cfg.cells()
     assert len(cells) == 15 * 2 and cfg.total_games == 30_000
-    assert {(c.angela, c.jessah) for c in cells} == {(0, 0), (1, 0)}
+    assert {c.strategies for c in cells} == {(0, 0), (1, 0)}
+    assert cfg.cell_labels(cells[1]) == {"variant": "base", "identity_pair": "lawyer+journalist",
+                                         "angela_strategy": "r2", "jessah_strategy": cfg.strategies["jessah"][0].label}
 
 
 def test_random_pairs_and_explicit_list_in_component_order(tmp_path: Path) -> None:
     cfg = load_config(write(tmp_path, '[run]\nidentities = "random"'))
-    assert cfg.variants[0].identity_sets == (None,)
+    assert cfg.variants[0].setups == (("random", None),)
     cfg = load_config(write(tmp_path, '[run]\nidentities = [["pilot", "journalist"]]'))
-    assert cfg.variants[0].identity_sets == (("journalist", "pilot"),)
+    assert cfg.variants[0].setups == (("journalist+pilot", ("journalist", "pilot")),)
 
 
 def test_label_defaults_to_ref_with_sorted_params() -> None:

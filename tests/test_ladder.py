@@ -28,13 +28,14 @@ def test_results_do_not_depend_on_chunking_or_workers() -> None:
 
 def test_cells_share_game_indices() -> None:
     """Every cell plays games 0..n-1 of the same master seed: the same deals."""
+    from rnsim.games.red_notice.game import GAME
     from rnsim.games.red_notice.rules.ruleset import RuleSet
     from rnsim.play import run_game
     from rnsim.strategy import load_strategy
 
     cells = run_ladder(("random", "rule"), games=5, seed=9, workers=1)
     rules = RuleSet()
-    wins = sum(run_game(rules, load_strategy("rule"), load_strategy("random"), 9, i).winner == "angela"
+    wins = sum(run_game(GAME, rules, [load_strategy("rule"), load_strategy("random")], 9, i).winner == "angela"
                for i in range(5))
     assert cells[("rule", "random")].angela == wins
 

@@ -16,7 +16,7 @@ from rnsim.seeding import game_rngs
 
 
 def _position_at_round(r: int, seed: int = 11) -> dict:
-    chance, ra, _, cs = game_rngs(seed, 0)
+    chance, (ra, _), cs = game_rngs(seed, 0)
     state = GameState.new(RuleSet(), chance, seed=cs)
     while state.round < r:
         d = state.decision()

@@ -9,6 +9,7 @@ from importlib.metadata import EntryPoint
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rnsim_strategies.red_notice.base import RedNoticeStrategy
 from rnsim_strategies.red_notice.expert import Expert
 from rnsim_strategies.red_notice.rules_based import RuleBased
 
@@ -17,6 +18,7 @@ from rnsim.errors import ConfigError
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.engine.view import build_view
+from rnsim.games.red_notice.game import GAME
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.play import run_game
 from rnsim.strategy import Strategy, available_strategies, load_strategy
@@ -82,7 +84,7 @@ def test_entry_point_plugin_is_usable_by_name(monkeypatch: pytest.MonkeyPatch) -
     assert "my_hunter" in available_strategies()
     s = load_strategy("my_hunter")
     assert type(s).__name__ == "_Plugin"
-    r = run_game(RULES, s, load_strategy("random"), 3, 0, comps=COMPS)
+    r = run_game(GAME, RULES, [s, load_strategy("random")], 3, 0)
     assert r.end_reason in ("million", "arrest", "timeout")
     with pytest.raises(ConfigError, match="not a Strategy subclass"):
         load_strategy("not_a_strategy")
@@ -107,12 +109,12 @@ def test_builtin_strategies_play_only_legal_options(forger: str, agent: str, see
 
     def make(name: str) -> Strategy:
         if name == "base":
-            return Strategy()  # the base class's defaults must be legal too
+            return RedNoticeStrategy()  # the base class's defaults must be legal too
         return load_strategy(name, {"risk": risk, "greed": greed} if name == "expert" else None)
 
     a, j = make(forger), make(agent)
     for i in range(20):
-        r = run_game(RULES, a, j, seed, i, comps=COMPS)
+        r = run_game(GAME, RULES, [a, j], seed, i)
         assert r.end_reason in ("million", "arrest", "timeout")
 
 
@@ -121,14 +123,14 @@ def test_every_pairing_plays_a_thousand_legal_games() -> None:
         for a in LEVELS:
             fs, js = load_strategy(f), load_strategy(a)
             for i in range(120):
-                run_game(RULES, fs, js, 11, i, comps=COMPS)
+                run_game(GAME, RULES, [fs, js], 11, i)
 
 
 @pytest.mark.parametrize("name", LEVELS)
 def test_deterministic_given_seed(name: str) -> None:
     def play(i: int) -> tuple:
-        r = run_game(RULES, load_strategy(name), load_strategy("expert"), 5, i, comps=COMPS, log=True)
-        r2 = run_game(RULES, load_strategy("expert"), load_strategy(name), 5, i, comps=COMPS, log=True)
+        r = run_game(GAME, RULES, [load_strategy(name), load_strategy("expert")], 5, i, log=True)
+        r2 = run_game(GAME, RULES, [load_strategy("expert"), load_strategy(name)], 5, i, log=True)
         return (r.events, r2.events)
 
     for i in range(5):
@@ -225,20 +227,21 @@ def test_docs_worked_example_runs(tmp_path, monkeypatch: pytest.MonkeyPatch) -> 
     s = load_strategy("hunter_lib.cautious:CautiousForger", {"avoid": "wiretap"})
     assert s.params == {"avoid": "wiretap"}
     for i in range(30):
-        run_game(RULES, s, load_strategy("expert"), 2, i, comps=COMPS)
-        run_game(RULES, load_strategy("hunter_lib.cautious:Stayer"), load_strategy("rule"), 2, i, comps=COMPS)
+        run_game(GAME, RULES, [s, load_strategy("expert")], 2, i)
+        run_game(GAME, RULES, [load_strategy("hunter_lib.cautious:Stayer"), load_strategy("rule")], 2, i)
     sys.modules.pop("hunter_lib.cautious", None)
     sys.modules.pop("hunter_lib", None)
 
 
 _PARITY = """
+from rnsim.games.red_notice.game import GAME
 from rnsim.play import run_game
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.strategy import load_strategy
 import rnsim_strategies.red_notice as strategies
 out = [strategies.NATIVE]
 for i in range(25):
-    r = run_game(RuleSet(), load_strategy("expert"), load_strategy("expert", {"risk": 0.8}), 13, i, log=True)
+    r = run_game(GAME, RuleSet(), [load_strategy("expert"), load_strategy("expert", {"risk": 0.8})], 13, i, log=True)
     out.append((r.winner, r.rounds, r.decisions, len(r.events or [])))
 print(repr(out))
 """

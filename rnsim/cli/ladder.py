@@ -45,22 +45,21 @@ class Cell:
 
 def _play_chunk(task: tuple[str, str, int, int, int, dict[str, Any], dict[str, Any]]) -> dict[str, Any]:
     """Play games [start, stop) of one cell; a worker's unit of work."""
-    from rnsim.games.red_notice.rules.ruleset import RuleSet
+    from rnsim.games import get_game
     from rnsim.play import StrategyError, run_game
     from rnsim.strategy import load_strategy
 
     forger, agent, seed, start, stop, fparams, aparams = task
-    rules = RuleSet()
-    comps = rules.load_components()
-    a = load_strategy(forger, fparams)
-    j = load_strategy(agent, aparams)
+    game = get_game("red_notice")
+    rules = game.rules()
+    strats = [load_strategy(forger, fparams, game), load_strategy(agent, aparams, game)]
     out: dict[str, Any] = {"forger": forger, "agent": agent, "games": 0, "angela": 0, "jessah": 0, "timeout": 0, "error": 0,
            "rounds": 0, "first_error": None}
     t0 = time.perf_counter()
     for i in range(start, stop):
         out["games"] += 1
         try:
-            r = run_game(rules, a, j, seed, i, comps=comps)
+            r = run_game(game, rules, strats, seed, i)
         except StrategyError as e:
             out["error"] += 1
             if out["first_error"] is None:

@@ -108,24 +108,25 @@ def replay(log_file: Path) -> None:
 
 def _save_at_round(path: Path, at_round: int, angela: str, jessah: str, idents: tuple[str, ...] | None,
                    seed: int, game_index: int) -> None:
-    from rnsim.games.red_notice.engine.position import to_json
-    from rnsim.games.red_notice.engine.state import GameState
-    from rnsim.games.red_notice.engine.view import build_view
-    from rnsim.seeding import game_rngs
-    from rnsim.strategy import load_strategy
+    import random
 
-    chance, ra, rj, chance_seed = game_rngs(seed, game_index)
-    strats = (load_strategy(angela), load_strategy(jessah))
-    strats[0].new_game(0, ra)
-    strats[1].new_game(1, rj)
-    state = GameState.new(RuleSet(), chance, identities=idents, seed=chance_seed)
-    while not state.over and state.round < at_round:
-        d = state.decision()
-        s = strats[d.seat]
-        state.apply(s.choose(build_view(state, d.seat) if s.uses_view else None, d))  # type: ignore[arg-type]
+    from rnsim.games import get_game
+    from rnsim.play import play_out, seat_strategies
+    from rnsim.seeding import game_seeds
+
+    game = get_game("red_notice")
+    rules = RuleSet()
+    strats = seat_strategies(game, game.seats(rules, idents), {"angela": angela, "jessah": jessah})
+    seeds = game_seeds(seed, game_index, len(strats))
+    chance = random.Random(seeds.chance)
+    for i, (s, x) in enumerate(zip(strats, seeds.seats, strict=True)):
+        s.new_game(i, random.Random(x))
+    state = game.new_state(rules, chance, setup=idents, seed=seeds.chance)
+    # the one game loop (and its error reporting), stopped at the round's first decision
+    play_out(game, state, strats, stop=lambda st: st.round >= at_round)
     if state.over:
         raise click.UsageError(f"the game ended in round {state.round}, before round {at_round}")
-    to_json(state, path)
+    path.write_text(json.dumps(game.save_position(state), indent=1) + "\n")
     click.echo(f"position at round {state.round} ({state.decision().kind} decision) saved to {path}")
 
 

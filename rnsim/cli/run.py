@@ -98,13 +98,12 @@ def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int,
 
     def plain() -> tuple[float, float]:
         cfg = config_from_mapping(raw, src="bench")
+        game = cfg.game_obj
         rules = cfg.variants[0].rules
-        comps = rules.load_components()
-        a = load_strategy(angela)
-        j = load_strategy(jessah)
+        strats = [load_strategy(angela, None, game), load_strategy(jessah, None, game)]
         t, c = time.perf_counter(), _cpu()
         for i in range(games):
-            run_game(rules, a, j, 0, i, comps=comps)
+            run_game(game, rules, strats, 0, i)
         return time.perf_counter() - t, _cpu() - c
 
     def runner(backend: str, workers: int, n: int = games) -> tuple[float, float]:

@@ -17,15 +17,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from rnsim.errors import RnsimError
+from rnsim.errors import ConfigError, RnsimError
+from rnsim.tournament.backend_registry import BACKENDS, backend_missing
 from rnsim.tournament.schedule import Chunk
 from rnsim.tournament.worker import ChunkOutput, Plan, WorkerState, play_chunk
 
-BACKENDS: dict[str, str] = {
-    "process": "rnsim.tournament.backends:ProcessBackend",
-    "serial": "rnsim.tournament.backends:SerialBackend",
-    "ray": "rnsim.tournament.ray_backend:RayBackend",
-}
+__all__ = ["BACKENDS", "Backend", "ProcessBackend", "RunnerError", "SerialBackend", "get_backend"]
 
 # A chunk whose worker dies this many times is not tried again: the run stops
 # (resumable) and names the chunk, rather than looping forever.
@@ -47,7 +44,12 @@ class Backend(Protocol):
 def get_backend(name: str, workers: int, address: str | None = None) -> Backend:
     """The backend ``name``; ``address`` (a cluster to connect to) only for cluster backends.
     Raises ConfigError when the backend's optional extra is not installed."""
-    ref = BACKENDS[name]
+    ref = BACKENDS.get(name)
+    if ref is None:
+        raise ConfigError(f"unknown backend {name!r}; backends: {', '.join(BACKENDS)}")
+    missing = backend_missing(name)
+    if missing:
+        raise ConfigError(missing)
     mod, _, cls = ref.partition(":")
     factory = getattr(importlib.import_module(mod), cls)
     backend: Backend = factory(workers, address=address) if address is not None else factory(workers)
@@ -96,7 +98,7 @@ def _worker_main(conn: Any, plan: Plan) -> None:
 
 
 def _needs_main(plan: Plan) -> bool:
-    return any(s.ref.startswith("__main__:") for s in (*plan.angela, *plan.jessah))
+    return any(s.ref.startswith("__main__:") for specs in plan.strategies for s in specs)
 
 
 @contextmanager

@@ -126,14 +126,15 @@ def _source_file(module: Any) -> Path:
     return Path(inspect.getfile(module))
 
 
-def _strategy_source_hash(ref: str) -> str:
+def _strategy_source_hash(ref: str, game: str | None = None) -> str:
     """Hash of the source a strategy reference runs: its module's file and the
     files of the modules of its own top-level package that it uses (e.g.
     ``rnsim_strategies.red_notice.board`` for ``rnsim_strategies.red_notice.rules_based``). Not the whole package:
     an unrelated strategy beside it may change without changing these games."""
+    from rnsim.games import DEFAULT_GAME
     from rnsim.strategy import load_strategy
 
-    cls = type(load_strategy(ref))
+    cls = type(load_strategy(ref, None, game or DEFAULT_GAME))
     mod = importlib.import_module(cls.__module__)
     top = mod.__name__.partition(".")[0]
     names = {mod.__name__}
@@ -155,8 +156,8 @@ def code_fingerprint(plan: Plan) -> dict[str, str]:
     from rnsim import __version__
 
     out = {"rnsim": __version__, "rnsim source": _rnsim_source_hash()}
-    for spec in (*plan.angela, *plan.jessah):
-        out[f"strategy {spec.ref}"] = _strategy_source_hash(spec.ref)
+    for spec in (s for specs in plan.strategies for s in specs):
+        out[f"strategy {spec.ref}"] = _strategy_source_hash(spec.ref, plan.game)
     return out
 
 

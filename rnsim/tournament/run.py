@@ -200,6 +200,7 @@ def _run_tournament(
 
     manifest: dict[str, Any] = old or {
         "rnsim_version": __version__,
+        "game": cfg.game,
         "run_id": run_id,
         "config_file": str(cfg.path) if cfg.path else None,
         "config_hash": cfg.config_hash(),
@@ -208,12 +209,12 @@ def _run_tournament(
         # the flags that overrode source_config (e.g. --games): `config` above is what played
         "overrides": cfg.sources.get("overrides", {}),
         "rules_hash": {v.name: v.digest for v in cfg.variants},
-        "strategies": {"angela": [s.to_dict() for s in cfg.angela], "jessah": [s.to_dict() for s in cfg.jessah]},
+        "strategies": {seat: [s.to_dict() for s in specs] for seat, specs in cfg.strategies.items()},
         "master_seed": cfg.seed,
         "games_per_cell": cfg.games,
         "cells": len(cells),
         "games": cfg.total_games,
-        "upgrade_ids": list(plan.upgrade_ids),
+        "columns": list(plan.schema),
         "started": _now(),
         "sessions": [],
     }
@@ -334,7 +335,7 @@ def _summarise(cfg: RunConfig, run_dir: Path, run_id: str, done_before: int, pla
     summary = RunSummary(run_dir, run_id, cfg.total_games, done_before, played, errors_now, seconds, complete,
                          replaced)
     if complete:
-        summary.errors = load_errors(run_dir).height
+        summary.errors = load_errors(run_dir, cfg.game).height
         counts = pl.scan_parquet(run_dir / SHARDS / "part-*.parquet").group_by("end_reason").len().collect()
         summary.end_reasons = dict(zip(counts["end_reason"].to_list(), counts["len"].to_list(), strict=True))
     return summary

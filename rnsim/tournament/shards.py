@@ -15,7 +15,8 @@ from pathlib import Path
 import polars as pl
 
 from rnsim.errors import RnsimError
-from rnsim.results import ERROR_SCHEMA
+from rnsim.games import DEFAULT_GAME
+from rnsim.results import error_schema
 from rnsim.tournament.schedule import Chunk
 
 SHARDS = "shards"
@@ -176,9 +177,17 @@ def load_results(run_dir: str | os.PathLike[str], lazy: bool = True) -> pl.LazyF
     return lf if lazy else lf.collect()
 
 
-def load_errors(run_dir: str | os.PathLike[str]) -> pl.DataFrame:
-    """The error side table (empty, with its schema, when no game failed)."""
+def load_errors(run_dir: str | os.PathLike[str], game: str | None = None) -> pl.DataFrame:
+    """The error side table (empty, with the game's error schema, when no game
+    failed; the game is the manifest's unless given)."""
     d = Path(run_dir) / ERRORS
     if not d.is_dir() or not any(d.glob("part-*.parquet")):
-        return pl.DataFrame(schema=ERROR_SCHEMA)
+        if game is None:
+            import json
+
+            try:
+                game = json.loads((Path(run_dir) / "manifest.json").read_text()).get("game")
+            except (OSError, ValueError):
+                game = None
+        return pl.DataFrame(schema=error_schema(game or DEFAULT_GAME))
     return pl.scan_parquet(d / "part-*.parquet").collect()

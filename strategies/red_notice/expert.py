@@ -41,13 +41,13 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
         return lambda cls: cls
 
 
+from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
 from rnsim_strategies.red_notice.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, bits, board_for
 
 from rnsim.games.red_notice.engine.belief import expand
 from rnsim.games.red_notice.engine.decision import ANGELA, Decision, Option
 from rnsim.games.red_notice.engine.view import View
 from rnsim.games.red_notice.rules.components import POW
-from rnsim.strategy import Strategy
 
 # How much an upgrade helps Jessah, in general (situational terms are added).
 _UPGRADE_HELP = {

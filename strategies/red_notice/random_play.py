@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
+
 from rnsim.games.red_notice.engine.decision import Decision, Option
 from rnsim.games.red_notice.engine.view import View
-from rnsim.strategy import Strategy
 
 
 class RandomStrategy(Strategy):

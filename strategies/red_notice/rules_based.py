@@ -10,11 +10,11 @@ Neither side reads anything beyond its own view.
 
 from __future__ import annotations
 
+from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
 from rnsim_strategies.red_notice.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, board_for
 
 from rnsim.games.red_notice.engine.decision import ANGELA, Decision, Option
 from rnsim.games.red_notice.engine.view import View
-from rnsim.strategy import Strategy
 
 
 class RuleBased(Strategy):

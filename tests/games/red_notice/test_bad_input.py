@@ -7,14 +7,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
 from rnsim_strategies.red_notice.random_play import RandomStrategy
 
 from rnsim.errors import ComponentError, RulesError
 from rnsim.games.red_notice.engine.decision import Decision
+from rnsim.games.red_notice.game import GAME
 from rnsim.games.red_notice.rules.components import DATA_DIR, load_components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.play import StrategyError, run_game
-from rnsim.strategy import Strategy
 
 
 def broken_set(tmp_path: Path, fname: str, old: str, new: str) -> Path:
@@ -139,7 +140,7 @@ def test_illegal_option_names_strategy_decision_and_seed():
     rules = RuleSet()
     for index in range(50):
         try:
-            run_game(rules, Cheater(), RandomStrategy(), 7, index)
+            run_game(GAME, rules, [Cheater(), RandomStrategy()], 7, index)
         except StrategyError as e:
             assert e.strategy == "Cheater" and e.seat == "angela" and e.decision == "bank"
             msg = str(e)
@@ -150,7 +151,7 @@ def test_illegal_option_names_strategy_decision_and_seed():
 
 def test_a_raising_strategy_names_itself():
     with pytest.raises(StrategyError) as e:
-        run_game(RuleSet(), RandomStrategy(), Crasher(), 3, 0)
+        run_game(GAME, RuleSet(), [RandomStrategy(), Crasher()], 3, 0)
     assert e.value.strategy == "Crasher" and e.value.decision == "place_token"
     assert "ZeroDivisionError: boom" in str(e.value) and "game seed" in str(e.value)
     assert "ZeroDivisionError" in e.value.traceback

@@ -87,8 +87,8 @@ def check_invariants(s: GameState) -> None:
 def play_checked(rules: RuleSet, master: int, index: int, identities=None) -> GameState:
     seeds = game_seeds(master, index)
     players = (RandomStrategy(), RandomStrategy())
-    players[0].new_game(ANGELA, random.Random(seeds.angela))
-    players[1].new_game(JESSAH, random.Random(seeds.jessah))
+    players[0].new_game(ANGELA, random.Random(seeds.seats[ANGELA]))
+    players[1].new_game(JESSAH, random.Random(seeds.seats[JESSAH]))
     s = GameState.new(rules, random.Random(seeds.chance), identities=identities, seed=seeds.chance)
     check_invariants(s)
     while not s.over:
