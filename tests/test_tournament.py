@@ -127,7 +127,12 @@ def test_schema_is_the_contract(tmp_path: Path) -> None:
     assert t.schema["captures_by_round"] == pl.List(pl.Int8)
     assert t.schema["upgrade_wiretap"] == pl.Boolean
     assert set(t["end_reason"].unique()) <= {"million", "arrest", "timeout"}
-    assert (t["identity_pair"] == t["identity_1"] + "+" + t["identity_2"]).all()
+    assert (t["identity_pair"] == t["identities"].list.join("+")).all()
+    assert t.schema["identities"] == pl.List(pl.String) and t.schema["identities_burnt"] == pl.List(pl.String)
+    assert (t["identities_burnt"].list.len() <= t["captures"].cast(pl.UInt32)).all()
+    # the core columns first, in the contract's order, then the game's own
+    assert t.columns[:11] == ["run_id", "variant", "identity_pair", "angela_strategy", "jessah_strategy",
+                              "game_index", "seed", "rules_hash", "winner", "end_reason", "rounds"]
     # winner is consistent with the end reason
     assert t.filter(pl.col("end_reason") == "million")["winner"].eq("angela").all()
     assert t.filter(pl.col("end_reason") == "arrest")["winner"].eq("jessah").all()

@@ -36,21 +36,25 @@ ALL = "all"  # the identity_pair label of the row pooling every cell
 Results = pl.LazyFrame | pl.DataFrame
 
 
-def _outcomes(results: Results, variant: str, seat: str, name: str) -> pl.LazyFrame:
+def _outcomes(results: Results, variant: str, seat: str, name: str, keys: list[str]) -> pl.LazyFrame:
     lf = results.lazy() if isinstance(results, pl.DataFrame) else results
     return (
         lf.filter((pl.col("variant") == variant) & (pl.col("end_reason") != "error"))
-        .select(*GAME_KEYS, (pl.col("winner") == seat).fill_null(False).cast(pl.Int64).alias(name))
+        .select(*keys, "game_index", (pl.col("winner") == seat).fill_null(False).cast(pl.Int64).alias(name))
     )
 
 
-def paired_games(results: Results, reference: str, variant: str, seat: str = "angela") -> pl.LazyFrame:
+def paired_games(results: Results, reference: str, variant: str, seat: str = "angela",
+                 keys: list[str] | None = None) -> pl.LazyFrame:
     """One row per game played (without error) under both variants: the keys,
-    ``y_ref`` and ``y_var`` (1 when ``seat`` won)."""
-    if seat not in SEATS:
+    ``y_ref`` and ``y_var`` (1 when ``seat`` won). ``keys`` are the cell columns
+    of another game's table (its setup column and ``<seat>_strategy`` columns;
+    default Red Notice's)."""
+    if keys is None and seat not in SEATS:
         raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
-    return _outcomes(results, reference, seat, "y_ref").join(
-        _outcomes(results, variant, seat, "y_var"), on=GAME_KEYS, how="inner"
+    cell = list(keys or CELL_KEYS)
+    return _outcomes(results, reference, seat, "y_ref", cell).join(
+        _outcomes(results, variant, seat, "y_var", cell), on=[*cell, "game_index"], how="inner"
     )
 
 
@@ -102,7 +106,8 @@ def _intervals(z: float) -> list[pl.Expr]:
 
 
 def paired_differences(
-    results: Results, reference: str, variant: str, seat: str = "angela", z: float = Z95
+    results: Results, reference: str, variant: str, seat: str = "angela", z: float = Z95,
+    keys: list[str] | None = None,
 ) -> pl.DataFrame:
     """Per cell (identity pair x strategy pair) and overall (``identity_pair == "all"``):
     ``games`` paired, both win rates of ``seat``, ``diff`` (variant - reference), the
@@ -113,13 +118,14 @@ def paired_differences(
     of the cells' differences and its variance the weighted sum of theirs, so the
     cells' different base rates do not inflate it.
     """
+    cell_keys = list(keys or CELL_KEYS)
     cells = (
-        paired_games(results, reference, variant, seat)
-        .group_by(CELL_KEYS)
+        paired_games(results, reference, variant, seat, keys)
+        .group_by(cell_keys)
         .agg(_moments())
         .filter(pl.col("games") >= 2)
         .with_columns(_statistics())
-        .sort(CELL_KEYS)
+        .sort(cell_keys)
         .collect()
     )
     if cells.height == 0:
@@ -130,9 +136,7 @@ def paired_differences(
     total = cells["games"].sum()
     w = pl.col("games").cast(pl.Float64) / total
     overall = cells.select(
-        pl.lit(ALL).alias("identity_pair"),
-        pl.lit(ALL).alias("angela_strategy"),
-        pl.lit(ALL).alias("jessah_strategy"),
+        *(pl.lit(ALL).alias(k) for k in cell_keys),
         pl.col("games").sum(),
         pl.col("wins_ref").sum(),
         pl.col("wins_var").sum(),

@@ -67,23 +67,26 @@ def baseline() -> None:
 @click.option("--workers", default=None, help='Worker processes, or "auto" (overrides run.workers).')
 @click.option("--backend", default=None, help='"process" or "serial" (overrides run.backend).')
 @click.option("--delta", type=float, default=0.05, show_default=True,
-              help="Tolerance: a move of the forger's win rate by 2*delta is flagged with probability 1-beta.")
+              help="Tolerance: a move of the watched seat's win rate (Red Notice: the forger's) by 2*delta is "
+                   "flagged with probability 1-beta.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="False-alarm rate over all cells.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="Miss rate for a move of 2*delta.")
 def baseline_save(config: Path, out: Path, games: int | None, seed: int | None, workers: str | None,
                   backend: str | None, delta: float, alpha: float, beta: float) -> None:
     """Play CONFIG and store a baseline: win rates and counts per cell, rules hash,
     rnsim version, config, seed and the gate's design."""
-    from rnsim.drift import save_baseline
+    from rnsim.drift import cell_name, save_baseline
 
     b = save_baseline(config, out, games=games, seed=seed, workers=workers, backend=backend,
                       delta=delta, alpha=alpha, beta=beta, echo=_echo_err)
     g = b.gate
     click.echo(f"baseline written: {out} ({len(b.cells)} cell(s) x {b.games_per_cell:,} games, seed {b.master_seed}; "
                f"gate delta {g['delta']}, alpha {g['alpha']}, beta {g['beta']}, batch {g['batch']}, budget {g['budget']:,})")
+    seat = g.get("seat", "angela")
     for c in b.cells:
-        click.echo(f"  {c['variant']} · {c['identity_pair']} · {c['angela_strategy']} vs {c['jessah_strategy']}: "
-                   f"forger {c['angela_wins']:,}/{c['games']:,} = {100 * c['forger_rate']:.1f}%")
+        labels = {k: v for k, v in c.items() if k == "variant" or isinstance(v, str) and k not in ("replay",)}
+        wins = int(c[f"{seat}_wins"])
+        click.echo(f"  {cell_name(labels)}: {seat} {wins:,}/{c['games']:,} = {100 * wins / max(1, c['games']):.1f}%")
 
 
 @click.command()

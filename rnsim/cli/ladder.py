@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import polars as pl
 
 from rnsim.analysis.stats import wilson
 from rnsim.errors import ConfigError
@@ -43,37 +44,6 @@ class Cell:
         return k / self.games, lo, hi
 
 
-def _play_chunk(task: tuple[str, str, int, int, int, dict[str, Any], dict[str, Any]]) -> dict[str, Any]:
-    """Play games [start, stop) of one cell; a worker's unit of work."""
-    from rnsim.games import get_game
-    from rnsim.play import StrategyError, run_game
-    from rnsim.strategy import load_strategy
-
-    forger, agent, seed, start, stop, fparams, aparams = task
-    game = get_game("red_notice")
-    rules = game.rules()
-    strats = [load_strategy(forger, fparams, game), load_strategy(agent, aparams, game)]
-    out: dict[str, Any] = {"forger": forger, "agent": agent, "games": 0, "angela": 0, "jessah": 0, "timeout": 0, "error": 0,
-           "rounds": 0, "first_error": None}
-    t0 = time.perf_counter()
-    for i in range(start, stop):
-        out["games"] += 1
-        try:
-            r = run_game(game, rules, strats, seed, i)
-        except StrategyError as e:
-            out["error"] += 1
-            if out["first_error"] is None:
-                out["first_error"] = str(e)
-            continue
-        out["rounds"] += r.rounds
-        if r.winner is None:
-            out["timeout"] += 1
-        else:
-            out[r.winner] += 1
-    out["seconds"] = time.perf_counter() - t0
-    return out
-
-
 def run_ladder(
     levels: tuple[str, ...] = DEFAULT_LEVELS,
     games: int = 5000,
@@ -82,54 +52,60 @@ def run_ladder(
     chunk: int = 250,
     params: dict[str, dict[str, Any]] | None = None,
     progress: bool = False,
+    backend: str | None = None,
 ) -> dict[tuple[str, str], Cell]:
     """Play the ladder; returns the cells keyed by (forger level, agent level).
 
-    The same game indices ``0..games-1`` are played in every cell, so the
-    results do not depend on ``workers`` or ``chunk``.
+    The ladder is a tournament (every level in both seats, a round robin, setups
+    drawn as in the rulebook) played through the tournament backends: the same
+    game indices ``0..games-1`` in every cell, so the results do not depend on
+    ``workers``, ``chunk`` or the backend.
     """
-    from rnsim.strategy import load_strategy
+    from rnsim.config import config_from_mapping
+    from rnsim.tournament.batches import play_ranges, pool_for
 
     params = params or {}
-    for lv in levels:  # fail early, with the loader's message, on a bad name or param
-        load_strategy(lv, params.get(lv))
     if games < 1:
         raise ConfigError(f"ladder: games must be at least 1, got {games}")
-    tasks = []
-    for f in levels:
-        for a in levels:
-            for s in range(0, games, chunk):
-                tasks.append((f, a, seed, s, min(games, s + chunk), params.get(f, {}), params.get(a, {})))
+    specs = [{"ref": lv, "params": params.get(lv, {}), "label": lv} for lv in levels]
+    raw = {"run": {"games": games, "seed": seed, "identities": "random", "chunk_size": chunk},
+           "strategies": {"angela": specs, "jessah": specs}}
+    cfg = config_from_mapping(raw, src="ladder", workers=max(1, workers),
+                              backend=backend or ("process" if workers > 1 else "serial"))
     cells = {(f, a): Cell(f, a) for f in levels for a in levels}
-
-    def add(res: dict[str, Any]) -> None:
-        c = cells[(res["forger"], res["agent"])]
-        c.games += int(res["games"])
-        c.angela += int(res["angela"])
-        c.jessah += int(res["jessah"])
-        c.timeout += int(res["timeout"])
-        c.error += int(res["error"])
-        c.rounds += int(res["rounds"])
-        c.seconds += float(res["seconds"])
-        if res["first_error"]:
-            click.echo(f"warning: {res['forger']} vs {res['agent']}: {res['first_error']}", err=True)
+    by_id = {c.id: cells[(levels[c.strategies[0]], levels[c.strategies[1]])] for c in cfg.cells()}
 
     from tqdm import tqdm
 
     bar = tqdm(total=games * len(levels) ** 2, unit="game", disable=not progress, smoothing=0.05)
-    if workers <= 1:
-        for t in tasks:
-            res = _play_chunk(t)
-            add(res)
-            bar.update(res["games"])
-    else:
-        import multiprocess as mp
-
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for res in pool.imap_unordered(_play_chunk, tasks):
-                add(res)
-                bar.update(res["games"])
+    t0 = time.perf_counter()
+    with pool_for(cfg, "ladder") as pool:
+        # block by block of game indices, so the bar moves and every cell advances together
+        for start in range(0, games, chunk):
+            stop = min(games, start + chunk)
+            rows = play_ranges(cfg, [(cid, start, stop) for cid in by_id], pool=pool)
+            counts = rows.group_by("cell").agg(
+                pl.len().alias("games"),
+                (pl.col("winner") == "angela").sum().alias("angela"),
+                (pl.col("winner") == "jessah").sum().alias("jessah"),
+                (pl.col("winner").is_null() & (pl.col("end_reason") != "error")).sum().alias("timeout"),
+                (pl.col("end_reason") == "error").sum().alias("error"),
+                pl.col("rounds").cast(pl.Int64).sum().alias("rounds"),
+            )
+            for r in counts.iter_rows(named=True):
+                c = by_id[r["cell"]]
+                for k in ("games", "angela", "jessah", "timeout", "error"):
+                    setattr(c, k, getattr(c, k) + int(r[k]))
+                c.rounds += int(r["rounds"] or 0)
+            bar.update(rows.height)
     bar.close()
+    wall = time.perf_counter() - t0
+    for c in cells.values():  # wall time, shared out by games (the pool plays cells together)
+        c.seconds = wall * c.games / max(1, games * len(levels) ** 2)
+    errors = sum(c.error for c in cells.values())
+    if errors:
+        click.echo(f"warning: {errors} game(s) ended in a strategy or engine error (run the cell with "
+                   "`rnsim run` to see the tracebacks)", err=True)
     return cells
 
 

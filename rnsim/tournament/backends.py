@@ -22,7 +22,7 @@ from rnsim.tournament.backend_registry import BACKENDS, backend_missing
 from rnsim.tournament.schedule import Chunk
 from rnsim.tournament.worker import ChunkOutput, Plan, WorkerState, play_chunk
 
-__all__ = ["BACKENDS", "Backend", "ProcessBackend", "RunnerError", "SerialBackend", "get_backend"]
+__all__ = ["BACKENDS", "Backend", "Pool", "ProcessBackend", "RunnerError", "SerialBackend", "get_backend", "open_pool"]
 
 # A chunk whose worker dies this many times is not tried again: the run stops
 # (resumable) and names the chunk, rather than looping forever.
@@ -56,6 +56,46 @@ def get_backend(name: str, workers: int, address: str | None = None) -> Backend:
     return backend
 
 
+class Pool:
+    """A backend kept open for several batches of chunks (the drift gate's many
+    small batches, the ladder): workers start once, not once per batch.
+    Backends with ``open``/``play``/``close`` keep their workers; any other
+    backend (a cluster) plays each batch as one ``run``. Every path plays the
+    same chunks with ``play_chunk``, so results never depend on it."""
+
+    def __init__(self, backend: Backend, plan: Plan) -> None:
+        self.backend: Any = backend
+        self.plan = plan
+        opener = getattr(backend, "open", None)
+        self._open = opener is not None
+        if opener is not None:
+            opener(plan)
+
+    def play(self, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+        if not chunks:
+            return
+        if self._open:
+            self.backend.play(chunks, on_result)
+        else:
+            self.backend.run(self.plan, chunks, on_result)
+
+    def close(self) -> None:
+        if self._open:
+            self.backend.close()
+            self._open = False
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_pool(plan: Plan, name: str, workers: int, address: str | None = None) -> Pool:
+    """Backend ``name`` with ``workers`` workers, open for ``plan`` until closed."""
+    return Pool(get_backend(name, workers, address), plan)
+
+
 class SerialBackend:
     """Every chunk in this process, in order: for debugging and profiling."""
 
@@ -63,11 +103,25 @@ class SerialBackend:
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = 1
+        self._state: WorkerState | None = None
+
+    def open(self, plan: Plan) -> None:
+        self._state = WorkerState(plan)
+
+    def play(self, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+        assert self._state is not None, "open() first"
+        for c in chunks:
+            on_result(play_chunk(self._state, c))
+
+    def close(self) -> None:
+        self._state = None
 
     def run(self, plan: Plan, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
-        ws = WorkerState(plan)
-        for c in chunks:
-            on_result(play_chunk(ws, c))
+        self.open(plan)
+        try:
+            self.play(chunks, on_result)
+        finally:
+            self.close()
 
 
 def _worker_main(conn: Any, plan: Plan) -> None:
@@ -141,33 +195,54 @@ class _Slot:
 class ProcessBackend:
     """A pool of ``workers`` processes (multiprocess, spawn start), one chunk in
     flight per worker. A worker that dies (crash, os._exit, SIGKILL) is
-    replaced and its chunk played again."""
+    replaced and its chunk played again. ``open``/``play``/``close`` keep the
+    workers across batches; ``run`` is one batch."""
 
     name = "process"
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.replaced = 0
+        self._plan: Plan | None = None
+        self._ctx: Any = None
+        self._slots: list[_Slot] = []
+        self._start_failures = 0
 
     def run(self, plan: Plan, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+        self.open(plan)
+        try:
+            self.play(chunks, on_result)
+        finally:
+            self.close()
+
+    def open(self, plan: Plan) -> None:
         import multiprocess as mp
-        from multiprocess.connection import wait
 
         # spawn, not fork: the parent has Polars' thread pool running, and a
         # forked child of a threaded process can deadlock.
-        ctx = mp.get_context("spawn")
+        self._ctx = mp.get_context("spawn")
+        self._plan = plan
+        self._slots = []
+        self._start_failures = 0
+
+    def _start(self) -> _Slot:
+        assert self._plan is not None, "open() first"
+        parent_end, child_end = self._ctx.Pipe()
+        p = self._ctx.Process(target=_worker_main, args=(child_end, self._plan), daemon=True)
+        with _main_module_hidden(not _needs_main(self._plan)):
+            p.start()
+        child_end.close()
+        return _Slot(p, parent_end)
+
+    def play(self, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+        from multiprocess.connection import wait
+
         pending: deque[Chunk] = deque(chunks)
         attempts: dict[Chunk, int] = {}
-        start_failures = 0
-        slots: list[_Slot] = []
-
-        def start() -> _Slot:
-            parent_end, child_end = ctx.Pipe()
-            p = ctx.Process(target=_worker_main, args=(child_end, plan), daemon=True)
-            with _main_module_hidden(not _needs_main(plan)):
-                p.start()
-            child_end.close()
-            return _Slot(p, parent_end)
+        # workers kept from the previous batch, if still alive; new ones up to the need
+        slots = self._slots = [s for s in self._slots if not s.retired and s.proc.is_alive()]
+        for _ in range(min(self.workers, len(pending)) - len(slots)):
+            slots.append(self._start())
 
         def feed(s: _Slot) -> None:
             if pending and s.chunk is None:
@@ -189,72 +264,71 @@ class ProcessBackend:
             feed(s)  # keep the worker busy while the parent writes the shard
             on_result(out)
 
-        try:
-            for _ in range(min(self.workers, len(pending))):
-                slots.append(start())
-            for s in slots:
-                feed(s)
-            while any(s.chunk is not None for s in slots):
-                live = [s for s in slots if not s.retired]
-                ready = set(wait([s.conn for s in live if s.chunk is not None] + [s.proc.sentinel for s in live]))
-                for n, s in enumerate(slots):
-                    if s.retired:
-                        continue
-                    alive_msg = s.conn in ready
-                    died = s.proc.sentinel in ready
-                    if alive_msg or died:
-                        # A result may sit in the pipe of a worker that died just after sending it.
-                        while s.chunk is not None:
-                            try:
-                                if not s.conn.poll():
-                                    break
-                                msg = s.conn.recv()
-                            except (EOFError, OSError):
-                                died = True
+        for s in slots:
+            feed(s)
+        while any(s.chunk is not None for s in slots):
+            live = [s for s in slots if not s.retired]
+            ready = set(wait([s.conn for s in live if s.chunk is not None] + [s.proc.sentinel for s in live]))
+            for n, s in enumerate(slots):
+                if s.retired:
+                    continue
+                alive_msg = s.conn in ready
+                died = s.proc.sentinel in ready
+                if alive_msg or died:
+                    # A result may sit in the pipe of a worker that died just after sending it.
+                    while s.chunk is not None:
+                        try:
+                            if not s.conn.poll():
                                 break
-                            # Outside the try: an error of the parent's own (writing the shard in
-                            # on_result) is not the worker's death and must stop the run, not replay.
-                            handle(s, msg)
-                    if died or not s.proc.is_alive():
-                        if s.chunk is None and not pending:
-                            s.retired = True  # nothing left for it to do
-                            continue
-                        lost = s.chunk
-                        s.conn.close()
-                        s.proc.join(timeout=1)
-                        if not s.ready:
-                            start_failures += 1
-                            if start_failures >= MAX_ATTEMPTS:
-                                raise RunnerError(
-                                    f"worker processes die while starting (exit code {s.proc.exitcode}). Workers are "
-                                    "started with 'spawn', which imports the main module again: a script that "
-                                    "starts a run must do so under `if __name__ == \"__main__\":`"
-                                )
-                        if lost is not None and s.ready:
-                            attempts[lost] = attempts.get(lost, 0) + 1
-                            if attempts[lost] >= MAX_ATTEMPTS:
-                                raise RunnerError(
-                                    f"chunk {lost.name} (cell {lost.cell}, games {lost.start}..{lost.stop - 1}) "
-                                    f"killed its worker {MAX_ATTEMPTS} times (exit code {s.proc.exitcode}); "
-                                    "run it with backend = \"serial\" to debug"
-                                )
-                        if lost is not None:
-                            pending.appendleft(lost)
-                        self.replaced += 1
-                        slots[n] = start()
-                        feed(slots[n])
-        finally:
-            for s in slots:
-                try:
-                    s.conn.send(None)
-                except (OSError, ValueError):
-                    pass
-            for s in slots:
-                s.proc.join(timeout=2)
-                if s.proc.is_alive():
-                    s.proc.terminate()
-                    s.proc.join(timeout=2)
-                try:
+                            msg = s.conn.recv()
+                        except (EOFError, OSError):
+                            died = True
+                            break
+                        # Outside the try: an error of the parent's own (writing the shard in
+                        # on_result) is not the worker's death and must stop the run, not replay.
+                        handle(s, msg)
+                if died or not s.proc.is_alive():
+                    if s.chunk is None and not pending:
+                        s.retired = True  # nothing left for it to do
+                        continue
+                    lost = s.chunk
                     s.conn.close()
-                except OSError:
-                    pass
+                    s.proc.join(timeout=1)
+                    if not s.ready:
+                        self._start_failures += 1
+                        if self._start_failures >= MAX_ATTEMPTS:
+                            raise RunnerError(
+                                f"worker processes die while starting (exit code {s.proc.exitcode}). Workers are "
+                                "started with 'spawn', which imports the main module again: a script that "
+                                "starts a run must do so under `if __name__ == \"__main__\":`"
+                            )
+                    if lost is not None and s.ready:
+                        attempts[lost] = attempts.get(lost, 0) + 1
+                        if attempts[lost] >= MAX_ATTEMPTS:
+                            raise RunnerError(
+                                f"chunk {lost.name} (cell {lost.cell}, games {lost.start}..{lost.stop - 1}) "
+                                f"killed its worker {MAX_ATTEMPTS} times (exit code {s.proc.exitcode}); "
+                                "run it with backend = \"serial\" to debug"
+                            )
+                    if lost is not None:
+                        pending.appendleft(lost)
+                    self.replaced += 1
+                    slots[n] = self._start()
+                    feed(slots[n])
+
+    def close(self) -> None:
+        slots, self._slots = self._slots, []
+        for s in slots:
+            try:
+                s.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        for s in slots:
+            s.proc.join(timeout=2)
+            if s.proc.is_alive():
+                s.proc.terminate()
+                s.proc.join(timeout=2)
+            try:
+                s.conn.close()
+            except OSError:
+                pass

@@ -95,7 +95,7 @@ class RedNotice:
     def knobs(self) -> Sequence[Knob]:
         out = []
         for name, k in KNOBS.items():
-            if k.lo is None:
+            if k.lo is None or k.hi is None:
                 out.append(Knob(name, k.default, k.doc, choices=SEATS))
             else:
                 out.append(Knob(name, k.default, k.doc, low=k.lo, high=k.hi, notch=_notch(k.default, k.lo, k.hi)))
