@@ -95,10 +95,15 @@ class RedNotice:
     def knobs(self) -> Sequence[Knob]:
         out = []
         for name, k in KNOBS.items():
-            if k.lo is None or k.hi is None:
+            kind = getattr(k, "kind", "number")
+            if kind == "choice":
                 out.append(Knob(name, k.default, k.doc, choices=SEATS))
-            else:
-                out.append(Knob(name, k.default, k.doc, low=k.lo, high=k.hi, notch=_notch(k.default, k.lo, k.hi)))
+            elif kind == "number":
+                notch = getattr(k, "notch", None)
+                out.append(Knob(name, k.default, k.doc, low=k.lo, high=k.hi,
+                                notch=None if notch is None else float(notch)))
+            else:  # a component knob (lists of ids or values)
+                out.append(Knob(name, k.default, k.doc))
         return out
 
     def rule_keys(self) -> tuple[str, ...]:
@@ -302,6 +307,11 @@ class RedNotice:
 
         return narrate(dict(e) for e in events)
 
+    def conceal(self, state: GameState, seat: int, rng: random.Random) -> GameState:
+        from rnsim.games.red_notice.conceal import conceal
+
+        return conceal(state, seat, rng)
+
     def save_position(self, state: GameState) -> dict[str, Any]:
         from rnsim.games.red_notice.engine.position import save_position
 
@@ -312,11 +322,6 @@ class RedNotice:
         from rnsim.games.red_notice.engine.position import load_position
 
         return load_position(dict(data), rules=rules, log=log, source=source)
-
-
-def _notch(default: int, lo: int, hi: int) -> float:
-    """A designer's natural step: about a tenth of the default, at least 1."""
-    return float(max(1, abs(default) // 10)) if hi > lo else 0.0
 
 
 def _game() -> RedNotice:
