@@ -54,6 +54,10 @@ def run_game(
 ) -> Outcome:
     """Play game ``game_index`` of master seed ``master_seed``, one strategy
     per seat (seat 0 first). A strategy failure raises StrategyError."""
+    seats = game.seats(rules, setup)
+    if len(strategies) != len(seats):
+        raise ValueError(f"game {game.name!r} has {len(seats)} seats ({', '.join(seats)}) under these rules "
+                         f"and setup; got {len(strategies)} strategies")
     seeds = game_seeds(master_seed, game_index, len(strategies))
     chance = random.Random(seeds.chance)
     for seat, (s, x) in enumerate(zip(strategies, seeds.seats, strict=True)):

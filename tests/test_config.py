@@ -46,6 +46,8 @@ BROKEN = [
     ('[strategies]\nanglea = "random"', ["unknown key 'strategies.anglea'", "did you mean 'angela'"]),
     ('[rules]\nextends = "missing.toml"', ["rules.extends: file not found: 'missing.toml'"]),
     ("[run\ngames = 3", ["cfg.toml: not valid TOML"]),
+    ('[run]\ngame = "red_notic"', ["run.game: unknown game 'red_notic'", "did you mean 'red_notice'"]),
+    ('[run]\nplayers = 4', ["unknown key 'run.players'", "valid keys in run: game, games"]),
 ]
 
 

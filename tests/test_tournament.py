@@ -340,3 +340,29 @@ def test_scripts_without_a_main_guard(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-W", "ignore", str(script)], capture_output=True, text=True, timeout=120)
     assert r.returncode != 0
     assert "worker processes die while starting" in r.stderr and '__name__ == "__main__"' in r.stderr
+
+
+def test_batches_play_the_runs_games_on_one_pool(tmp_path: Path) -> None:
+    """The drift gate's and the ladder's batches are the run's games (same rows
+    whatever the backend), and the process pool keeps its workers across batches."""
+    from rnsim.tournament.batches import play_ranges, pool_for
+
+    raw = raw_config()
+    run = run_table(tmp_path, "ref", raw, backend="serial")
+    serial = config_from_mapping(raw, src="t.toml", backend="serial")
+    ranges = [(0, 0, 5), (3, 2, 12), (7, 0, 12)]
+    one = play_ranges(serial, ranges).sort(["cell", "game_index"])
+    cells = serial.cells()
+    for c, a, b in ranges:
+        labels = serial.cell_labels(cells[c])
+        want = run.filter(*(pl.col(k) == v for k, v in labels.items()), pl.col("game_index").is_between(a, b - 1))
+        got = one.filter(pl.col("cell") == c)
+        assert got["winner"].to_list() == want.sort("game_index")["winner"].to_list()
+    process = config_from_mapping(raw, src="t.toml", backend="process", workers=2)
+    with pool_for(process, "t") as pool:
+        first = play_ranges(process, ranges[:1], pool=pool)
+        pids = sorted(s.proc.pid for s in pool.backend._slots)
+        rest = play_ranges(process, ranges[1:], pool=pool)
+        assert sorted(s.proc.pid for s in pool.backend._slots) == pids  # the same workers
+    both = pl.concat([first, rest]).sort(["cell", "game_index"])
+    assert both.equals(one)

@@ -1,0 +1,58 @@
+"""The game-agnostic play loop and seeding (rnsim.play, rnsim.seeding)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rnsim import GameResult, play_game
+from rnsim.errors import ConfigError
+from rnsim.games import get_game
+from rnsim.play import run_game
+from rnsim.seeding import game_seeds
+from rnsim.strategy import load_strategy
+
+
+@settings(max_examples=200, deadline=None)
+@given(master=st.integers(0, 2**63 - 1), index=st.integers(0, 2**40), seats=st.integers(1, 8))
+def test_a_seats_stream_does_not_depend_on_the_number_of_seats(master: int, index: int, seats: int) -> None:
+    """One stream per seat, prefix-stable: seat s of an n-seat game has the seed
+    it has in a 2-seat game, and the chance seed never changes (two-seat games
+    keep their streams; game i of a 5-player and a 3-player game share chance)."""
+    two = game_seeds(master, index)
+    n = game_seeds(master, index, seats)
+    assert n.chance == two.chance and len(n.seats) == seats
+    assert n.seats[:2] == two.seats[:seats]
+    assert len(set(n.seats) | {n.chance}) == seats + 1  # independent streams
+    assert all(0 <= x < 2**63 for x in (n.chance, *n.seats, n.copies))
+
+
+def test_seeds_refuse_negative_input_and_no_seats() -> None:
+    with pytest.raises(ValueError, match="non-negative"):
+        game_seeds(-1, 0)
+    with pytest.raises(ValueError, match="at least one seat"):
+        game_seeds(0, 0, 0)
+
+
+def test_play_game_takes_strategies_by_seat_name() -> None:
+    r = play_game(angela="rule", jessah="expert", identities=("journalist", "pilot"), seed=4, game_index=2)
+    assert isinstance(r, GameResult) and r.identities == ("journalist", "pilot")
+    game = get_game("red_notice")
+    out = run_game(game, game.rules(), [load_strategy("rule", None, game), load_strategy("expert", None, game)],
+                   4, 2, setup=("journalist", "pilot"))
+    assert (out.winner, out.rounds, out.decisions) == (r.winner, r.rounds, r.decisions)
+    assert out.record["identity_pair"] == "journalist+pilot"
+
+
+def test_play_game_names_what_it_accepts() -> None:
+    with pytest.raises(ConfigError, match="unknown argument 'bob'.*accepted: angela, jessah"):
+        play_game(bob="rule")
+    with pytest.raises(ConfigError, match="unknown game 'chess'"):
+        play_game(game="chess")
+
+
+def test_run_game_wants_one_strategy_per_seat() -> None:
+    game = get_game("red_notice")
+    with pytest.raises(ValueError):
+        run_game(game, game.rules(), [load_strategy("random", None, game)] * 3, 0, 0)
