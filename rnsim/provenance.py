@@ -105,11 +105,14 @@ def config_from_manifest(manifest: dict[str, Any], out: Path) -> RunConfig:
     named by the run has changed since)."""
     from rnsim.config import config_from_mapping
     from rnsim.errors import RnsimError
+    from rnsim.games import DEFAULT_GAME, get_game
 
     try:
         c = manifest["config"]
+        game = c.get("game", manifest.get("game", DEFAULT_GAME))
+        setup_key = get_game(game).setup_key
         raw = {
-            "run": {"games": c["games"], "seed": c["seed"], "identities": c["identities"]},
+            "run": {"game": game, "games": c["games"], "seed": c["seed"], setup_key: c[setup_key]},
             "variants": [{"name": v["name"], **v["rules"]} for v in c["variants"]],
             "strategies": c["strategies"],
         }
