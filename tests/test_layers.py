@@ -6,8 +6,8 @@
 A module may import its own layer or any layer below it, never one above
 (function-local imports count too: a lazy upward import is still a cycle in
 waiting). The analysis and the report never import a game's modules (only the
-registry, rnsim.games). A game's report sections (``rnsim/games/<g>/report*``
-and ``analysis*``) are plug-ins of the report layer.
+registry, rnsim.games). A game's report sections (``rnsim/games/<g>/report*``,
+``analysis*``, ``figures*``, ``synthetic*``) are plug-ins of the report layer.
 
 And the core knows no game by name: no Red Notice word appears in the code
 (names, attributes, arguments, string literals; docstrings and comments are
@@ -63,7 +63,7 @@ MODULES = _modules()
 
 def layer_of(module: str) -> int | None:
     parts = module.split(".")
-    if len(parts) >= 4 and parts[:2] == ["rnsim", "games"] and parts[3].startswith(("report", "analysis")):
+    if len(parts) >= 4 and parts[:2] == ["rnsim", "games"] and parts[3].startswith(("report", "analysis", "figures", "synthetic")):
         return 5  # a game's report sections
     best: tuple[int, int] | None = None  # (prefix length, layer)
     for n, names in enumerate(LAYERS):
