@@ -14,6 +14,7 @@ from rnsim.games.red_notice.engine.belief import expand
 from rnsim.games.red_notice.engine.decision import JESSAH
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.engine.view import View, build_view
+from rnsim.games.red_notice.game import GAME
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.play import run_game
 from rnsim.strategy import load_strategy
@@ -83,12 +84,12 @@ def test_near_equal_hunts_are_listed_and_include_the_best():
 
 def _winners(params: dict, games: int = 12) -> list[str | None]:
     a, j = load_strategy("expert"), load_strategy("expert", params)
-    return [run_game(RULES, a, j, 11, i, comps=COMPS).winner for i in range(games)]
+    return [run_game(GAME, RULES, [a, j], 11, i).winner for i in range(games)]
 
 
 def _decisions(params: dict, games: int = 6) -> list[int]:
     a, j = load_strategy("expert"), load_strategy("expert", params)
-    return [run_game(RULES, a, j, 11, i, comps=COMPS).decisions for i in range(games)]
+    return [run_game(GAME, RULES, [a, j], 11, i).decisions for i in range(games)]
 
 
 def test_agent_risk_changes_play_above_one_half():
