@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rnsim.config", "rnsim.provenance", "rnsim.tournament"),
     ("rnsim.analysis",),
     ("rnsim.report",),
-    ("rnsim.drift",),
+    ("rnsim.drift", "rnsim.levers"),
     ("rnsim.cli",),
 ]
 
