@@ -2,6 +2,7 @@
 
     python scripts/bench_fbi.py ladder --games 1200 --players 3
     python scripts/bench_fbi.py speed --games 200 --players 5
+    python scripts/bench_fbi.py versus-red-notice --games 100
 
 ``ladder`` plays tables holding random, rule and expert together (3 players:
 one each; 4 and 5 players: the strongest fills the extra seats in turn...),
@@ -36,7 +37,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
+    return max(0.0, c - h), min(1.0, c + h)
 
 
 def ladder(games: int, players: int, seed: int, rules_table: dict) -> bool:
@@ -72,9 +73,29 @@ def speed(games: int, players: int, seed: int) -> None:
         print(f"{players} players, {name:7s}: {games / dt:8.1f} games/s on one core ({games} games, {dt:.1f} s)")
 
 
+def versus_red_notice(games: int, seed: int) -> None:
+    """Seconds per expert game: FBI at 5 players against Red Notice, interleaved
+    so both see the same machine load."""
+    from rnsim.play import play_game
+    from rnsim.strategy import load_strategy
+
+    rules = GAME.rules({})
+    rn_a, rn_j = load_strategy("expert"), load_strategy("expert")
+    t_fbi = t_rn = 0.0
+    for g in range(games):
+        t = time.perf_counter()
+        play(rules, 5, [ExpertStrategy() for _ in range(5)], seed, g)
+        t_fbi += time.perf_counter() - t
+        t = time.perf_counter()
+        play_game(angela=rn_a, jessah=rn_j, seed=seed, game_index=g)
+        t_rn += time.perf_counter() - t
+    print(f"expert game, FBI 5 players: {1000 * t_fbi / games:.1f} ms; Red Notice: {1000 * t_rn / games:.1f} ms "
+          f"(ratio FBI / Red Notice {t_fbi / t_rn:.2f}, {games} games each)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("ladder", "speed"))
+    ap.add_argument("what", choices=("ladder", "speed", "versus-red-notice"))
     ap.add_argument("--games", type=int, default=600)
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
@@ -82,6 +103,9 @@ def main() -> int:
     a = ap.parse_args()
     if a.what == "ladder":
         return 0 if ladder(a.games, a.players, a.seed, {"stacked": a.stacked}) else 1
+    if a.what == "versus-red-notice":
+        versus_red_notice(a.games, a.seed)
+        return 0
     speed(a.games, a.players, a.seed)
     return 0
 

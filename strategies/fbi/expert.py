@@ -1,19 +1,24 @@
 """An expert FBI player: plays the rest of the turn out in its head.
 
-It models every other player as the rule player (rnsim_strategies.fbi.rule)
-and reads what they reveal:
+- Arrest: which colours can the others still take? A player who has played
+  one agent keeps the partner that makes his best pair with it (F6, F7); one
+  who has played none holds his best pair on the table as it was when agents
+  were chosen (the view's arrests this turn are put back to rebuild it). It
+  plays the rest of the turn out for each of its agents (everyone greedy
+  afterwards) and keeps the better end position.
+- Bid: what is the bid worth against the card's points? For each card it
+  could move (or none) it predicts the later bids (rule players dump their
+  worst bystander), the order of arrests (F4), and the turn's arrests with
+  its best pairs of agents against rule-modelled rivals; a bystander is
+  dumped, or a villain given up for a better place, when that is worth more
+  than keeping the card.
+- Agents: the pair whose two arrests leave the best end position. Assuming
+  the others contest its colours (param ``contention``, 0..1) measured worse
+  against mixed tables, so the default (0) scores a pair by its own arrests.
 
-- which colours the others can still take: a player who has played one agent
-  keeps the partner that makes his best pair with it (F6, F7); a player who
-  has played none holds his best pair on the table as it was when agents were
-  chosen (the view's arrests this turn are put back to rebuild it);
-- what a bid is worth against the card's points: for each card it could move
-  (or none), it predicts the later bids, the order of arrests (F4), its best
-  pair of agents in that order and the turn's arrests, and compares the end
-  positions; a bystander is dumped when that is worth more than keeping it;
-- the end position is scored as its points minus the best rival's, with each
-  colour's bonus card counted for the strict leader (F11), in full on the
-  last turn (F9) and at ``bonus_weight`` before it.
+An end position is scored as its points minus the best rival's, each colour's
+bonus card counted for its strict leader (F11): in full on the last turn (F9),
+at ``bonus_weight`` before it.
 """
 
 from __future__ import annotations
@@ -73,13 +78,13 @@ class ExpertStrategy(Strategy):
         comps = view.comps
         col, val = comps.card_colour, comps.card_value
         k = len(comps.colours)
-        totals = [[0] * k for _ in range(view.players)]
+        totals = [[0] * view.players for _ in range(k)]  # colour-major: totals[colour][seat]
         points = [0] * view.players
         for s, cards in enumerate(view.slammers):
             for c in cards:
                 points[s] += val[c]
                 if col[c] >= 0:
-                    totals[s][col[c]] += val[c]
+                    totals[col[c]][s] += val[c]
         return totals, points
 
     def _weight(self, view: Any) -> float:
@@ -106,6 +111,26 @@ class ExpertStrategy(Strategy):
         play_out(self._seq(order, 0), agents, t, tot, pts, view.rules.stacked)
         return self._score(view, tot, pts, self.AGENTS_RIVAL)
 
+    def _alone_value(self, view: Any, table: list[list[int]], totals: list[list[int]], points: list[int],
+                     pair: tuple[str, ...]) -> float:
+        """A pair's worth if nobody else took a card this turn: its two arrests
+        (the second of a 2x pair takes the colour's next card)."""
+        comps = view.comps
+        stacked = view.rules.stacked
+        cols = pair_colours(pair, comps.colours, comps.doubler)
+        tot = [x[:] for x in totals]
+        pts = points[:]
+        me = self.seat
+        if len(cols) == 2 and cols[0] == cols[1]:
+            c = cols[0]
+            gains = [(c, take_value(table[c], stacked)), (c, second_value(table[c], stacked))]
+        else:
+            gains = [(c, take_value(table[c], stacked)) for c in cols]
+        for c, v in gains:
+            tot[c][me] += v
+            pts[me] += v
+        return self._score(view, tot, pts)
+
     def _others_pairs(self, view: Any, table: list[list[int]]) -> list[list[int]]:
         comps = view.comps
         opts = legal_pairs(table, comps.colours, comps.doubler, view.rules.doubler)
@@ -118,14 +143,15 @@ class ExpertStrategy(Strategy):
     def on_agents(self, view: Any, decision: Any) -> Any:
         table = table_values(view)
         totals, points = self._position(view)
-        others = self._others_pairs(view, table)
-        alone: list[list[int]] = [[] for _ in range(view.players)]
         c = float(self.params["contention"])
+        others = self._others_pairs(view, table) if c > 0 else []
+        alone: list[list[int]] = [[] for _ in range(view.players)]
         best, best_v = decision.options[0], -1e9
         for pair in decision.options:
             v = c * self._turn_value(view, view.order, table, totals, points, pair, others) if c > 0 else 0.0
             if c < 1:
-                v += (1 - c) * self._turn_value(view, view.order, table, totals, points, pair, alone)
+                v += (1 - c) * (self._alone_value(view, table, totals, points, pair) if c == 0 else
+                                self._turn_value(view, view.order, table, totals, points, pair, alone))
             if v > best_v + 1e-9:
                 best, best_v = pair, v
         return best
@@ -141,6 +167,9 @@ class ExpertStrategy(Strategy):
         for _, card in reversed(view.arrests):
             if card >= 0:
                 before[col[card]].append(val[card])
+        if not stacked:
+            for t in before:
+                t.sort(reverse=True)
         opts_then = legal_pairs(before, comps.colours, comps.doubler, view.rules.doubler)
         agents: list[list[int]] = []
         for s in range(view.players):
@@ -204,7 +233,7 @@ class ExpertStrategy(Strategy):
             if c >= 0:
                 base_pts[s] -= val[c]
                 if comps.card_colour[c] >= 0:
-                    base_tot[s][comps.card_colour[c]] -= val[c]
+                    base_tot[comps.card_colour[c]][s] -= val[c]
         # The arrests add cards whatever the bid removed, so the turn is played
         # out once per distinct order of arrests and pair, and every bid with
         # that order is then scored by taking its card off the result.
@@ -237,7 +266,7 @@ class ExpertStrategy(Strategy):
                     pts = pts[:]
                     pts[self.seat] -= val[opt]
                     if comps.card_colour[opt] >= 0:
-                        tot[self.seat][comps.card_colour[opt]] -= val[opt]
+                        tot[comps.card_colour[opt]][self.seat] -= val[opt]
                 v = max(v, self._score(view, tot, pts))
             if v > best_v + 1e-9:
                 best, best_v = opt, v

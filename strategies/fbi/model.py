@@ -5,20 +5,17 @@ order (the top card is last, F15)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 
 def take_index(cards: list[int], stacked: bool) -> int:
-    """Index of the card an arrest takes: the most valuable (F8) or the top (F15); -1 if none."""
+    """Index of the card an arrest takes: the top (F15, the last placed) or, as
+    ``table_values`` keeps each colour sorted best first, the most valuable (F8);
+    -1 if none."""
     if not cards:
         return -1
-    if stacked:
-        return len(cards) - 1
-    best = 0
-    for i in range(1, len(cards)):
-        if cards[i] > cards[best]:
-            best = i
-    return best
+    return len(cards) - 1 if stacked else 0
 
 
 def take_value(cards: list[int], stacked: bool) -> int:
@@ -37,15 +34,25 @@ def second_value(cards: list[int], stacked: bool) -> int:
 
 
 def table_values(view: Any) -> list[list[int]]:
+    """Per colour, the values on the table: in placement order with the variant
+    (F15), else sorted best first (only the best card is ever taken, F8)."""
     val = view.comps.card_value
-    return [[val[c] for c in t] for t in view.table]
+    if view.rules.stacked:
+        return [[val[c] for c in t] for t in view.table]
+    return [sorted((val[c] for c in t), reverse=True) for t in view.table]
 
 
 def pair_colours(pair: tuple[str, ...], colours: tuple[str, ...], doubler: str) -> list[int]:
+    """The colours a pair of agents arrests in (the 2x doubles its partner, F6); a new list."""
+    return list(_pair_colours(pair, colours, doubler))
+
+
+@functools.lru_cache(maxsize=4096)
+def _pair_colours(pair: tuple[str, ...], colours: tuple[str, ...], doubler: str) -> tuple[int, ...]:
     cols = [colours.index(a) for a in pair if a != doubler]
     if len(cols) == 1 and doubler in pair:
         cols = cols * 2
-    return cols
+    return tuple(cols)
 
 
 def rule_pair(options: list[tuple[str, ...]], table: list[list[int]], stacked: bool,
@@ -87,27 +94,22 @@ def play_out(seq: list[int], agents: list[list[int]], table: list[list[int]], to
         k = take_index(table[c], stacked)
         if k >= 0:
             v = table[c].pop(k)
-            totals[seat][c] += v
+            totals[c][seat] += v
             points[seat] += v
 
 
 def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
              bonus_weight: float, needs_positive: bool = True, rival_weight: float = 1.0) -> float:
     """My points minus the best rival's, bonus cards counted at ``bonus_weight``
-    (1 when the totals are final) for a strict leader in a colour (F11)."""
-    pts = [float(p) for p in points]
-    n = len(points)
+    (1 when the totals are final) for a strict leader in a colour (F11).
+    ``totals[colour][seat]`` is a seat's signed sum in a colour (F10)."""
+    pts: list[float] = list(points)
     for c, b in enumerate(bonus):
-        best, lead, tie = -10**9, -1, False
-        for s in range(n):
-            t = totals[s][c]
-            if t > best:
-                best, lead, tie = t, s, False
-            elif t == best:
-                tie = True
-        if not tie and (best > 0 or not needs_positive):
-            pts[lead] += b * bonus_weight
+        col = totals[c]
+        best = max(col)
+        if (best > 0 or not needs_positive) and col.count(best) == 1:
+            pts[col.index(best)] += b * bonus_weight
     if rival_weight == 0.0:
         return pts[me]
-    rival = max(pts[s] for s in range(n) if s != me)
+    rival = max(pts[:me] + pts[me + 1:])
     return pts[me] - rival_weight * rival
