@@ -23,8 +23,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rnsim.games.red_notice.engine import state as st
-from rnsim.games.red_notice.engine.position import load_position
+from rnsim.games.red_notice.engine import frames as fr
+from rnsim.games.red_notice.engine.position import frame_fields, load_position
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import POW, Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
@@ -34,41 +34,44 @@ CLASSIC = RuleSet()
 
 
 # ------------------------------------------------------------- pending frames
-# Each helper returns one frame of the engine's stack in position form. The
-# field layouts are the frame comments in rnsim/games/red_notice/engine/state.py.
+# Each helper returns one frame of the engine's stack in position form, its
+# fields given by name (rnsim/games/red_notice/engine/frames.py).
+
+
+def frame(kind: str, **fields: Any) -> dict:
+    return {"frame": kind, "fields": frame_fields(kind, **fields)}
 
 
 def move(seat: str, steps: int, *, journalist: bool = False, escape: bool = False, card: bool = True) -> dict:
     """A movement of up to ``steps`` steps (a Movement action from a card by default)."""
-    mode = (st.M_CARD if card else 0) | (st.M_JOURNALIST if journalist else 0) | (st.M_ESCAPE if escape else 0)
-    return {"frame": "move", "fields": [SEAT[seat], steps, mode, [], None, 0, steps]}
+    mode = (fr.M_CARD if card else 0) | (fr.M_JOURNALIST if journalist else 0) | (fr.M_ESCAPE if escape else 0)
+    return frame("move", seat=SEAT[seat], left=steps, mode=mode, triggered=(), radars=None, belief=0, steps=steps)
 
 
 def security(seat: str, icons: int) -> dict:
-    kind = "a_security" if seat == "angela" else "j_security"
-    return {"frame": kind, "fields": [SEAT[seat], icons]}
+    return frame("a_security" if seat == "angela" else "j_security", seat=SEAT[seat], left=icons)
 
 
 def check(seat: str, icons: int) -> dict:
-    return {"frame": "check", "fields": [SEAT[seat], icons]}
+    return frame("check", seat=SEAT[seat], icons=icons)
 
 
 def bank(seat: str) -> dict:
-    return {"frame": "bank", "fields": [SEAT[seat]]}
+    return frame("bank", seat=SEAT[seat])
 
 
 def joker(seat: str) -> dict:
-    return {"frame": "joker", "fields": [SEAT[seat]]}
+    return frame("joker", seat=SEAT[seat])
 
 
 def upgrade(chooser: str) -> dict:
     """Jessah gains an upgrade, chosen by ``chooser`` (who cashed the $200k check)."""
-    return {"frame": "upgrade", "fields": [SEAT[chooser]]}
+    return frame("upgrade", chooser=SEAT[chooser])
 
 
 def capture(city: str) -> dict:
     """Jessah has just found Angela in ``city``."""
-    return {"frame": "capture", "fields": [CLASSIC.load_components().city(city)]}
+    return frame("capture", city=CLASSIC.load_components().city(city))
 
 
 # ------------------------------------------------------------------ positions
@@ -190,12 +193,12 @@ def position_data(**kw: Any) -> dict[str, Any]:
 
     if phase == "place":
         placed = sum(1 for pair in slots for x in pair if x is not None)
-        stack = [{"frame": "round", "fields": [st.P_PLACE, 0]}, {"frame": "place", "fields": [placed]}]
+        stack = [frame("round", phase=fr.P_PLACE, next_card=0), frame("place", placed=placed)]
     elif phase == "resolve":
-        stack = [{"frame": "round", "fields": [st.P_RESOLVE, 0]}]
+        stack = [frame("round", phase=fr.P_RESOLVE, next_card=0)]
     else:
         # After the scripted frames the round ends and play goes on normally.
-        stack = [{"frame": "round", "fields": [st.P_RESOLVE, n]}, *reversed(kw["then"] or [])]
+        stack = [frame("round", phase=fr.P_RESOLVE, next_card=n), *reversed(kw["then"] or [])]
     return {
         "rules": rules.to_dict(),
         "seed": kw["seed"],

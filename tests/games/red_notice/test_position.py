@@ -164,7 +164,8 @@ def test_bad_frame_field():
 
 def test_frames_that_do_not_fit():
     msg = _broken(lambda d: d["stack"].append({"frame": "move", "fields": [0]}))
-    assert "stack" in msg and "do not fit" in msg
+    assert "stack[" in msg and "do not fit" in msg
+    assert "seat, left, mode, triggered, radars, belief, steps" in msg  # the fields, by name
 
 
 def test_bad_rng():

@@ -12,6 +12,7 @@ from rnsim_strategies.red_notice.random_play import RandomStrategy
 from rnsim.games.red_notice.engine import belief as bel
 from rnsim.games.red_notice.engine import state as S
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
+from rnsim.games.red_notice.engine.frames import Move
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.seeding import game_seeds
@@ -27,10 +28,10 @@ def check_invariants(s: GameState) -> None:
     # movements the belief is the one from its start; she is then within
     # the steps taken so far of it.
     if s.angela_city >= 0:
-        moving = [f for f in s.stack if f[0] == S.F_MOVE and f[1] == ANGELA and f[5] is not None]
+        moving = [f for f in s.stack if isinstance(f, Move) and f.seat == ANGELA and f.radars is not None]
         if moving:
             f = moving[-1]
-            near = bel.reach(f[6], comps.neighbour_mask, f[7] - f[2])
+            near = bel.reach(f.belief, comps.neighbour_mask, f.steps - f.left)
             assert near >> s.angela_city & 1, "Angela left the reach of the belief during a movement"
         else:
             assert s.belief >> s.angela_city & 1, "Angela is outside the public belief"

@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from rnsim.errors import PositionError, RnsimError
-from rnsim.games.red_notice.engine import state as st
 from rnsim.games.red_notice.engine.decision import SEATS
-from rnsim.games.red_notice.engine.state import BLACK, WHITE, GameState
-from rnsim.games.red_notice.rules.components import POW, Components
+from rnsim.games.red_notice.engine.frames import KINDS, Frame, Move
+from rnsim.games.red_notice.engine.state import GameState
+from rnsim.games.red_notice.rules.components import BLACK, POW, WHITE, Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 
 FORMAT = "rnsim-position"
@@ -44,12 +44,9 @@ VERSION = 1
 SIDES = {WHITE: "white", BLACK: "black"}
 _SIDE_OF = {v: k for k, v in SIDES.items()}
 
-# Frame kinds by name, derived from the engine's F_* constants so a new frame
+# Frame classes by their name in a position (frames.KINDS), so a new frame
 # kind needs no change here.
-FRAME_KINDS: dict[int, str] = {
-    v: k[2:].lower() for k, v in vars(st).items() if k.startswith("F_") and isinstance(v, int)
-}
-_FRAME_OF = {v: k for k, v in FRAME_KINDS.items()}
+FRAMES: dict[str, type[Frame]] = {k.NAME: k for k in KINDS}
 
 # Every slot of GameState, and how a position covers it. tests/games/red_notice/test_position.py
 # fails when the engine gains a slot this module does not know about.
@@ -156,8 +153,7 @@ def save_position(game: GameState) -> dict[str, Any]:
             "jessah_cash": list(state.cash_by_round[1]),
             "captures": list(state.captures_by_round),
         },
-        # Frames are the engine's own encoding (ints, tuples, None); see state.py.
-        "stack": [{"frame": FRAME_KINDS[f[0]], "fields": _jsonable(list(f[1:]))} for f in state.stack],
+        "stack": [frame_out(f) for f in state.stack],
         "rng": _jsonable(state.rng.getstate()),
     }
     return out
@@ -397,17 +393,24 @@ def load_position(
     for i, f in enumerate(r.typed(data.get("stack", []), list, "stack", "a list of {frame, fields}")):
         r.table(f, f"stack[{i}].", {"frame", "fields"}, required={"frame", "fields"})
         kind = f["frame"]
-        if kind not in _FRAME_OF:
-            raise r.err(f"stack[{i}].frame", f"unknown frame {kind!r}; frames are: {', '.join(_FRAME_OF)}")
+        if kind not in FRAMES:
+            raise r.err(f"stack[{i}].frame", f"unknown frame {kind!r}; frames are: {', '.join(FRAMES)}")
         fields = r.typed(f["fields"], list, f"stack[{i}].fields", "a list")
         for j, x in enumerate(fields):
             if not _frame_field_ok(x):
                 raise r.err(f"stack[{i}].fields[{j}]", f"a frame field is a whole number, null or a list of them, "
                                                        f"got {x!r}")
-        s.stack.append([_FRAME_OF[kind], *(_frozen(x) for x in fields)])
+        names = FRAMES[kind].FIELDS
+        if len(fields) != len(names):
+            raise r.err(f"stack[{i}].fields", f"the pending frames do not fit: a {kind!r} frame has "
+                                              f"{len(names)} fields ({', '.join(names) or 'none'}), got {fields!r}")
+        try:
+            s.stack.append(frame_in(kind, **{n: _frozen(x) for n, x in zip(names, fields, strict=True)}))
+        except TypeError as e:  # the compiled engine checks field types here
+            raise r.err(f"stack[{i}].fields", f"the pending frames do not fit: {e}") from None
     if not s.over and not s.stack:
         raise r.err("stack", "a game in progress needs at least one pending frame (e.g. the round)")
-    moving = any(f[0] == st.F_MOVE and f[1] == 0 for f in s.stack)
+    moving = any(isinstance(f, Move) and f.seat == 0 for f in s.stack)
     # During one of Angela's movements the belief is still the one from its
     # start; it is brought up to date when the movement ends.
     if s.angela_city >= 0 and not moving and not s.belief >> s.angela_city & 1:
@@ -433,6 +436,30 @@ def load_position(
                 raise r.err("decision", f"the position resumes at {got}, not {want}")
     result: GameState = s
     return result
+
+
+# ------------------------------------------------------------------- frames
+
+
+def frame_out(frame: Frame) -> dict[str, Any]:
+    """A frame in position form: its kind's name and its fields in the
+    order of ``FIELDS`` (ints, null, lists for the engine's tuples)."""
+    return {"frame": frame.NAME, "fields": [_jsonable(getattr(frame, n)) for n in frame.FIELDS]}
+
+
+def frame_in(kind: str, **fields: Any) -> Frame:
+    """The frame of kind ``kind`` (its position name) with the named fields."""
+    frame: Frame = FRAMES[kind](**fields)
+    return frame
+
+
+def frame_fields(kind: str, **fields: Any) -> list[Any]:
+    """A frame's ``fields`` list for a position, from its fields by name
+    (every field of the kind, see frames.py)."""
+    names = FRAMES[kind].FIELDS
+    if set(fields) != set(names):
+        raise ValueError(f"a {kind!r} frame has the fields {', '.join(names) or 'none'}, got {', '.join(fields)}")
+    return [_jsonable(fields[n]) for n in names]
 
 
 # ------------------------------------------------------------------ helpers

@@ -9,9 +9,10 @@ a Python call stack, so a state can be cloned at every decision:
         d = state.decision()
         state.apply(choose(view_for(d.seat), d))
 
-Frames are lists ``[kind, field, ...]`` with immutable fields, so cloning the
-stack is a shallow copy of each frame. Each kind has a ``_s_<kind>`` step
-handler (advance, or return a Decision) and an ``_a_<kind>`` answer handler.
+Frames are typed objects with named fields, one class per kind
+(rnsim/games/red_notice/engine/frames.py); cloning copies the few that change
+and shares the rest. Each kind has a ``_s_<name>`` step handler (advance, or
+return a Decision) and, if it asks, an ``_a_<name>`` answer handler.
 Ruling ids (R1..R25) refer to shared/rules/RULINGS.md.
 """
 
@@ -23,47 +24,36 @@ from typing import Any
 from rnsim.errors import IllegalOption
 from rnsim.games.red_notice.engine import belief as bel
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, SEATS, Decision, JessahSecurityOptions, Option
-from rnsim.games.red_notice.rules.components import BANK, CHECK, MOVEMENT, POW, SECURITY, Components
+from rnsim.games.red_notice.engine.effects import FRAME_HANDLERS, IDENTITY_EFFECTS, UPGRADE_EFFECTS, UpgradeEffect
+from rnsim.games.red_notice.engine.frames import (
+    KINDS,
+    M_CARD,
+    M_ESCAPE,
+    M_JOURNALIST,
+    P_END,
+    P_PLACE,
+    P_RESOLVE,
+    P_START,
+    AngelaSecurity,
+    AngelaStart,
+    Bank,
+    BurnIdentity,
+    Capture,
+    Card,
+    CheckAction,
+    Draw,
+    Frame,
+    GainUpgrade,
+    JessahSecurity,
+    JessahStart,
+    Joker,
+    Move,
+    Place,
+    Round,
+    SetupRadar,
+)
+from rnsim.games.red_notice.rules.components import BANK, BLACK, CHECK, MOVEMENT, POW, SECURITY, WHITE, Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
-
-WHITE, BLACK = 1, 2
-
-# frame kinds
-(
-    F_J_START,
-    F_SETUP_RADAR,
-    F_A_START,
-    F_ROUND,
-    F_PLACE,
-    F_CARD,
-    F_CHECK,
-    F_JOKER,
-    F_BANK,
-    F_J_SECURITY,
-    F_A_SECURITY,
-    F_MOVE,
-    F_CAPTURE,
-    F_IDENTITY,
-    F_UPGRADE,
-    F_BLACK_RADAR,
-    F_BLACK_BARRIER,
-    F_INFORMANT,
-    F_DESTROY,
-    F_REMOVE_BLACK_RADAR,
-    F_REMOVE_BLACK_BARRIER,
-    F_LAWYER_BARRIER,
-    F_LAWYER_RADAR,
-    F_SECURITY_TO_CAP,
-    F_DRAW,
-) = range(25)
-
-# movement modes (bit flags in a F_MOVE frame)
-M_CARD = 1  # a Movement action from a card half or joker (Private Jet applies)
-M_JOURNALIST = 2  # ignores barriers, triggers no radar
-M_ESCAPE = 4
-
-# round phases
-P_START, P_PLACE, P_RESOLVE, P_END = range(4)
 
 JOKER_CHOICES = ("check", "bank", "security", "movement", "pass")
 _JOKER_ACTION = {"check": CHECK, "bank": BANK, "security": SECURITY, "movement": MOVEMENT}
@@ -105,7 +95,7 @@ class GameState:
     slots: list[list[Any]]
     revealed: list[bool]
     spent: list[list[int]]
-    stack: list[list[Any]]
+    stack: list[Frame]
     pending: Decision | None
     over: bool
     winner: int | None
@@ -205,9 +195,9 @@ class GameState:
         s.captures_by_round = []
         s.upgrade_rounds = {}
         s.burnt = []
-        s.stack = [[F_ROUND, P_START, 0], [F_A_START]]
-        s.stack.extend([F_SETUP_RADAR] for _ in range(rules.radars_at_setup))
-        s.stack.append([F_J_START])
+        s.stack = [Round(P_START, 0), AngelaStart()]
+        s.stack.extend(SetupRadar() for _ in range(rules.radars_at_setup))
+        s.stack.append(JessahStart())
         if s.log is not None:
             s._event("setup", identities=[comps.identities[i].id for i in chosen],
                      hands=[[s._check_name(c) for c in h] for h in s.hands],
@@ -236,7 +226,7 @@ class GameState:
             )
         self.pending = None
         frame = self.stack[-1]
-        _ANSWER[frame[0]](self, frame, option)
+        _ANSWER[frame.kind](self, frame, option)
         self._advance()
 
     def clone(self) -> GameState:
@@ -283,7 +273,7 @@ class GameState:
         c.slots = [s[:] for s in self.slots]
         c.revealed = self.revealed[:]
         c.spent = [self.spent[0][:], self.spent[1][:]]
-        c.stack = [f[:] for f in self.stack]
+        c.stack = [f.copy() for f in self.stack]
         c.stats = dict(self.stats)
         c.cash_by_round = [self.cash_by_round[0][:], self.cash_by_round[1][:]]
         c.captures_by_round = self.captures_by_round[:]
@@ -297,11 +287,11 @@ class GameState:
         stack = self.stack
         while self.pending is None and not self.over:
             frame = stack[-1]
-            d = _STEP[frame[0]](self, frame)
+            d = _STEP[frame.kind](self, frame)
             if d is not None:
                 if len(d.options) == 1 and d.kind not in _ALWAYS_ASK:
                     # A forced answer needs no strategy.
-                    _ANSWER[frame[0]](self, frame, d.options[0])
+                    _ANSWER[frame.kind](self, frame, d.options[0])
                 else:
                     self.pending = d
 
@@ -347,10 +337,10 @@ class GameState:
                     opts.append(opt)
         return opts
 
-    def _s_j_start(self, frame: list) -> Decision:
+    def _s_j_start(self, frame: JessahStart) -> Decision:
         return Decision(JESSAH, "start", self._start_options(JESSAH))
 
-    def _a_j_start(self, frame: list, opt: tuple[int, int]) -> None:
+    def _a_j_start(self, frame: JessahStart, opt: tuple[int, int]) -> None:
         chk, city = opt
         self.stack.pop()
         self.hands[JESSAH].remove(chk)
@@ -359,23 +349,23 @@ class GameState:
         if self.log is not None:
             self._event("jessah_start", city=self._city_name(city), shown=self._check_name(chk))
 
-    def _s_setup_radar(self, frame: list) -> Decision | None:
+    def _s_setup_radar(self, frame: SetupRadar) -> Decision | None:
         opts = [k for k, r in enumerate(self.radars) if not r]
         if not opts or self.n_radars >= self.comps.radar_supply:
             self.stack.pop()
             return None
         return Decision(JESSAH, "setup_radar", opts)
 
-    def _a_setup_radar(self, frame: list, k: int) -> None:
+    def _a_setup_radar(self, frame: SetupRadar, k: int) -> None:
         self.stack.pop()
         self._place_radar(k, WHITE)
         if self.log is not None:
             self._event("setup_radar", continent=self.comps.continents[k].id)
 
-    def _s_a_start(self, frame: list) -> Decision:
+    def _s_a_start(self, frame: AngelaStart) -> Decision:
         return Decision(ANGELA, "start", self._start_options(ANGELA))
 
-    def _a_a_start(self, frame: list, opt: tuple[int, int]) -> None:
+    def _a_a_start(self, frame: AngelaStart, opt: tuple[int, int]) -> None:
         chk, city = opt
         self.stack.pop()
         self.hands[ANGELA].remove(chk)
@@ -390,8 +380,8 @@ class GameState:
 
     # ---------------------------------------------------------------- rounds
 
-    def _s_round(self, frame: list) -> Decision | None:
-        phase = frame[1]
+    def _s_round(self, frame: Round) -> Decision | None:
+        phase = frame.phase
         rules = self.rules
         if phase == P_START:
             if (self.round - 1) % rules.reset_every_rounds == 0:
@@ -415,20 +405,20 @@ class GameState:
                 self._event("round_start", initiative=SEATS[self.initiative],
                             cards=[[h.label() for h in self.comps.cards[c]] for c in self.round_cards],
                             tokens=[list(self.token_hand[0]), list(self.token_hand[1])])
-            frame[1] = P_PLACE
-            self.stack.append([F_PLACE, 0])
+            frame.phase = P_PLACE
+            self.stack.append(Place(0))
             return None
         if phase == P_PLACE:
-            frame[1] = P_RESOLVE
-            frame[2] = 0
+            frame.phase = P_RESOLVE
+            frame.next_card = 0
             return None
         if phase == P_RESOLVE:
-            i = frame[2]
+            i = frame.next_card
             if i < len(self.round_cards):
-                frame[2] = i + 1
-                self.stack.append([F_CARD, i, None, 0])
+                frame.next_card = i + 1
+                self.stack.append(Card(i, None, 0))
                 return None
-            frame[1] = P_END
+            frame.phase = P_END
             return None
         # P_END: prepare the next round
         self._close_round_stats()
@@ -439,11 +429,11 @@ class GameState:
             self._end(None, "timeout")  # R23
             return None
         self.round += 1
-        frame[1] = P_START
+        frame.phase = P_START
         return None
 
-    def _s_place(self, frame: list) -> Decision | None:
-        k = frame[1]
+    def _s_place(self, frame: Place) -> Decision | None:
+        k = frame.placed
         if k >= 2 * self.rules.tokens_per_round:
             self.stack.pop()
             return None
@@ -459,28 +449,27 @@ class GameState:
                 opts.extend([(v, i, 1) for v in values])
         return Decision(seat, "place_token", opts)
 
-    def _a_place(self, frame: list, opt: tuple[int, int, int]) -> None:
+    def _a_place(self, frame: Place, opt: tuple[int, int, int]) -> None:
         v, i, half = opt
-        seat = self.initiative if frame[1] % 2 == 0 else 1 - self.initiative
+        seat = self.initiative if frame.placed % 2 == 0 else 1 - self.initiative
         self.token_hand[seat].remove(v)
         self.slots[i][half] = (seat, v)
-        frame[1] += 1
+        frame.placed += 1
         if self.log is not None:
             self._event("token_placed", seat=SEATS[seat], card=i, half=half, value=_token_name(v))
 
     # ----------------------------------------------------------------- cards
 
-    def _s_card(self, frame: list) -> Decision | None:
-        # frame: [F_CARD, card position, performances (tuple) or None, next index]
-        i = frame[1]
-        if frame[2] is None:
-            frame[2] = self._card_performances(i)
-        seq = frame[2]
-        j = frame[3]
+    def _s_card(self, frame: Card) -> Decision | None:
+        i = frame.card
+        seq = frame.performances
+        if seq is None:
+            seq = frame.performances = self._card_performances(i)
+        j = frame.next
         if j >= len(seq):
             self.stack.pop()
             return None
-        frame[3] = j + 1
+        frame.next = j + 1
         seat, half = seq[j]
         h = self.comps.cards[self.round_cards[i]][half]
         self._push_action(seat, h.action, h.icons, M_CARD)
@@ -517,31 +506,32 @@ class GameState:
     def _push_action(self, seat: int, action: int, icons: int, mode: int) -> None:
         st = self.stack
         if action == CHECK:
-            st.append([F_CHECK, seat, icons])
+            st.append(CheckAction(seat, icons))
         elif action == BANK:
-            st.append([F_BANK, seat])
+            st.append(Bank(seat))
         elif action == SECURITY:
-            st.append([F_J_SECURITY if seat == JESSAH else F_A_SECURITY, seat, icons])
+            st.append(JessahSecurity(seat, icons) if seat == JESSAH else AngelaSecurity(seat, icons))
         elif action == MOVEMENT:
             steps = icons
-            if seat == JESSAH and mode & M_CARD and self._has_permanent("private_jet"):
-                steps += 1
+            if self.permanents:
+                for e in self._held_effects():
+                    steps += e.movement_bonus(self, seat, mode)
             self._push_move(seat, steps, mode)
         else:
-            st.append([F_JOKER, seat])
+            st.append(Joker(seat))
 
     # check
-    def _s_check(self, frame: list) -> Decision | None:
-        seat = frame[1]
+    def _s_check(self, frame: CheckAction) -> Decision | None:
+        seat = frame.seat
         if not self.deck or len(self.hands[seat]) >= self.rules.hand_limit:
             self.stack.pop()  # nothing could be drawn: no choice to make
             return None
-        return Decision(seat, "check", ["draw", "pass"], {"icons": frame[2]})
+        return Decision(seat, "check", ["draw", "pass"], {"icons": frame.icons})
 
-    def _a_check(self, frame: list, opt: str) -> None:
+    def _a_check(self, frame: CheckAction, opt: str) -> None:
         self.stack.pop()
         if opt == "draw":
-            self._draw(frame[1], frame[2])
+            self._draw(frame.seat, frame.icons)
 
     def _draw(self, seat: int, n: int) -> None:
         got = 0
@@ -555,22 +545,22 @@ class GameState:
             self._event("draw", seat=SEATS[seat], n=got)
 
     # joker
-    def _s_joker(self, frame: list) -> Decision:
-        return Decision(frame[1], "joker", list(JOKER_CHOICES))
+    def _s_joker(self, frame: Joker) -> Decision:
+        return Decision(frame.seat, "joker", list(JOKER_CHOICES))
 
-    def _a_joker(self, frame: list, opt: str) -> None:
+    def _a_joker(self, frame: Joker, opt: str) -> None:
         self.stack.pop()
         if self.log is not None:
-            self._event("joker", seat=SEATS[frame[1]], choice=opt)
+            self._event("joker", seat=SEATS[frame.seat], choice=opt)
         if opt != "pass":
-            self._push_action(frame[1], _JOKER_ACTION[opt], 1, M_CARD)  # R4
+            self._push_action(frame.seat, _JOKER_ACTION[opt], 1, M_CARD)  # R4
 
     # bank
     def _city_of(self, seat: int) -> int:
         return self.angela_city if seat == ANGELA else self.jessah_city
 
-    def _s_bank(self, frame: list) -> Decision | None:
-        seat = frame[1]
+    def _s_bank(self, frame: Bank) -> Decision | None:
+        seat = frame.seat
         k = self.comps.city_continent[self._city_of(seat)]
         checks = self.comps.checks
         opts: list[Option] = [c for c in self.hands[seat] if checks[c].continent == k]
@@ -580,10 +570,10 @@ class GameState:
         opts.append("pass")
         return Decision(seat, "bank", opts)
 
-    def _a_bank(self, frame: list, opt: Option) -> None:
+    def _a_bank(self, frame: Bank, opt: Option) -> None:
         self.stack.pop()
         if opt != "pass":
-            self._cash(frame[1], opt)
+            self._cash(frame.seat, opt)
 
     def _cash(self, seat: int, chk: int) -> None:
         rules = self.rules
@@ -600,20 +590,22 @@ class GameState:
             if self.cash_total[ANGELA] >= rules.money_target:
                 self._end(ANGELA, "million")  # R22
                 return
-        # Effects run in this order; pushed in reverse.
-        later = []
+        # What follows the cash runs in this order (pushed in reverse): the
+        # bonus movement, Jessah's upgrade, then what her permanent upgrades
+        # add or cancel (effects.py: Frozen Accounts, Bank Alert).
+        later: list[tuple[str, int, int]] = []
         if value == rules.bonus_move_check_value and rules.bonus_move_steps > 0:
-            if not (seat == ANGELA and self._has_permanent("frozen_accounts")):
-                later.append(("move", seat, rules.bonus_move_steps))
+            later.append(("bonus", seat, rules.bonus_move_steps))
         if value == rules.upgrade_check_value:
             later.append(("upgrade", seat, 0))
-        if seat == ANGELA and self._has_permanent("bank_alert"):
-            later.append(("move", JESSAH, 1))
+        if self.permanents:
+            for e in self._held_effects():
+                e.on_cash(self, seat, value, later)
         for what, who, n in reversed(later):
-            if what == "move":
-                self._push_move(who, n, 0)
+            if what == "upgrade":
+                self.stack.append(GainUpgrade(who))
             else:
-                self.stack.append([F_UPGRADE, who])
+                self._push_move(who, n, 0)
 
     def _reveal_angela(self, city: int) -> None:
         self.belief = 1 << city
@@ -621,12 +613,11 @@ class GameState:
 
     # -------------------------------------------------------------- security
 
-    def _s_j_security(self, frame: list) -> Decision | None:
-        # frame: [F_J_SECURITY, seat, icons left]
-        if frame[2] <= 0:
+    def _s_j_security(self, frame: JessahSecurity) -> Decision | None:
+        if frame.left <= 0:
             self.stack.pop()
             return None
-        return Decision(JESSAH, "jessah_security", self._j_security_options(), {"left": frame[2]})
+        return Decision(JESSAH, "jessah_security", self._j_security_options(), {"left": frame.left})
 
     def _j_security_options(self) -> JessahSecurityOptions:
         radars = [k for k, r in enumerate(self.radars) if not r] if self.n_radars < self.comps.radar_supply else []
@@ -636,8 +627,8 @@ class GameState:
             (placed if b else free).append(r)
         return JessahSecurityOptions(radars, free, self.n_barriers < self.comps.barrier_supply, placed)
 
-    def _a_j_security(self, frame: list, opt: Option) -> None:
-        frame[2] -= 1
+    def _a_j_security(self, frame: JessahSecurity, opt: Option) -> None:
+        frame.left -= 1
         self._jessah_security(opt)
 
     def _jessah_security(self, opt: Option) -> None:
@@ -703,44 +694,43 @@ class GameState:
                 self._event("security_spent", removed="barrier", route=self.comps.route_name(opt[1]))
         # The public knows the token is gone; a movement in progress is judged
         # without it (see _finish_angela_move).
-        for f in self.stack:
-            if f[0] == F_MOVE and f[1] == ANGELA and f[5] is not None and opt[0] == "remove_radar":
-                snap = list(f[5])
-                snap[opt[1]] = 0
-                f[5] = tuple(snap)
+        if opt[0] == "remove_radar":
+            for f in self.stack:
+                if isinstance(f, Move) and f.seat == ANGELA and f.radars is not None:
+                    snap = list(f.radars)
+                    snap[opt[1]] = 0
+                    f.radars = tuple(snap)
 
-    def _s_a_security(self, frame: list) -> Decision | None:
-        if frame[2] <= 0:
+    def _s_a_security(self, frame: AngelaSecurity) -> Decision | None:
+        if frame.left <= 0:
             self.stack.pop()
             return None
         opts: list[Option] = ["gain", "pass"]
         opts.extend(self._removal_options())
-        return Decision(ANGELA, "angela_security", opts, {"left": frame[2]})
+        return Decision(ANGELA, "angela_security", opts, {"left": frame.left})
 
-    def _a_a_security(self, frame: list, opt: Option) -> None:
+    def _a_a_security(self, frame: AngelaSecurity, opt: Option) -> None:
         if opt == "gain":
-            frame[2] -= 1
+            frame.left -= 1
             self.security = min(self.rules.security_cap, self.security + 1)  # excess lost (R11)
             if self.log is not None:
                 self._event("security_gain", security=self.security)
         elif opt == "pass":
-            frame[2] -= 1
+            frame.left -= 1
         else:
             self._spend(opt)  # the same icon is offered again after a spend
 
     # -------------------------------------------------------------- movement
 
     def _push_move(self, seat: int, steps: int, mode: int) -> None:
-        # [F_MOVE, seat, steps left, mode, triggered, radar snapshot, start belief, steps total]
-        # The snapshot and start belief are taken when the movement starts (other
-        # effects, like the Lawyer's discards, may run between push and start).
-        self.stack.append([F_MOVE, seat, steps, mode, (), None, 0, steps])
+        self.stack.append(Move(seat, steps, mode, (), None, 0, steps))
 
-    def _s_move(self, frame: list) -> Decision | None:
-        seat, left = frame[1], frame[2]
-        if frame[5] is None:
-            frame[5] = tuple(self.radars)
-            frame[6] = self.belief
+    def _s_move(self, frame: Move) -> Decision | None:
+        seat, left = frame.seat, frame.left
+        if frame.radars is None:
+            # The movement starts now (see frames.Move).
+            frame.radars = tuple(self.radars)
+            frame.belief = self.belief
         if left <= 0:
             self.stack.pop()
             if seat == ANGELA:
@@ -754,7 +744,7 @@ class GameState:
             opts.append("stop")
             return Decision(JESSAH, "jessah_move", opts, {"left": left})
         here = self.angela_city
-        if frame[3] & M_JOURNALIST:
+        if frame.mode & M_JOURNALIST:
             opts = [("move", c) for c, _ in comps.neighbours[here]]
         else:
             bars = self.barriers
@@ -762,15 +752,15 @@ class GameState:
         opts.append("stay")
         opts.append("stop")
         opts.extend(self._removal_options())
-        return Decision(ANGELA, "angela_move", opts, {"left": left, "escape": bool(frame[3] & M_ESCAPE)})
+        return Decision(ANGELA, "angela_move", opts, {"left": left, "escape": bool(frame.mode & M_ESCAPE)})
 
-    def _a_move(self, frame: list, opt: Option) -> None:
-        seat = frame[1]
+    def _a_move(self, frame: Move, opt: Option) -> None:
+        seat = frame.seat
         if opt == "stop":
-            frame[2] = 0
+            frame.left = 0
             return
         if seat == JESSAH:
-            frame[2] -= 1
+            frame.left -= 1
             city = self.jessah_city if opt == "inspect" else opt[1]
             if city != self.jessah_city:
                 self._event("jessah_move", to=self._city_name(city))
@@ -780,12 +770,12 @@ class GameState:
         if opt[0] in ("remove_radar", "remove_barrier"):
             self._spend(opt)
             return
-        frame[2] -= 1
+        frame.left -= 1
         city = self.angela_city if opt == "stay" else opt[1]
         self.angela_city = city
         if self.log is not None:
             self._event("angela_step", to=self._city_name(city))
-        if frame[3] & M_JOURNALIST:
+        if frame.mode & M_JOURNALIST:
             return
         k = self.comps.city_continent[city]
         r = self.radars[k]
@@ -793,14 +783,17 @@ class GameState:
             # Every step that ends on a radar continent triggers it (R14).
             if r == WHITE:
                 self.radar_pending |= 1 << k
-            precise = self._has_permanent("precise_radars")
-            frame[4] = frame[4] + ((k, city if precise else -1),)
+            shown = -1  # the announcement names the continent only (R15)
+            if self.permanents:
+                for e in self._held_effects():
+                    shown = e.on_trigger(self, k, city, shown)
+            frame.triggered = frame.triggered + ((k, shown),)
             self.stats["radar_triggers"] += 1
 
-    def _finish_angela_move(self, frame: list) -> None:
+    def _finish_angela_move(self, frame: Move) -> None:
         """End of one of Angela's movements: announce the triggers (R15), return
         triggered white radars, and update the public belief."""
-        triggered = frame[4]
+        triggered = frame.triggered
         for k, _ in triggered:
             if self.radar_pending >> k & 1:
                 self._remove_radar(k)
@@ -810,12 +803,14 @@ class GameState:
         if self.log is not None:
             self._event("announce", triggers=[
                 comps.continents[k].id + ("" if c < 0 else f" ({comps.cities[c]})") for k, c in triggered])
-        steps = frame[7]
-        if frame[3] & M_JOURNALIST:
-            self.belief = bel.reach(frame[6], comps.neighbour_mask, steps)
+        steps = frame.steps
+        if frame.mode & M_JOURNALIST:
+            self.belief = bel.reach(frame.belief, comps.neighbour_mask, steps)
         else:
+            radars = frame.radars
+            assert radars is not None, "a movement ends only after it started"
             self.belief = bel.after_movement(
-                frame[6], steps, self._open_neighbour_masks(), frame[5], comps.continent_mask, triggered)
+                frame.belief, steps, self._open_neighbour_masks(), radars, comps.continent_mask, triggered)
         if triggered:
             self.last_seen = (triggered[-1][1], triggered[-1][0], self.round)
         assert self.belief >> self.angela_city & 1, "public belief lost Angela"
@@ -829,7 +824,7 @@ class GameState:
             self._event("inspect", city=self._city_name(city), found=True)
             # A capture ends Jessah's current movement (R17).
             self.stack.pop()
-            self.stack.append([F_CAPTURE, city])
+            self.stack.append(Capture(city))
         else:
             if self.log is not None:
                 self._event("inspect", city=self._city_name(city), found=False)
@@ -837,8 +832,8 @@ class GameState:
 
     # --------------------------------------------------------------- capture
 
-    def _s_capture(self, frame: list) -> Decision | None:
-        city = frame[1]
+    def _s_capture(self, frame: Capture) -> Decision | None:
+        city = frame.city
         self.captures += 1
         self._reveal_angela(city)
         if self.log is not None:
@@ -847,14 +842,14 @@ class GameState:
         if not self.identities_up:
             self._end(JESSAH, "arrest")  # R22
             return None
-        self.stack.append([F_IDENTITY])
+        self.stack.append(BurnIdentity())
         return None
 
-    def _s_identity(self, frame: list) -> Decision:
+    def _s_identity(self, frame: BurnIdentity) -> Decision:
         ids = self.comps.identities
         return Decision(ANGELA, "identity", [ids[i].id for i in self.identities_up])
 
-    def _a_identity(self, frame: list, opt: str) -> None:
+    def _a_identity(self, frame: BurnIdentity, opt: str) -> None:
         self.stack.pop()
         i = self.comps.identity_index(opt)
         self.identities_up.remove(i)
@@ -863,37 +858,42 @@ class GameState:
         ident = self.comps.identities[i]
         if self.log is not None:
             self._event("identity", identity=opt)
-        _IDENTITY_EFFECTS[ident.effect](self, ident)
+        IDENTITY_EFFECTS[ident.effect].on_escape(self, ident)
 
     # -------------------------------------------------------------- upgrades
 
-    def _has_permanent(self, effect: str) -> bool:
-        if not self.permanents:
-            return False
+    def _held_effects(self) -> list[UpgradeEffect]:
+        """The effects of Jessah's permanent upgrades, each once (a second copy
+        of a card adds nothing), in the order she gained them."""
         cards = self.comps.upgrade_cards
-        return any(cards[u].effect == effect for u in self.permanents)
+        out: list[UpgradeEffect] = []
+        for u in self.permanents:
+            e = UPGRADE_EFFECTS[cards[u].effect]
+            if e not in out:
+                out.append(e)
+        return out
 
     def _reveal_upgrades(self) -> None:
         while len(self.upgrades_face_up) < self.rules.upgrades_face_up and self.upgrade_deck:
             self.upgrades_face_up.append(self.upgrade_deck.pop())
 
-    def _s_upgrade(self, frame: list) -> Decision | None:
+    def _s_upgrade(self, frame: GainUpgrade) -> Decision | None:
         if not self.upgrades_face_up:
             # R9: no upgrade left: 1 Security action, then 1 Movement action.
             self.stack.pop()
             if self.log is not None:
                 self._event("no_upgrade_left")
             self._push_move(JESSAH, 1, 0)
-            self.stack.append([F_J_SECURITY, JESSAH, 1])
+            self.stack.append(JessahSecurity(JESSAH, 1))
             return None
         cards = self.comps.upgrade_cards
         opts: list[str] = []
         for u in self.upgrades_face_up:
             if cards[u].id not in opts:
                 opts.append(cards[u].id)
-        return Decision(frame[1], "upgrade", opts)
+        return Decision(frame.chooser, "upgrade", opts)
 
-    def _a_upgrade(self, frame: list, opt: str) -> None:
+    def _a_upgrade(self, frame: GainUpgrade, opt: str) -> None:
         self.stack.pop()
         cards = self.comps.upgrade_cards
         chosen = next(u for u in self.upgrades_face_up if cards[u].id == opt)
@@ -904,142 +904,19 @@ class GameState:
         card = cards[chosen]
         self.upgrade_rounds.setdefault(card.id, self.round)
         if self.log is not None:
-            self._event("upgrade", chooser=SEATS[frame[1]], upgrade=card.id,
+            self._event("upgrade", chooser=SEATS[frame.chooser], upgrade=card.id,
                         face_up=[cards[u].id for u in self.upgrades_face_up])
         if card.kind == "permanent":
             self.permanents.append(chosen)
         else:
             self.upgrades_gone.append(chosen)
-        _UPGRADE_EFFECTS[card.effect](self)
+        UPGRADE_EFFECTS[card.effect].on_gain(self)
 
-    def _s_black_radar(self, frame: list) -> Decision | None:
-        supply_left = self.n_radars < self.comps.radar_supply
-        opts = [k for k, r in enumerate(self.radars) if r == WHITE or (r == 0 and supply_left)]
-        if not opts:
-            self.stack.pop()
-            return None
-        return Decision(JESSAH, "black_radar", opts)
-
-    def _a_black_radar(self, frame: list, k: int) -> None:
+    def _s_draw(self, frame: Draw) -> None:
         self.stack.pop()
-        self._place_radar(k, BLACK)
-        if self.log is not None:
-            self._event("black_radar", continent=self.comps.continents[k].id)
+        self._draw(frame.seat, frame.n)
 
-    def _s_black_barrier(self, frame: list) -> Decision | None:
-        supply_left = self.n_barriers < self.comps.barrier_supply
-        opts = [r for r, b in enumerate(self.barriers) if b == WHITE or (b == 0 and supply_left)]
-        if not opts:
-            self.stack.pop()
-            return None
-        return Decision(JESSAH, "black_barrier", opts)
-
-    def _a_black_barrier(self, frame: list, r: int) -> None:
-        self.stack.pop()
-        self._place_barrier(r, BLACK)
-        if self.log is not None:
-            self._event("black_barrier", route=self.comps.route_name(r))
-
-    def _s_informant(self, frame: list) -> Decision:
-        return Decision(JESSAH, "informant", list(range(self.comps.n_cities)))
-
-    def _a_informant(self, frame: list, city: int) -> None:
-        self.stack.pop()
-        near = bel.adjacent_or_same(city, self.comps.neighbour_mask)
-        yes = bool(near >> self.angela_city & 1)
-        self.belief = self.belief & near if yes else self.belief & ~near
-        if self.log is not None:
-            self._event("informant", city=self._city_name(city), answer=yes)
-
-    # Businesswoman
-    def _s_destroy(self, frame: list) -> Decision | None:
-        if not self.permanents:
-            self.stack.pop()
-            return None
-        cards = self.comps.upgrade_cards
-        opts: list[str] = []
-        for u in self.permanents:
-            if cards[u].id not in opts:
-                opts.append(cards[u].id)
-        return Decision(ANGELA, "destroy_upgrade", opts)
-
-    def _a_destroy(self, frame: list, opt: str) -> None:
-        self.stack.pop()
-        cards = self.comps.upgrade_cards
-        u = next(x for x in self.permanents if cards[x].id == opt)
-        self.permanents.remove(u)
-        self.upgrades_gone.append(u)
-        if self.log is not None:
-            self._event("upgrade_destroyed", upgrade=opt)
-        if cards[u].effect == "permanent_units":
-            # Its effects are cancelled: Angela picks the black tokens to remove.
-            self.stack.append([F_REMOVE_BLACK_BARRIER])
-            self.stack.append([F_REMOVE_BLACK_RADAR])
-
-    def _s_remove_black_radar(self, frame: list) -> Decision | None:
-        opts = [k for k, r in enumerate(self.radars) if r == BLACK]
-        if not opts:
-            self.stack.pop()
-            return None
-        return Decision(ANGELA, "remove_black_radar", opts)
-
-    def _a_remove_black_radar(self, frame: list, k: int) -> None:
-        self.stack.pop()
-        self._remove_radar(k)
-        if self.log is not None:
-            self._event("black_removed", radar=self.comps.continents[k].id)
-
-    def _s_remove_black_barrier(self, frame: list) -> Decision | None:
-        opts = [r for r, b in enumerate(self.barriers) if b == BLACK]
-        if not opts:
-            self.stack.pop()
-            return None
-        return Decision(ANGELA, "remove_black_barrier", opts)
-
-    def _a_remove_black_barrier(self, frame: list, r: int) -> None:
-        self.stack.pop()
-        self._remove_barrier(r)
-        if self.log is not None:
-            self._event("black_removed", barrier=self.comps.route_name(r))
-
-    # Lawyer
-    def _s_lawyer_barrier(self, frame: list) -> Decision | None:
-        opts = [r for r, b in enumerate(self.barriers) if b == WHITE]
-        if not opts:
-            self.stack.pop()
-            return None
-        return Decision(ANGELA, "lawyer_barrier", opts)
-
-    def _a_lawyer_barrier(self, frame: list, r: int) -> None:
-        self.stack.pop()
-        self._remove_barrier(r)
-        if self.log is not None:
-            self._event("lawyer_discard", barrier=self.comps.route_name(r))
-
-    def _s_lawyer_radar(self, frame: list) -> Decision | None:
-        opts = [k for k, r in enumerate(self.radars) if r == WHITE]
-        if not opts:
-            self.stack.pop()
-            return None
-        return Decision(ANGELA, "lawyer_radar", opts)
-
-    def _a_lawyer_radar(self, frame: list, k: int) -> None:
-        self.stack.pop()
-        self._remove_radar(k)
-        if self.log is not None:
-            self._event("lawyer_discard", radar=self.comps.continents[k].id)
-
-    def _s_security_to_cap(self, frame: list) -> None:
-        self.stack.pop()
-        self.security = self.rules.security_cap
-        if self.log is not None:
-            self._event("security_set", security=self.security)
-
-    def _s_draw(self, frame: list) -> None:
-        self.stack.pop()
-        self._draw(frame[1], frame[2])
-
-    def _a_never(self, frame: list, opt: Option) -> None:  # pragma: no cover
+    def _a_never(self, frame: Frame, opt: Option) -> None:  # pragma: no cover
         raise AssertionError("this frame never asks")
 
 
@@ -1047,132 +924,19 @@ def _token_name(v: int) -> int | str:
     return "POW" if v == POW else v
 
 
-# --------------------------------------------------------------- effects
-# Each identity and upgrade effect is written once and registered under its
-# effect name (the names the component files use).
+def _handlers(name: str) -> tuple[Any, Any]:
+    """The step and answer handlers of the frame kind ``name``: GameState's
+    ``_s_<name>``/``_a_<name>``, or those of the one card that pushes it
+    (effects.FRAME_HANDLERS). A frame that never asks answers with _a_never."""
+    step = getattr(GameState, f"_s_{name}", None)
+    if step is not None:
+        return step, getattr(GameState, f"_a_{name}", GameState._a_never)
+    step, answer = FRAME_HANDLERS[name]
+    return step, answer if answer is not None else GameState._a_never
 
 
-def _escape_move(s: GameState, ident: Any, mode: int = 0) -> None:
-    s._push_move(ANGELA, ident.moves, M_ESCAPE | mode)
-
-
-def _id_lawyer(s: GameState, ident: Any) -> None:
-    _escape_move(s, ident)
-    s.stack.append([F_LAWYER_RADAR])
-    s.stack.append([F_LAWYER_BARRIER])
-
-
-def _id_journalist(s: GameState, ident: Any) -> None:
-    _escape_move(s, ident, M_JOURNALIST)
-
-
-def _id_secret_agent(s: GameState, ident: Any) -> None:
-    s.stack.append([F_SECURITY_TO_CAP])
-    _escape_move(s, ident)
-
-
-def _id_doctor(s: GameState, ident: Any) -> None:
-    _escape_move(s, ident)
-    s.stack.append([F_DRAW, ANGELA, ident.checks])
-
-
-def _id_businesswoman(s: GameState, ident: Any) -> None:
-    _escape_move(s, ident)
-    s.stack.append([F_DESTROY])
-
-
-def _id_pilot(s: GameState, ident: Any) -> None:
-    _escape_move(s, ident)
-
-
-_IDENTITY_EFFECTS = {
-    "lawyer": _id_lawyer,
-    "journalist": _id_journalist,
-    "secret_agent": _id_secret_agent,
-    "doctor": _id_doctor,
-    "businesswoman": _id_businesswoman,
-    "pilot": _id_pilot,
-}
-
-
-def _up_none(s: GameState) -> None:
-    """Permanent upgrades read by the rules where they apply (_has_permanent)."""
-
-
-def _up_permanent_units(s: GameState) -> None:
-    s.stack.append([F_BLACK_BARRIER])
-    s.stack.append([F_BLACK_RADAR])
-
-
-def _up_wiretap(s: GameState) -> None:
-    s.revealed_hand = (s.round, tuple(s.hands[ANGELA]))
-    if s.log is not None:
-        s._event("wiretap", hand=[s._check_name(c) for c in s.hands[ANGELA]])
-
-
-def _up_satellite_sweep(s: GameState) -> None:
-    k = s.comps.city_continent[s.angela_city]
-    s.belief &= s.comps.continent_mask[k]
-    s.last_seen = (-1, k, s.round)
-    if s.log is not None:
-        s._event("satellite_sweep", continent=s.comps.continents[k].id)
-
-
-def _up_roadblocks(s: GameState) -> None:
-    s.stack.append([F_J_SECURITY, JESSAH, 2])
-
-
-def _up_rapid_response(s: GameState) -> None:
-    s._push_move(JESSAH, 2, 0)
-
-
-def _up_informant(s: GameState) -> None:
-    s.stack.append([F_INFORMANT])
-
-
-_UPGRADE_EFFECTS = {
-    "precise_radars": _up_none,
-    "permanent_units": _up_permanent_units,
-    "private_jet": _up_none,
-    "frozen_accounts": _up_none,
-    "bank_alert": _up_none,
-    "wiretap": _up_wiretap,
-    "satellite_sweep": _up_satellite_sweep,
-    "roadblocks": _up_roadblocks,
-    "rapid_response": _up_rapid_response,
-    "informant": _up_informant,
-}
-
-G = GameState
-_HANDLERS = {
-    F_J_START: (G._s_j_start, G._a_j_start),
-    F_SETUP_RADAR: (G._s_setup_radar, G._a_setup_radar),
-    F_A_START: (G._s_a_start, G._a_a_start),
-    F_ROUND: (G._s_round, G._a_never),
-    F_PLACE: (G._s_place, G._a_place),
-    F_CARD: (G._s_card, G._a_never),
-    F_CHECK: (G._s_check, G._a_check),
-    F_JOKER: (G._s_joker, G._a_joker),
-    F_BANK: (G._s_bank, G._a_bank),
-    F_J_SECURITY: (G._s_j_security, G._a_j_security),
-    F_A_SECURITY: (G._s_a_security, G._a_a_security),
-    F_MOVE: (G._s_move, G._a_move),
-    F_CAPTURE: (G._s_capture, G._a_never),
-    F_IDENTITY: (G._s_identity, G._a_identity),
-    F_UPGRADE: (G._s_upgrade, G._a_upgrade),
-    F_BLACK_RADAR: (G._s_black_radar, G._a_black_radar),
-    F_BLACK_BARRIER: (G._s_black_barrier, G._a_black_barrier),
-    F_INFORMANT: (G._s_informant, G._a_informant),
-    F_DESTROY: (G._s_destroy, G._a_destroy),
-    F_REMOVE_BLACK_RADAR: (G._s_remove_black_radar, G._a_remove_black_radar),
-    F_REMOVE_BLACK_BARRIER: (G._s_remove_black_barrier, G._a_remove_black_barrier),
-    F_LAWYER_BARRIER: (G._s_lawyer_barrier, G._a_lawyer_barrier),
-    F_LAWYER_RADAR: (G._s_lawyer_radar, G._a_lawyer_radar),
-    F_SECURITY_TO_CAP: (G._s_security_to_cap, G._a_never),
-    F_DRAW: (G._s_draw, G._a_never),
-}
-_STEP = tuple(_HANDLERS[k][0] for k in range(len(_HANDLERS)))
-_ANSWER = tuple(_HANDLERS[k][1] for k in range(len(_HANDLERS)))
+_STEP = tuple(_handlers(k.NAME)[0] for k in KINDS)
+_ANSWER = tuple(_handlers(k.NAME)[1] for k in KINDS)
 # Decisions asked even with a single option (none today: a forced answer is
 # applied by the engine and logged like any other).
 _ALWAYS_ASK: frozenset[str] = frozenset()

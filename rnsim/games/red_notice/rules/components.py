@@ -30,22 +30,9 @@ _ACTION_LETTERS = {"C": CHECK, "B": BANK, "S": SECURITY, "M": MOVEMENT, "J": JOK
 # than any printed value so ordinary comparisons stay correct.
 POW = 1000
 
-IDENTITY_EFFECTS = ("lawyer", "journalist", "secret_agent", "doctor", "businesswoman", "pilot")
-UPGRADE_EFFECTS = (
-    "precise_radars",
-    "permanent_units",
-    "private_jet",
-    "frozen_accounts",
-    "bank_alert",
-    "wiretap",
-    "satellite_sweep",
-    "roadblocks",
-    "rapid_response",
-    "informant",
-)
-PERMANENT_EFFECTS = frozenset(
-    {"precise_radars", "permanent_units", "private_jet", "frozen_accounts", "bank_alert"}
-)
+# The two sides of a radar or barrier token; black ones come from Permanent Units.
+WHITE, BLACK = 1, 2
+
 FILES = ("map.toml", "cards.toml", "tokens.toml", "checks.toml", "identities.toml", "upgrades.toml")
 
 
@@ -263,6 +250,10 @@ class _Ctx:
 
 def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | None = None) -> Components:
     """Validate the parsed TOML of the six files and build :class:`Components`."""
+    # The known effects are the engine's registry (one class per effect);
+    # imported here because the engine imports this module.
+    from rnsim.games.red_notice.engine.effects import IDENTITY_EFFECTS, UPGRADE_EFFECTS
+
     # ---- map
     cx = _Ctx(folder, "map.toml")
     m = raw["map.toml"]
@@ -437,7 +428,7 @@ def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | N
         if eff not in UPGRADE_EFFECTS:
             raise cx.err(where + "effect", f"unknown effect {eff!r}; known effects: {', '.join(UPGRADE_EFFECTS)}")
         kind = cx.typed(d["kind"], str, where + "kind", "a string")
-        expected = "permanent" if eff in PERMANENT_EFFECTS else "immediate"
+        expected = "permanent" if UPGRADE_EFFECTS[eff].PERMANENT else "immediate"
         if kind != expected:
             raise cx.err(where + "kind", f"effect {eff!r} is {expected!r}, got {kind!r}")
         copies = cx.typed(d.get("copies", 1), int, where + "copies", "a whole number")
