@@ -10,7 +10,15 @@ import random
 import pytest
 
 from rnsim.errors import PositionError
-from rnsim.games.red_notice.engine.position import DERIVED, SAVED, from_json, load_position, save_position, to_json
+from rnsim.games.red_notice.engine.position import (
+    DERIVED,
+    FRAMES,
+    SAVED,
+    from_json,
+    load_position,
+    save_position,
+    to_json,
+)
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 
@@ -166,6 +174,23 @@ def test_frames_that_do_not_fit():
     msg = _broken(lambda d: d["stack"].append({"frame": "move", "fields": [0]}))
     assert "stack[" in msg and "do not fit" in msg
     assert "seat, left, mode, triggered, radars, belief, steps" in msg  # the fields, by name
+
+
+def test_frame_fields_by_name():
+    # A hand-written position may name a frame's fields; it loads like the list form.
+    s = GameState.new(RULES, random.Random(5))
+    rng = random.Random(6)
+    while s.decision().kind != "angela_move":
+        s.apply(_random_answer(s, rng))
+    data = json.loads(json.dumps(save_position(s)))
+    named = copy.deepcopy(data)
+    for f in named["stack"]:
+        f["fields"] = dict(zip(FRAMES[f["frame"]].FIELDS, f["fields"], strict=True))
+    assert any(f["frame"] == "move" and f["fields"]["seat"] == 0 for f in named["stack"])
+    assert save_position(load_position(named)) == data
+    del named["stack"][-1]["fields"]["left"]
+    with pytest.raises(PositionError, match=r"stack\[\d+\]\.fields\.left: missing"):
+        load_position(named)
 
 
 def test_bad_rng():

@@ -9,7 +9,10 @@ last entry is the top card.
 What a position holds is everything the engine needs to continue exactly
 where it was saved: the pending resolution frames (``stack``) and the chance
 stream (``rng``), so a loaded position plays on identically to the original
-with the same strategies. The pending decision itself is not stored: the
+with the same strategies. A frame is saved as its kind and its fields in the
+order of its class's ``FIELDS`` (rnsim/games/red_notice/engine/frames.py); a
+hand-written position may give the fields as a table by name instead,
+e.g. ``{"frame": "bank", "fields": {"seat": 0}}``. The pending decision itself is not stored: the
 engine recomputes it from the top frame on load (step handlers are
 idempotent once their frame is set up), and ``decision`` in the file is only
 checked against it.
@@ -395,12 +398,19 @@ def load_position(
         kind = f["frame"]
         if kind not in FRAMES:
             raise r.err(f"stack[{i}].frame", f"unknown frame {kind!r}; frames are: {', '.join(FRAMES)}")
-        fields = r.typed(f["fields"], list, f"stack[{i}].fields", "a list")
-        for j, x in enumerate(fields):
-            if not _frame_field_ok(x):
-                raise r.err(f"stack[{i}].fields[{j}]", f"a frame field is a whole number, null or a list of them, "
-                                                       f"got {x!r}")
         names = FRAMES[kind].FIELDS
+        if isinstance(f["fields"], dict):
+            # A hand-written position may name the fields (saved ones list them in FIELDS order).
+            r.table(f["fields"], f"stack[{i}].fields.", set(names), required=names)
+            fields = [f["fields"][n] for n in names]
+            keys = [f"stack[{i}].fields.{n}" for n in names]
+        else:
+            fields = r.typed(f["fields"], list, f"stack[{i}].fields",
+                             "a list, or a table of the frame's fields by name")
+            keys = [f"stack[{i}].fields[{j}]" for j in range(len(fields))]
+        for key, x in zip(keys, fields, strict=True):
+            if not _frame_field_ok(x):
+                raise r.err(key, f"a frame field is a whole number, null or a list of them, got {x!r}")
         if len(fields) != len(names):
             raise r.err(f"stack[{i}].fields", f"the pending frames do not fit: a {kind!r} frame has "
                                               f"{len(names)} fields ({', '.join(names) or 'none'}), got {fields!r}")
