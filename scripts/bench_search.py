@@ -37,8 +37,8 @@ def main() -> None:
     n_clone = n_roll = 0
     for g in range(args.games):
         s = game_seeds(args.seed, g)
-        a.new_game(0, random.Random(s.angela))
-        j.new_game(1, random.Random(s.jessah))
+        a.new_game(0, random.Random(s.seats[0]))
+        j.new_game(1, random.Random(s.seats[1]))
         st = GameState.new(rules, random.Random(s.chance), comps=comps, seed=s.chance)
         copies = copies_rng(args.seed, g)
         k = 0

@@ -48,8 +48,11 @@ def save_position(state: FbiState) -> dict[str, Any]:
         "last_turn": state.last_turn,
         "deck": names(state.deck),
         "table": {comps.colours[c]: [comps.card_value[x] for x in t] for c, t in enumerate(state.table)},
-        "slammers": {seats[s]: names(state.slammer[s]) for s in range(n)},
-        "released": names(state.released),
+        # A slammer (and the released pile) is a multiset: cards of the same
+        # colour and value are interchangeable, so they are written in one
+        # canonical order and a loaded position plays on exactly as the original.
+        "slammers": {seats[s]: sorted(names(state.slammer[s])) for s in range(n)},
+        "released": sorted(names(state.released)),
         "phase": PHASES[state.phase],
         "step": state.step,
         "bids": {seats[s]: bid(state.bids[s]) for s in range(n)} if state.bids else {},

@@ -24,8 +24,8 @@ def _decisions(games: int, seed: int):
     a, j = load_strategy("expert"), load_strategy("rule")
     for g in range(games):
         s = game_seeds(seed, g)
-        a.new_game(0, random.Random(s.angela))
-        j.new_game(1, random.Random(s.jessah))
+        a.new_game(0, random.Random(s.seats[0]))
+        j.new_game(1, random.Random(s.seats[1]))
         st = GameState.new(RULES, random.Random(s.chance), comps=COMPS, seed=s.chance)
         while not st.over:
             d = st.pending

@@ -130,8 +130,8 @@ def test_tracker_follows_the_public_belief_through_whole_games(walk, leak):
     a, j = load_strategy("expert"), load_strategy("expert")
     for g in range(2):
         s = game_seeds(5, g)
-        a.new_game(0, random.Random(s.angela))
-        j.new_game(1, random.Random(s.jessah))
+        a.new_game(0, random.Random(s.seats[0]))
+        j.new_game(1, random.Random(s.seats[1]))
         st = GameState.new(rules, random.Random(s.chance), comps=COMPS, seed=s.chance)
         tr = wb.Tracker(leak=leak, walk=walk)
         while not st.over:
