@@ -35,7 +35,11 @@ native: $(NATIVE_STAMP) $(STRAT_NATIVE_STAMP)
 pure:
 	$(BIN)/python scripts/build_native.py --clean
 
-install: $(STAMP) $(NATIVE_STAMP) $(STRAT_NATIVE_STAMP)
+# The expert strategy's compiled build is left out of install for now: compiled
+# from its staging tree it does not see strategies/red_notice/base.py, and the
+# resulting native Expert crashes when constructed (found in a fresh clone).
+# `make native` still builds it; fix scripts/build_native.py's staging first.
+install: $(STAMP) $(NATIVE_STAMP)
 
 run: install
 	$(BIN)/rnsim run configs/classic.toml
