@@ -292,3 +292,86 @@ def test_tune_on_real_games_reports_the_crossing_and_its_games(tmp_path) -> None
     assert f"{t['games'].sum():,} games in {t.height} batches" in r.output
     assert "crossing (50.0%): money_target = " in r.output and "a grid of 9 values" in r.output
     assert (out / "figures" / "tune.png").is_file()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), min_size=3, max_size=60))
+def test_paired_shift_is_the_paired_interval_for_independent_games_and_zero_when_nothing_changed(
+        pairs: list[tuple[int, int]]) -> None:
+    import polars as pl
+
+    from rnsim.analysis.paired import ALL, paired_differences
+    from rnsim.levers import paired_shift
+
+    def frame(variant: str, ys: list[int], pair: str = "random") -> pl.DataFrame:
+        return pl.DataFrame({"variant": variant, "identity_pair": pair, "angela_strategy": "a",
+                             "jessah_strategy": "b", "game_index": range(len(ys)),
+                             "winner": ["angela" if y else "jessah" for y in ys], "end_reason": "x"})
+
+    ref, var = [a for a, _ in pairs], [b for _, b in pairs]
+    res = pl.concat([frame("base", ref), frame("v", var)])
+    mine = paired_shift(res, "base", "v")
+    theirs = paired_differences(res, "base", "v").filter(pl.col("identity_pair") == ALL).row(0, named=True)
+    assert mine["games"] == len(pairs) and mine["diff"] == pytest.approx(theirs["diff"])
+    assert mine["paired_lo"] == pytest.approx(theirs["paired_lo"]) and mine["paired_hi"] == pytest.approx(
+        theirs["paired_hi"])
+    same = paired_shift(pl.concat([frame("base", ref), frame("v", ref)]), "base", "v")
+    assert same["paired_lo"] == same["paired_hi"] == same["diff"] == 0
+
+
+def test_paired_shift_clusters_the_identity_cells_of_one_game_index() -> None:
+    """With identities = "all", game i of every identity cell is the same deal:
+    a change that moves every cell of a deal together must not look 15 times
+    as precise as one that moves one cell."""
+    import polars as pl
+
+    from rnsim.levers import paired_shift
+
+    rows = []
+    for i in range(40):
+        for pair in ("a+b", "a+c", "b+c"):
+            rows.append({"variant": "base", "identity_pair": pair, "game_index": i, "winner": "angela" if i % 2 else "jessah"})
+            rows.append({"variant": "v", "identity_pair": pair, "game_index": i, "winner": "angela" if i % 4 < 2 else "jessah"})
+    res = pl.DataFrame(rows).with_columns(angela_strategy=pl.lit("a"), jessah_strategy=pl.lit("b"),
+                                          end_reason=pl.lit("x"))
+    d = paired_shift(res, "base", "v")
+    one = paired_shift(res.filter(pl.col("identity_pair") == "a+b"), "base", "v")
+    assert d["clusters"] == 40 and d["games"] == 120 and d["diff"] == pytest.approx(one["diff"])
+    # three copies of the same 40 deals carry the information of 40 deals, not 120
+    assert d["paired_hi"] - d["paired_lo"] == pytest.approx(one["paired_hi"] - one["paired_lo"])
+
+
+def test_report_leads_the_upgrades_with_their_causal_values(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`rnsim levers --restricted --for-run RUN` puts each upgrade's and
+    identity's causal value into RUN's report, above the association, and
+    "What stands out" quotes them."""
+    import polars as pl
+
+    cfg = _config(tmp_path)
+    run = tmp_path / "run"
+    assert _cli("run", cfg, "--games", "40", "--out", run).exit_code == 0
+    r = _cli("levers", cfg, "--restricted", "--for-run", run, "--games", "6", "--no-progress")
+    assert r.exit_code == 0, r.output
+    t = pl.read_parquet(run / "levers" / "tables" / "levers.parquet")
+    assert set(t.filter(pl.col("kind") == "restricted")["subject"].to_list()) == set(
+        t.filter(pl.col("kind") == "upgrade")["subject"].to_list())
+    assert _cli("report", run).exit_code == 0
+    html = (run / "report.html").read_text()
+    causal = html.index("Upgrades: what each is worth (causal)")
+    assert causal < html.index("Upgrades: an association, not a cause")
+    assert "its power&#x27;s value to Angela" in html or "its power's value to Angela" in html
+    start = html.index('id="what-stands-out"')
+    stands = html[start:html.index('id="outcomes"', start)]
+    assert "the upgrade that moves the balance most is" in stands.lower() and "causal" in stands
+    assert "association, not a cause)" not in stands  # the association finding gives way
+    assert (run / "figures" / "base-rule-rule-upgrades-causal.png").is_file()
+
+
+def test_levers_for_a_run_of_other_rules_is_refused_and_creates_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "other").mkdir()
+    other = _config(tmp_path / "other", "money_target = 900_000")
+    run = tmp_path / "run"
+    assert _cli("run", other, "--games", "2", "--out", run).exit_code == 0
+    r = _cli("levers", _config(tmp_path), "--for-run", run, "--games", "2")
+    assert r.exit_code == 2 and "plays no variant with" in r.output
+    assert not (run / "levers").exists()

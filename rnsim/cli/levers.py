@@ -300,20 +300,36 @@ def _tune_figure(res: Any, knob: str, target: float, out: Path) -> list[Path]:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run directory (default runs/<config>-levers).")
 @click.option("--restricted", is_flag=True,
-              help="Also value each upgrade by restricted play: Jessah's strategy, except that she never takes it.")
+              help="Also value each upgrade by restricted play: the same strategies, except that it is never chosen.")
+@click.option("--for-run", "for_run", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Write into RUN/levers, where `rnsim report RUN` finds the causal values (the run must play "
+                   "CONFIG's rules).")
+@click.option("--identities", type=click.Choice(["random", "config"]), default="random", show_default=True,
+              help="Deal Angela's identities at random (R20; every game independent), or as the config's "
+                   "[run] identities says.")
 @_play_options
-def levers(config: Path, out: Path | None, restricted: bool, games: int | None, seed: int | None,
-           workers: str | None, backend: str | None, progress: bool) -> None:
+def levers(config: Path, out: Path | None, restricted: bool, for_run: Path | None, identities: str,
+           games: int | None, seed: int | None, workers: str | None, backend: str | None, progress: bool) -> None:
     """Play every one-notch change of CONFIG's rules against the rules
     themselves, paired game by game: each numeric knob one notch down and up,
     each upgrade removed, each identity played as the plain identity (and,
     with --restricted, each upgrade never taken by Jessah). Prints and plots
     the shifts of the forger's win rate, largest first."""
-    from rnsim.levers import run_levers, write_table
+    import json
 
+    from rnsim.levers import check_for_run, run_levers, write_table
+
+    if for_run is not None:
+        if out is not None:
+            from rnsim.errors import ConfigError
+
+            raise ConfigError("--for-run and --out: give one (--for-run RUN writes into RUN/levers)")
+        check_for_run(config, for_run)
+        out = for_run / "levers"
     out = out or Path("runs") / f"{config.stem}-levers"
     t0 = time.perf_counter()
-    res = run_levers(config, out=out, restricted=restricted, echo=lambda s: click.echo(s, err=True), games=games, seed=seed,
+    res = run_levers(config, out=out, restricted=restricted, identities=None if identities == "config" else "random",
+                     echo=lambda s: click.echo(s, err=True), games=games, seed=seed,
                      workers=workers, backend=backend, progress=progress and sys.stderr.isatty())
     t = res.table
     click.echo(f"levers of {config}: {len(t)} changes against the base rules, {res.played.games:,} games "
@@ -325,7 +341,9 @@ def levers(config: Path, out: Path | None, restricted: bool, games: int | None, 
     for s in res.skipped:
         click.echo(f"  skipped: {s}")
     files = write_table(t, out / "tables", "levers")
-    files += _tornado(t, out, res.played.games)
+    meta = out / "levers.json"
+    meta.write_text(json.dumps({**res.meta, "skipped": res.skipped}, indent=2) + "\n")
+    files += [meta, *_tornado(t, out, res.played.games)]
     click.echo("files: " + ", ".join(str(p) for p in files))
 
 

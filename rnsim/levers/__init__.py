@@ -43,6 +43,7 @@ class Change:
     label: str  # what a designer reads, e.g. "money_target 1,000,000 -> 900,000"
     knobs: dict[str, Any]
     kind: str = "knob"  # "knob", "upgrade", "identity" or "base"
+    subject: str = ""  # the knob, upgrade or identity changed (what the report matches on)
 
 
 BASE = Change("base", "base rules", {}, "base")
@@ -145,9 +146,11 @@ def play_changes(
     echo: Echo = print,
     angela: list[Any] | None = None,
     jessah: list[Any] | None = None,
+    identities: Any = None,
 ) -> Played:
     """Play every change (and nothing else) as variants of ``config`` into
-    ``out`` (``jessah`` replaces the config's Jessah strategies)."""
+    ``out`` (``angela``/``jessah`` replace the config's strategies,
+    ``identities`` its ``[run] identities``)."""
     from rnsim.config import config_from_mapping
     from rnsim.tournament.run import run_tournament
     from rnsim.tournament.shards import load_results
@@ -159,6 +162,8 @@ def play_changes(
         raw.setdefault("strategies", {})["angela"] = angela
     if jessah is not None:
         raw.setdefault("strategies", {})["jessah"] = jessah
+    if identities is not None:
+        raw.setdefault("run", {})["identities"] = identities
     cfg = config_from_mapping(raw, src=str(config), base_dir=config.parent, path=config, games=games, seed=seed,
                               workers=workers, out=out, backend=backend)
     t0 = time.perf_counter()
@@ -368,10 +373,10 @@ def lever_changes(rules: RuleSet, identities: Any = "random") -> tuple[list[Chan
             except RnsimError as e:
                 skipped.append(f"{label}: {str(e).split(': ', 1)[-1]}")
                 continue
-            changes.append(Change(f"{name}.{v}", label, {name: v}))
+            changes.append(Change(f"{name}.{v}", label, {name: v}, "knob", name))
     other = "jessah" if rules.initiative_first == "angela" else "angela"
     changes.append(Change(f"initiative_first.{other}", f"initiative_first {rules.initiative_first} -> {other}",
-                          {"initiative_first": other}))
+                          {"initiative_first": other}, "knob", "initiative_first"))
     comps = rules.load_components()
     for u in comps.upgrade_ids:
         excluded = [*rules.upgrades_excluded, u]
@@ -379,12 +384,12 @@ def lever_changes(rules: RuleSet, identities: Any = "random") -> tuple[list[Chan
         knobs: dict[str, Any] = {"upgrades_excluded": excluded}
         if copies or rules.upgrade_copies:
             knobs["upgrade_copies"] = copies
-        changes.append(Change(f"no.{u}", f"upgrade {u} removed from the deck", knobs, "upgrade"))
+        changes.append(Change(f"no.{u}", f"upgrade {u} removed from the deck", knobs, "upgrade", u))
     for ident in comps.identities:
         if ident.id in rules.identities_plain:
             continue
         changes.append(Change(f"plain.{ident.id}", f"identity {ident.id} -> plain identity",
-                              {"identities_plain": [*rules.identities_plain, ident.id]}, "identity"))
+                              {"identities_plain": [*rules.identities_plain, ident.id]}, "identity", ident.id))
     return changes, skipped
 
 
@@ -393,6 +398,57 @@ class LeversResult:
     table: pl.DataFrame
     skipped: list[str]
     played: Played
+    #: what the report needs to know which cells these values belong to
+    #: (written beside the table as levers.json): the base rules' hash, the
+    #: strategies, the identities setting, games and seconds
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def paired_shift(results: pl.DataFrame, reference: str, variant: str, seat: str = SEAT,
+                 z: float = Z95) -> dict[str, Any]:
+    """The paired shift of ``seat``'s win rate from ``reference`` to
+    ``variant`` over the games played (without error) under both, with a 95%
+    interval clustered on the game index.
+
+    Game ``i`` of every identity cell sees the same chance stream (the same
+    deal but for the identities), so with ``identities = "all"`` the cells'
+    games ``i`` are correlated and the games are not independent pairs: a
+    change that makes the games diverge moves them together. The interval
+    treats each game index as one cluster (the sandwich variance of a ratio
+    estimator, with the usual C/(C-1) factor); with random identities every
+    game is its own cluster and it is the ordinary paired interval. A change
+    that alters no game has ``D_i = 0`` everywhere and an interval of exactly
+    zero width."""
+    from rnsim.analysis.paired import paired_games
+
+    g = paired_games(results, reference, variant, seat).collect()
+    n = g.height
+    if n == 0:
+        nan = float("nan")
+        return {"games": 0, "rate_ref": nan, "rate_var": nan, "diff": nan, "paired_lo": nan, "paired_hi": nan,
+                "discordant": 0, "clusters": 0}
+    d = (g["y_var"] - g["y_ref"]).to_numpy().astype(np.int64)
+    _, cl = np.unique(g["game_index"].to_numpy(), return_inverse=True)
+    c = int(cl.max()) + 1
+    tot = np.bincount(cl, weights=d, minlength=c)
+    size = np.bincount(cl, minlength=c).astype(np.float64)
+    mean = float(d.sum()) / n
+    if c > 1 and np.any(d != 0):
+        var = float(((tot - mean * size) ** 2).sum()) / n**2 * c / (c - 1)
+        half = z * math.sqrt(var)
+    else:
+        half = 0.0
+    return {"games": n, "rate_ref": float(g["y_ref"].mean()), "rate_var": float(g["y_var"].mean()),  # type: ignore[arg-type]
+            "diff": mean, "paired_lo": mean - half, "paired_hi": mean + half,
+            "discordant": int(np.count_nonzero(d)), "clusters": c}
+
+
+def shift_row(ch: Change, d: dict[str, Any]) -> dict[str, Any]:
+    """One row of the levers table from a paired difference (base -> change)."""
+    return {"change": ch.label, "variant": ch.name, "kind": ch.kind, "subject": ch.subject, "games": d["games"],
+            "rate_base": d["rate_ref"], "rate_changed": d["rate_var"], "shift": d["diff"],
+            "shift_lo": d["paired_lo"], "shift_hi": d["paired_hi"], "discordant": d["discordant"],
+            "half_width": d["paired_hi"] - d["diff"]}
 
 
 def _restricted_specs(config: Path) -> tuple[dict[str, list[Any]], list[str]]:
@@ -429,24 +485,26 @@ def restricted_shift(base_results: pl.DataFrame, restricted_results: pl.DataFram
         base_results.filter(pl.col("variant") == BASE.name).select(keep).with_columns(pl.lit(BASE.name).alias("variant")),
         restricted_results.select(keep).with_columns(pl.lit(name).alias("variant")),
     ])
-    return paired_differences(frame, BASE.name, name, SEAT).filter(pl.col("identity_pair") == ALL).row(0, named=True)
+    return paired_shift(frame, BASE.name, name)
 
 
-def run_levers(config: Path, *, out: Path, restricted: bool = False, echo: Echo = print,
-               **play: Any) -> LeversResult:
+def run_levers(config: Path, *, out: Path, restricted: bool = False, identities: Any = "random",
+               echo: Echo = print, **play: Any) -> LeversResult:
+    """Every lever of ``config`` against its rules. ``identities`` replaces
+    the config's ``[run] identities`` (default "random": the game as dealt,
+    R20, where game indices are independent; None keeps the config's)."""
     from rnsim.config import load_config
 
+    cfg = load_config(config)
     rules = base_rules(config)
-    changes, skipped = lever_changes(rules, setups_value(load_config(config)))
+    if identities is not None:
+        play["identities"] = identities
+    ident = identities if identities is not None else setups_value(cfg)
+    changes, skipped = lever_changes(rules, ident)
     played = play_changes(config, [BASE, *changes], out=out, echo=echo, **play)
     rows = []
     for ch in changes:
-        d = paired_differences(played.results, BASE.name, ch.name, SEAT).filter(
-            pl.col("identity_pair") == ALL).row(0, named=True)
-        rows.append({"change": ch.label, "variant": ch.name, "kind": ch.kind, "games": d["games"],
-                     "rate_base": d["rate_ref"], "rate_changed": d["rate_var"], "shift": d["diff"],
-                     "shift_lo": d["paired_lo"], "shift_hi": d["paired_hi"], "discordant": d["discordant"],
-                     "half_width": d["paired_hi"] - d["diff"]})
+        rows.append(shift_row(ch, paired_shift(played.results, BASE.name, ch.name)))
     if restricted:
         specs, ups = _restricted_specs(config)
         for u in ups:
@@ -456,10 +514,36 @@ def run_levers(config: Path, *, out: Path, restricted: bool = False, echo: Echo 
             played.games += rp.games
             played.seconds += rp.seconds
             d = restricted_shift(played.results, rp.results, f"never-{u}")
-            rows.append({"change": f"upgrade {u} never chosen (restricted play)", "variant": f"never-{u}",
-                         "kind": "restricted", "games": d["games"], "rate_base": d["rate_ref"],
-                         "rate_changed": d["rate_var"], "shift": d["diff"], "shift_lo": d["paired_lo"],
-                         "shift_hi": d["paired_hi"], "discordant": d["discordant"],
-                         "half_width": d["paired_hi"] - d["diff"]})
+            rows.append(shift_row(Change(f"never-{u}", f"upgrade {u} never chosen (restricted play)", {},
+                                         "restricted", u), d))
     table = pl.DataFrame(rows).sort(pl.col("shift").abs(), descending=True)
-    return LeversResult(table, skipped, played)
+    return LeversResult(table, skipped, played, levers_meta(cfg, played, config, ident))
+
+
+def levers_meta(cfg: Any, played: Played, config: Path, identities: Any) -> dict[str, Any]:
+    base = played.results.filter(pl.col("variant") == BASE.name)
+    return {
+        "config": str(config), "rules_hash": cfg.variants[0].digest,
+        "angela_strategy": base["angela_strategy"].unique().to_list(),
+        "jessah_strategy": base["jessah_strategy"].unique().to_list(),
+        "identities": identities if isinstance(identities, str) else "list",
+        "seed": cfg.seed, "games": played.games, "seconds": round(played.seconds, 1),
+    }
+
+
+def check_for_run(config: Path, run_dir: Path) -> None:
+    """Refuse ``--for-run RUN`` when no variant of RUN plays CONFIG's rules:
+    the report would find values measured on other rules."""
+    import json
+
+    from rnsim.config import load_config
+
+    try:
+        man = json.loads((run_dir / "manifest.json").read_text())
+    except (OSError, ValueError):
+        raise ConfigError(f"--for-run: {run_dir} is not a run directory (no readable manifest.json)") from None
+    digest = load_config(config).variants[0].digest
+    hashes = man.get("rules_hash") or {}
+    if digest not in hashes.values():
+        raise ConfigError(f"--for-run: {run_dir} plays no variant with {config}'s rules (rules hash {digest}; the "
+                          f"run's: {', '.join(f'{k} {v}' for k, v in hashes.items()) or 'none'})")

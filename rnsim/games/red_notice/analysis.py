@@ -16,6 +16,9 @@ error rows included; the first identity burnt from ``identities_burnt``
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import polars as pl
 
 from rnsim.analysis.aggregate import PLAYED, Results
@@ -245,3 +248,43 @@ def flow_by_round_query(results: Results) -> pl.LazyFrame:
 
 def flow_by_round(results: Results) -> pl.DataFrame:
     return flow_by_round_query(results).collect()
+
+
+# ---------------------------------------------------------------- causal values (rnsim levers)
+
+#: where `rnsim levers CONFIG --for-run RUN` writes, inside the run directory
+LEVERS_DIR = "levers"
+
+
+def causal_values(run_dir: str | Path) -> tuple[pl.DataFrame, dict[str, Any]] | None:
+    """The causal values `rnsim levers` measured for a run, if it did: the
+    levers table (one row per change, the paired shift of the forger's win
+    rate with its 95% interval; ``kind`` "upgrade" = removed from the deck,
+    "restricted" = never chosen while another upgrade is offered, "identity"
+    = played as the plain identity; ``subject`` the upgrade or identity) and
+    levers.json (the base rules' hash, the strategies, games, seconds).
+
+    Looked for in ``RUN/levers/`` (``rnsim levers CONFIG --for-run RUN``),
+    then in RUN itself (the report of a levers run directory)."""
+    import json
+
+    run_dir = Path(run_dir)
+    for d in (run_dir / LEVERS_DIR, run_dir):
+        table, meta = d / "tables" / "levers.parquet", d / "levers.json"
+        if table.is_file() and meta.is_file():
+            return pl.read_parquet(table), json.loads(meta.read_text())
+    return None
+
+
+def causal_for_cell(found: tuple[pl.DataFrame, dict[str, Any]] | None, rules_hash: str | None,
+                    angela: str, jessah: str) -> pl.DataFrame | None:
+    """The causal values that belong to a cell: measured on the same rules
+    (hash) with the same strategies; None when there are none."""
+    if found is None:
+        return None
+    table, meta = found
+    if rules_hash is None or meta.get("rules_hash") != rules_hash:
+        return None
+    if [angela] != list(meta.get("angela_strategy") or []) or [jessah] != list(meta.get("jessah_strategy") or []):
+        return None
+    return table

@@ -35,6 +35,10 @@ DEFINITIONS = [
     "interval for the difference of two proportions (Newcombe's hybrid score method). This is an association, "
     "not a cause: Jessah gains an upgrade whenever a $200,000 check is cashed, mostly by Angela, i.e. when Angela "
     "is ahead.",
+    "Causal values (shown when `rnsim levers CONFIG --restricted --for-run RUN` measured them for the cell's rules "
+    "and strategies): the shift of Angela's win rate when an upgrade is removed from the deck or never chosen, "
+    "or an identity is played as the plain identity, each paired game by game with the unchanged rules (95% "
+    "interval for a paired difference).",
 ]
 
 
@@ -82,6 +86,84 @@ def _some(items: list[str], limit: int = 6) -> str:
     return ", ".join(items[:limit]) + more
 
 
+def _causal(ctx: ReportContext) -> pl.DataFrame | None:
+    """The causal values `rnsim levers --for-run` measured for this cell's
+    rules and strategies (None when it did not)."""
+    r = ctx.cell
+    assert r is not None
+    rules_hash = (ctx.manifest.get("rules_hash") or {}).get(r["variant"])
+    return rn.causal_for_cell(rn.causal_values(ctx.run_dir), rules_hash, str(r["angela_strategy"]),
+                              str(r["jessah_strategy"]))
+
+
+def _levers_source(ctx: ReportContext) -> str:
+    found = rn.causal_values(ctx.run_dir)
+    meta = found[1] if found is not None else {}
+    return (f"measured by rnsim levers on {meta.get('config', 'this config')} ({_n(meta.get('games'))} games, "
+            f"{_n(meta.get('seconds'))} s; identities {meta.get('identities', '?')}), each change paired game by game "
+            f"with the same rules and strategies")
+
+
+#: how the report names each way `rnsim levers` measures a causal value
+CAUSAL_KINDS = {"upgrade": "removed from the deck", "restricted": "never chosen (restricted play)"}
+
+
+def _shift(r: dict[str, Any] | None, sign: float = 1.0) -> str:
+    """A paired shift of the forger's rate as signed points [95%] (sign -1:
+    the other way round, e.g. with the power minus without it)."""
+    if r is None or r.get("shift") is None:
+        return "–"
+    # + 0.0: a zero times -1 is printed as +0.0, not -0.0
+    lo, hi = sorted((sign * r["shift_lo"] + 0.0, sign * r["shift_hi"] + 0.0))
+    return f"{100 * sign * r['shift'] + 0.0:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def _causal_upgrades(causal: pl.DataFrame, ctx: ReportContext) -> Section | None:
+    ups = causal.filter(pl.col("kind").is_in(list(CAUSAL_KINDS)))
+    if not ups.height:
+        return None
+    by = {(x["kind"], x["subject"]): x for x in ups.iter_rows(named=True)}
+    subjects = sorted(set(ups["subject"].to_list()),
+                      key=lambda u: -abs((by.get(("upgrade", u)) or by.get(("restricted", u)) or {"shift": 0})["shift"]))
+    kinds = {k: v for k, v in CAUSAL_KINDS.items() if k in set(ups["kind"].to_list())}
+    rows = []
+    for u in subjects:
+        row = [_ident(u)]
+        for k in kinds:
+            x = by.get((k, u))
+            row += [_shift(x), _n(x["games"]) if x else "–"]
+        rows.append(row)
+    cols = ["upgrade"]
+    for k in kinds:
+        cols += [f"Angela's win rate when {CAUSAL_KINDS[k]}, shift in points [95%]", "paired games"]
+    return Section("Upgrades: what each is worth (causal)", [
+        Para(f"Each upgrade's effect on the balance, {_levers_source(ctx)}: Angela's win rate when the upgrade is "
+             "removed from the deck, and when it stays in the deck but nobody chooses it while another upgrade is "
+             "offered (restricted play: the same strategies otherwise), minus her rate under these rules. A "
+             "positive shift means the upgrade helps Jessah: without it Angela wins more. These are causes, unlike "
+             "the association below."),
+        Figure(ctx.figure("upgrades-causal", "rnsim.levers.charts:causal_chart", ups, kinds, 1.0,
+                          "Angela's win rate without the upgrade minus with it (points)",
+                          f"Upgrades, causal — {ctx.cell_label}"),
+               "Angela's win rate without each upgrade minus with it, paired on the game index, with its 95% "
+               "interval; longest bar at the top. Blue: removed from the deck; orange: never chosen."),
+        Table(cols, rows, "Paired shifts of Angela's win rate (points, 95% interval), largest first. Table: "
+              "levers/tables/levers.csv.", numeric=[False] + [True] * (len(cols) - 1)),
+    ], f"{ctx.cell_slug}-upgrades-causal")
+
+
+def _causal_identities(causal: pl.DataFrame) -> list[Block]:
+    ids = causal.filter(pl.col("kind") == "identity").sort("shift")
+    if not ids.height:
+        return []
+    return [Table(
+        ["identity", "its power's value to Angela, points [95%]", "paired games"],
+        [[_ident(x["subject"]), _shift(x, -1.0), _n(x["games"])] for x in ids.iter_rows(named=True)],
+        "Causal: Angela's win rate with the identity as printed minus with it played as the plain identity (an "
+        "escape of up to 2 movements, no power), paired on the game index (rnsim levers). Below: the games she "
+        "was dealt it in, an association.", numeric=[False, True, True])]
+
+
 def report_sections(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[Section]:
     r = ctx.cell
     assert r is not None
@@ -113,9 +195,11 @@ def report_sections(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[Sect
             numeric=[True, False, True, True, True, True, True, False]))
         out.append(Section(f"Identity {what}s", blocks, f"{ctx.cell_slug}-pairs"))
 
+    causal = _causal(ctx)
     ids = ctx.in_cell(t["identities"])
     if ids.height:
         out.append(Section("Identities", [
+            *(_causal_identities(causal) if causal is not None else []),
             Figure(ctx.figure("identities", f"{F}:identities_chart", ids, overall, f"Identities — {label}"),
                    f"Left: Angela's win rate over the games she was dealt the identity in (dashed: overall "
                    f"{_pct(overall)}; dotted: an even game). Right: how often it was the first identity she burnt. "
@@ -127,11 +211,16 @@ def report_sections(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[Sect
                   numeric=[False, True, True, True, True])], f"{ctx.cell_slug}-identities"))
 
     ups = ctx.in_cell(t["upgrades"])
+    lead = _causal_upgrades(causal, ctx) if causal is not None else None
+    if lead is not None:
+        out.append(lead)
     if ups.height and "effect" in ups.columns:
         ups = ups.sort(pl.col("effect").abs(), descending=True, nulls_last=True)
         rounds = ctx.in_cell(t["upgrade_rounds"])
         out.append(Section("Upgrades: an association, not a cause", [
-            Para("Jessah gains an upgrade each time a $200,000 check is cashed, by either side, and the side that "
+            Para(("The causal values are above; this table is an association. " if lead is not None else
+                  "Run rnsim levers CONFIG --restricted --for-run RUN for each upgrade's causal value. ")
+                 + "Jessah gains an upgrade each time a $200,000 check is cashed, by either side, and the side that "
                  "cashed it picks one of the two on offer: upgrades come with cashing, mostly Angela's, i.e. when "
                  "Angela is ahead (and Angela picks the one that hurts her least). So these differences describe the "
                  "games in which an upgrade came up, not what the upgrade does: a negative difference is expected "
@@ -195,8 +284,11 @@ def findings(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
                 out.append(f"{few} in {wide.height} {what}(s): " + _some(
                     [f"{_ident(x)} ({n:,} games)" for x, n in zip(wide["identity_pair"], wide["games"], strict=True)])
                     + ".")
+    causal = _causal(ctx)
+    out += _causal_findings(causal) if causal is not None else []
     ups = ctx.in_cell(t["upgrades"])
-    if ups.height and "effect" in ups.columns:
+    if ups.height and "effect" in ups.columns and (causal is None or not causal.filter(
+            pl.col("kind").is_in(list(CAUSAL_KINDS))).height):
         ups = ups.filter(pl.col("effect").is_not_null() & pl.col("effect").is_not_nan())
         if ups.height:
             big = ups.sort(pl.col("effect").abs(), descending=True).row(0, named=True)
@@ -209,6 +301,34 @@ def findings(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
         burnt = ids.sort("burnt_first_share", descending=True, nulls_last=True).row(0, named=True)
         out.append(f"{_ident(burnt['identity'])} is the identity most often burnt first "
                    f"({_pct(burnt['burnt_first_share'])} of the games it was dealt in).")
+    return out
+
+
+def _causal_findings(causal: pl.DataFrame) -> list[str]:
+    """What stands out in the causal values: the upgrade and the identity
+    power that move the balance most, and the ones that do not clearly move
+    it at all."""
+    out: list[str] = []
+    for kind, what in (("upgrade", "removing"), ("restricted", "never choosing")):
+        part = causal.filter(pl.col("kind") == kind)
+        if not part.height:
+            continue
+        big = part.sort(pl.col("shift").abs(), descending=True).row(0, named=True)
+        clear = big["shift_lo"] > 0 or big["shift_hi"] < 0
+        out.append(f"the upgrade that moves the balance most is {_ident(big['subject'])}: {what} it changes Angela's "
+                   f"win rate by {_shift(big)} points ({big['games']:,} paired games; causal"
+                   f"{'' if clear else ', but its interval contains 0'}).")
+        null = part.filter((pl.col("shift_lo") <= 0) & (pl.col("shift_hi") >= 0))
+        if null.height and kind == "upgrade":
+            out.append(f"{null.height} of {part.height} upgrades are not shown to move the balance when removed "
+                       f"(interval contains 0): " + _some([_ident(x) for x in null["subject"].to_list()]) + ".")
+    ids = causal.filter(pl.col("kind") == "identity")
+    if ids.height:
+        big = ids.sort(pl.col("shift").abs(), descending=True).row(0, named=True)
+        clear = big["shift_lo"] > 0 or big["shift_hi"] < 0
+        out.append(f"the identity power that moves the balance most is {_ident(big['subject'])}'s: Angela's win rate "
+                   f"with it minus with the plain identity is {_shift(big, -1.0)} points ({big['games']:,} paired "
+                   f"games; causal{'' if clear else ', but its interval contains 0'}).")
     return out
 
 
