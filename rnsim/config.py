@@ -112,6 +112,9 @@ class RunConfig:
     game: str = DEFAULT_GAME
     sources: dict[str, Any] = field(default_factory=dict)
     address: str | None = None  # cluster to connect to (backend "ray"); None = RAY_ADDRESS or a local cluster
+    # seat -> how many of its strategies enter the round robin, when its list
+    # also holds the other seats' (a rotating game); absent = all of them
+    choices: dict[str, int] = field(default_factory=dict)
 
     @property
     def game_obj(self) -> Any:
@@ -123,21 +126,38 @@ class RunConfig:
 
     def cells(self) -> list[Cell]:
         """Every cell, in a fixed order: variant, then setup, then strategies
-        (seat 0's slowest: every combination, a round robin)."""
+        (seat 0's slowest: every combination, a round robin). A setup with
+        fewer seats than the game can have (FBI's 3 players of 5) uses the
+        first seats' strategies. When the game rotates seats, every rotation of
+        each combination is a cell too, after it (duplicates dropped)."""
         out: list[Cell] = []
-        per_seat = [range(len(v)) for v in self.strategies.values()]
+        g = self.game_obj
+        rotate = bool(getattr(g, "rotate_seats", False))
+        seats = self.seats
+        lists = [range(self.choices.get(s, len(v))) for s, v in self.strategies.items()]
+        # a rotated lineup's strategies, as indices into each seat's list
+        # (a rotating game's lists hold every seat's strategies, see load)
+        where = [{spec.label: i for i, spec in enumerate(self.strategies[s])} for s in seats]
         for v, var in enumerate(self.variants):
             for label, setup in var.setups:
-                for combo in itertools.product(*per_seat):
-                    out.append(Cell(len(out), v, setup, label, tuple(combo)))
+                n = len(g.seats(var.rules, setup)) if setup is not None else len(lists)
+                seen: set[tuple[int, ...]] = set()
+                for combo in itertools.product(*lists[:n]):
+                    specs = [self.strategies[seats[k]][i].label for k, i in enumerate(combo)]
+                    for r in range(n if rotate else 1):
+                        turned = specs[n - r:] + specs[:n - r]
+                        lineup = tuple(where[k][lab] for k, lab in enumerate(turned))
+                        if lineup not in seen:
+                            seen.add(lineup)
+                            out.append(Cell(len(out), v, setup, label, lineup))
         return out
 
-    def cell_labels(self, cell: Cell) -> dict[str, str]:
+    def cell_labels(self, cell: Cell) -> dict[str, str | None]:
         """The result-table labels of a cell: variant, setup column and ``<seat>_strategy``."""
         g = self.game_obj
-        out = {"variant": self.variants[cell.variant].name, g.setup_column: cell.setup_label}
-        for seat, idx in zip(self.seats, cell.strategies, strict=True):
-            out[f"{seat}_strategy"] = self.strategies[seat][idx].label
+        out: dict[str, str | None] = {"variant": self.variants[cell.variant].name, g.setup_column: cell.setup_label}
+        for k, seat in enumerate(self.seats):  # a seat not in this setup's games: null, as in the table
+            out[f"{seat}_strategy"] = self.strategies[seat][cell.strategies[k]].label if k < len(cell.strategies) else None
         return out
 
     def resolved(self) -> dict[str, Any]:
@@ -156,6 +176,8 @@ class RunConfig:
             ],
             "strategies": {seat: [s.to_dict() for s in specs] for seat, specs in self.strategies.items()},
         })
+        if self.choices:
+            out["choices"] = dict(self.choices)
         return out
 
     def config_hash(self) -> str:
@@ -308,6 +330,23 @@ def _strategies(game: Any, src: str, seat: str, value: Any) -> list[StrategySpec
             raise ConfigError(f"{src}: {k}: label {spec.label!r} is used twice for {seat}; give each a distinct 'label'")
         specs.append(spec)
     return specs
+
+
+def _pooled(src: str, strategies: dict[str, list[StrategySpec]]
+            ) -> tuple[dict[str, list[StrategySpec]], dict[str, int]]:
+    """A rotating game moves strategies between seats, so each seat's list is
+    extended with the other seats' strategies (after its own, which alone
+    enter the round robin). A label names one strategy across the seats."""
+    by_label: dict[str, StrategySpec] = {}
+    for seat, specs in strategies.items():
+        for spec in specs:
+            other = by_label.setdefault(spec.label, spec)
+            if other != spec:
+                raise ConfigError(
+                    f"{src}: strategies.{seat}: label {spec.label!r} names two different strategies; seats "
+                    f"rotate in this game, so give each strategy its own 'label'")
+    pooled = {seat: specs + [s for s in by_label.values() if s not in specs] for seat, specs in strategies.items()}
+    return pooled, {seat: len(specs) for seat, specs in strategies.items()}
 
 
 def _setups(game: Any, src: str, value: Any, variant: str, rules: Any) -> tuple[tuple[str, Any], ...]:
@@ -468,10 +507,14 @@ def config_from_mapping(
     _check_keys(src, "strategies", strat, seats)
     best = default_strategy(game)
     strategies = {seat: _strategies(game, src, seat, strat.get(seat, best)) for seat in seats}
+    choices: dict[str, int] = {}
+    if getattr(game, "rotate_seats", False):
+        strategies, choices = _pooled(src, strategies)
 
     return RunConfig(
         path=path, games=n_games, seed=master, workers=n_workers, backend=backend_name, out=out_dir, address=ray_address,
         chunk_size=chunk, setups=setups_value, variants=variants, strategies=strategies, game=game_name,
+        choices=choices,
         sources={"config": str(path) if path else None, "raw": raw, "overrides": {
             k: str(v) if isinstance(v, Path) else v for k, v in (
                 ("games", games), ("seed", seed), ("workers", workers), ("out", out), ("backend", backend),

@@ -126,8 +126,20 @@ class Game(Protocol):
         ...
 
     def seats(self, rules: Any, setup: Any = None) -> tuple[str, ...]:
-        """The seat names of a game under these rules and setup (seat 0 first)."""
+        """The seat names of a game under these rules and setup (seat 0 first);
+        with no setup, every seat a game can have (the result table holds a
+        ``<seat>_strategy`` column per seat, null where a seat is not in the game)."""
         ...
+
+    # Optional class attributes the core reads with defaults (getattr):
+    #: ``rotate_seats = True`` when the seats are the same in the rules (only
+    #: their order differs, e.g. FBI): a tournament then plays every rotation of
+    #: each lineup of strategies as its own cell, on the same game indices, so
+    #: each strategy meets each seat on the same deals. Default False (Red
+    #: Notice's seats are different roles).
+    #: ``balance_seat``: the seat whose win rate `compare` and `check` watch: a
+    #: seat index (default 0), or the name of an own result column that holds a
+    #: seat name per game (FBI: "first_handcuffs", the start player).
 
     # -- the decision machine ----------------------------------------------------------
     def new_state(self, rules: Any, chance: random.Random, setup: Any = None, seed: int = 0,

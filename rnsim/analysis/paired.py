@@ -36,11 +36,21 @@ ALL = "all"  # the identity_pair label of the row pooling every cell
 Results = pl.LazyFrame | pl.DataFrame
 
 
+def won(watched: str, columns: Results | list[str] | tuple[str, ...]) -> pl.Expr:
+    """1 for a game the watched seat won alone: ``watched`` is a seat name, or
+    the name of a result column that holds a seat name per game (e.g. FBI's
+    ``first_handcuffs``, the start player)."""
+    names = (columns.collect_schema().names() if isinstance(columns, pl.LazyFrame)
+             else columns.columns if isinstance(columns, pl.DataFrame) else list(columns))
+    target = pl.col(watched) if watched in names else pl.lit(watched)
+    return (pl.col("winner") == target).fill_null(False)
+
+
 def _outcomes(results: Results, variant: str, seat: str, name: str, keys: list[str]) -> pl.LazyFrame:
     lf = results.lazy() if isinstance(results, pl.DataFrame) else results
     return (
         lf.filter((pl.col("variant") == variant) & (pl.col("end_reason") != "error"))
-        .select(*keys, "game_index", (pl.col("winner") == seat).fill_null(False).cast(pl.Int64).alias(name))
+        .select(*keys, "game_index", won(seat, results).cast(pl.Int64).alias(name))
     )
 
 

@@ -41,7 +41,8 @@ def run(config: Path, games: int | None, seed: int | None, workers: str | None, 
                       chunk_size=chunk_size, address=address)
     n_cells = len(cfg.cells())
     click.echo(
-        f"{config}: {len(cfg.variants)} variant(s) x {n_cells // len(cfg.variants)} identity/strategy cell(s) "
+        f"{config}: {len(cfg.variants)} variant(s) x {n_cells // len(cfg.variants)} cell(s) "
+        f"({cfg.game_obj.setup_column.replace('_', ' ')} x strategies) "
         f"x {cfg.games:,} games = {cfg.total_games:,} games; backend {cfg.backend}"
         + (f", {cfg.workers} worker(s)" if cfg.backend != "serial" else ""),
         err=True,

@@ -47,6 +47,7 @@ from rnsim.drift.cells import (
     cell_labels,
     cell_name,
     count_columns,
+    counted_seats,
     counts_by_cell,
     play_counts,
     play_games,
@@ -117,7 +118,7 @@ def save_baseline(
     echo(f"{config}: {len(cells)} cell(s) x {n0:,} games = {len(cells) * n0:,} games "
          f"(backend {cfg.backend}" + (f", {cfg.workers} workers)" if cfg.backend != "serial" else ")"))
     played = play_games(cfg, [(c.id, 0, n0) for c in cells], run_id="baseline")
-    counts = counts_by_cell(played, [c.id for c in cells], cfg.seats)
+    counts = counts_by_cell(played, [c.id for c in cells], counted_seats(cfg))
     seat = balance_seat(cfg)
     replay_miss = REPLAY_SHARE * beta
     replay_k = min(n0, replay_games_needed(delta, replay_miss))
@@ -273,9 +274,9 @@ def run_check(
     label_keys = list(cell_labels(cfg, all_cells[0])) if all_cells else []
     by_label = {tuple(cell_labels(cfg, c).values()): c for c in all_cells}
     cells: list[CheckCell] = []
-    cols = count_columns(cfg.seats)
+    cols = count_columns(counted_seats(cfg))
     for i, b in enumerate(base.cells):
-        labels = {k: str(b.get(k)) for k in label_keys}
+        labels = {k: None if b.get(k) is None else str(b.get(k)) for k in label_keys}
         c = by_label.get(tuple(labels.values()))
         if c is None:
             raise ConfigError(

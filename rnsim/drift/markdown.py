@@ -73,8 +73,9 @@ def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, mas
 
 
 def comparison_text(cfg: RunConfig, results: pl.LazyFrame, reference: str, tables: dict[str, pl.DataFrame]) -> str:
+    from rnsim.analysis.paired import won
     from rnsim.analysis.stats import rate_columns
-    from rnsim.drift.cells import balance_seat, cell_keys, seat_role, seat_title
+    from rnsim.drift.cells import balance_seat, cell_keys, counted_seats, seat_role, seat_title
 
     seat = balance_seat(cfg)
     keys = cell_keys(cfg)
@@ -85,7 +86,7 @@ def comparison_text(cfg: RunConfig, results: pl.LazyFrame, reference: str, table
     rates = (
         results.group_by(["variant", *keys])
         .agg(played.sum().alias("games"),
-             *((pl.col("winner") == s).fill_null(False).sum().alias(f"{s}_wins") for s in cfg.seats),
+             *(won(s, results).sum().alias(f"{s}_wins") for s in counted_seats(cfg)),
              (pl.col("winner").is_null() & played).sum().alias("no_winner"))
         .with_columns(*rate_columns(f"{seat}_wins", "games", "rate"),
                       *(pl.when(pl.col("games") > 0).then(pl.col(f"{s}_wins") / pl.col("games")).alias(f"{s}_rate")
@@ -109,7 +110,7 @@ def comparison_text(cfg: RunConfig, results: pl.LazyFrame, reference: str, table
     lines += ["### Win rates", "", head, "|---|---|---|---|---|" + "---|" * len(others) + "---|"]
     for r in rates.iter_rows(named=True):
         lines.append(
-            f"| {r['variant']} | {r[setup_col]} | {' vs '.join(str(r[c]) for c in strategy_cols)} | {r['games']:,} | "
+            f"| {r['variant']} | {r[setup_col]} | {' vs '.join(str(r[c]) for c in strategy_cols if r[c] is not None)} | {r['games']:,} | "
             f"{_pct(r['rate'])} ({_pct(r['rate_lo'])}–{_pct(r['rate_hi'])}) | "
             + "".join(f"{_pct(r[f'{s}_rate'])} | " for s in others) + f"{_pct(r['no_winner_rate'])} |"
         )
@@ -125,7 +126,7 @@ def comparison_text(cfg: RunConfig, results: pl.LazyFrame, reference: str, table
         ]
         for r in t.iter_rows(named=True):
             everything = r[setup_col] == ALL
-            strategies = "all" if everything else " vs ".join(str(r[c]) for c in strategy_cols)
+            strategies = "all" if everything else " vs ".join(str(r[c]) for c in strategy_cols if r[c] is not None)
             removed = "n/a" if r["variance_removed"] is None else f"{100 * r['variance_removed']:.0f}%"
             label = "**all cells**" if everything else r[setup_col]
             lines.append(

@@ -232,6 +232,7 @@ def error_messages(run_dir: str | Path, limit: int = 10) -> pl.DataFrame | None:
 # ---------------------------------------------------------------- the verdict
 
 def _strategies(r: dict[str, Any], seats: Sequence[str]) -> str:
+    seats = [s for s in seats if r[f"{s}_strategy"] is not None]  # seats not in this setup's games
     names = [str(r[f"{s}_strategy"]) for s in seats]
     if len(set(names)) == 1:
         return names[0]
@@ -269,11 +270,13 @@ def _games(n: int) -> str:
     return f"{n:,} game" if n == 1 else f"{n:,} games"
 
 
-def core_findings(r: dict[str, Any], seats: Sequence[str], no_winner: str = "ended with no winner") -> list[str]:
+def core_findings(r: dict[str, Any], seats: Sequence[str], no_winner: str = "ended with no winner",
+                  shares: bool = False) -> list[str]:
     out = []
     if r["no_winner"]:
-        out.append(f"{_games(r['no_winner'])} ({pct(r['no_winner_rate'])}) {no_winner}; they count as "
-                   f"a win for nobody.")
+        counted = ("each of the k tied seats counts 1/k of a win" if shares
+                   else "they count as a win for nobody")
+        out.append(f"{_games(r['no_winner'])} ({pct(r['no_winner_rate'])}) {no_winner}; {counted}.")
     if r["errors"]:
         out.append(f"{_games(r['errors'])} ended in a strategy error; they are left out of every rate "
                    f"(see Errors).")
@@ -333,12 +336,19 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
 
     doc: list[Block] = [Heading(1, f"{title} balance report: {run_id}", "top")]
     rows = list(head.iter_rows(named=True))
-    for r in rows[:8]:
-        ctx.cell = r
-        own = plugin.verdict(ctx) if plugin is not None and hasattr(plugin, "verdict") else None
-        doc.append(Verdict(own or verdict(r, seats, with_variant)))
-    if len(rows) > 8:
-        doc.append(Para(f"… and {len(rows) - 8} more cells: see Outcomes."))
+    # A game whose seats rotate (FBI) answers for the whole run, not per rotation of a lineup.
+    run_level = plugin is not None and hasattr(plugin, "run_sections")
+    own_verdicts = plugin.run_verdict(t, ctx) if rows and plugin is not None and hasattr(plugin, "run_verdict") else None
+    if own_verdicts:
+        doc += [Verdict(v) for v in own_verdicts]
+    else:
+        for r in rows[:8]:
+            ctx.cell = r
+            own = plugin.verdict(ctx) if plugin is not None and hasattr(plugin, "verdict") else None
+            doc.append(Verdict(own or verdict(r, seats, with_variant)))
+        if len(rows) > 8:
+            doc.append(Para(f"… and {len(rows) - 8} more cells: see Outcomes."))
+    ctx.cell = None
     if not rows:
         doc.append(Verdict("No game has been played yet."))
     if head.height:
@@ -350,9 +360,11 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
     doc.append(Contents())
 
     findings: list[str] = []
+    if run_level and rows and hasattr(plugin, "run_findings"):
+        findings += plugin.run_findings(t, ctx)  # type: ignore[union-attr]
     for r, cname in zip(rows, cells, strict=True):
         ctx.cell = r
-        found = core_findings(r, seats, getattr(plugin, "NO_WINNER", "ended with no winner"))
+        found = core_findings(r, seats, getattr(plugin, "NO_WINNER", "ended with no winner"), lay.shares)
         if plugin is not None and hasattr(plugin, "findings") and r["games"]:
             found = plugin.findings(t, ctx) + found
         findings += [f"{cname}: {x}" if len(rows) > 1 else x[:1].upper() + x[1:] for x in found]
@@ -362,15 +374,22 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
     doc.append(Table(
         ["variant", *(f"{x} strategy" for x in labels), "games", *(f"{x} wins" for x in labels), "no winner",
          "errors", "mean rounds", "median rounds"],
-        [[r["variant"], *(str(r[f"{s}_strategy"]) for s in seats), num(r["games"]),
-          *(rate_ci(r, f"{s}_rate") for s in seats), f"{r['no_winner']:,} ({pct(r['no_winner_rate'])})",
+        [[r["variant"], *("–" if r[f"{s}_strategy"] is None else str(r[f"{s}_strategy"]) for s in seats),
+          num(r["games"]),
+          *("–" if r[f"{s}_strategy"] is None else rate_ci(r, f"{s}_rate") for s in seats), f"{r['no_winner']:,} ({pct(r['no_winner_rate'])})",
           num(r["errors"]), num(r["mean_rounds"]), num(r["median_rounds"])] for r in rows],
         "Win rate [95% interval] per seat and cell.",
         numeric=[False] * (1 + len(seats)) + [True] * (len(seats) + 5)))
     doc += _matchups(head, lay, plan)
-    for r in rows:
-        ctx.cell = r
-        doc += _cell_section(r, t, ctx, plugin)
+    if run_level and rows:
+        ctx.cell = None
+        for sec in plugin.run_sections(t, ctx):  # type: ignore[union-attr]
+            doc.append(Heading(2, sec.title, sec.anchor or slug(sec.title)))
+            doc += sec.blocks
+    else:
+        for r in rows:
+            ctx.cell = r
+            doc += _cell_section(r, t, ctx, plugin)
     doc += _errors_section(run_dir, t, lay)
     doc += [Heading(2, "How to read this report", "how-to-read"), Bullets(_definitions(seats, plugin))]
     doc.append(Heading(2, "Run", "run"))
@@ -388,7 +407,7 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
 
 
 def _cell_name(r: dict[str, Any], seats: Sequence[str], with_variant: bool, n: int) -> str:
-    name = " vs ".join(str(r[f"{s}_strategy"]) for s in seats)
+    name = " vs ".join(str(r[f"{s}_strategy"]) for s in seats if r[f"{s}_strategy"] is not None)
     return f"{r['variant']}: {name}" if with_variant or n == 1 else name
 
 

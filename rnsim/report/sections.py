@@ -31,6 +31,12 @@ entry points). Every hook is optional:
     outcome and before its game length. Plan figures with ``ctx.figure``.
 ``findings(tables, ctx) -> list[str]``
     short findings for one cell, for "What stands out".
+``run_verdict(tables, ctx) -> list[str] | None``
+    verdict sentences for the whole run, replacing the per-cell ones (a game
+    whose seats rotate, e.g. FBI, answers per player count, not per rotation).
+``run_sections(tables, ctx) -> list[Section]`` and ``run_findings(tables, ctx) -> list[str]``
+    when present, the game's sections for the whole run (level-2 headings,
+    ``ctx.cell`` is None) replace the per-cell sections.
 ``verdict(ctx) -> str | None``
     the game's own wording of a cell's verdict sentence (default: the core's,
     built from the seat names and seat 0's win rate against an even game).
@@ -146,7 +152,8 @@ class ReportContext:
     def cell_label(self) -> str:
         assert self.cell is not None
         r = self.cell
-        vs = " vs ".join(f"{r[f'{s}_strategy']} ({seat_label(s)})" for s in self.layout.seats)
+        vs = " vs ".join(f"{r[f'{s}_strategy']} ({seat_label(s)})" for s in self.layout.seats
+                         if r[f"{s}_strategy"] is not None)
         return f"{r['variant']}: {vs}"
 
     @property

@@ -37,17 +37,18 @@ def chunks_for(ranges: Sequence[tuple[int, int, int]], chunk_size: int, workers:
 
 
 def play_ranges(cfg: RunConfig, ranges: Sequence[tuple[int, int, int]], pool: Pool | None = None,
-                run_id: str = "batch") -> pl.DataFrame:
+                run_id: str = "batch", extra: Sequence[str] = ()) -> pl.DataFrame:
     """Play game indices ``[start, stop)`` of each ``(cell id, start, stop)``: one
-    row per game (``cell`` and :data:`COLUMNS`), in no particular order. Without
-    a ``pool`` the config's backend is opened for these games only."""
+    row per game (``cell``, :data:`COLUMNS` and the result columns ``extra``), in
+    no particular order. Without a ``pool`` the config's backend is opened for
+    these games only."""
     chunks = chunks_for(ranges, cfg.chunk_size, cfg.workers)
     frames: list[pl.DataFrame] = [pl.DataFrame(schema={"game_index": pl.Int64, "winner": pl.String,
                                                        "end_reason": pl.String, "rounds": pl.Int16,
-                                                       "cell": pl.Int64})]
+                                                       **dict.fromkeys(extra, pl.String), "cell": pl.Int64})]
 
     def on_result(out: ChunkOutput) -> None:
-        rows = pl.read_parquet(io.BytesIO(out.rows), columns=list(COLUMNS))
+        rows = pl.read_parquet(io.BytesIO(out.rows), columns=[*COLUMNS, *extra])
         frames.append(rows.with_columns(pl.lit(out.chunk.cell, dtype=pl.Int64).alias("cell")))
 
     if chunks:

@@ -94,7 +94,7 @@ def play_chunk(ws: WorkerState, chunk: Chunk) -> ChunkOutput:
     rules = var.rules
     strategies = [ws.strategy(seat, idx) for seat, idx in enumerate(cell.strategies)]
     labels = {f"{seat}_strategy": plan.strategies[n][idx].label
-              for n, (seat, idx) in enumerate(zip(plan.seats, cell.strategies, strict=True))}
+              for n, (seat, idx) in enumerate(zip(plan.seats, cell.strategies, strict=False))}
     seat_labels = [(c, labels.get(c)) for c in ws.seat_columns]
     cols: dict[str, list[Any]] = {k: [] for k in ws.schema}
     errs: dict[str, list[Any]] = {k: [] for k in ws.error_schema}
@@ -122,7 +122,8 @@ def play_chunk(ws: WorkerState, chunk: Chunk) -> ChunkOutput:
         c["rules_hash"].append(var.digest)
         if err is None:
             rec = out.record
-            c[setup_col].append(rec[setup_col])
+            # a setup drawn by chance is in the record; a given one is the cell's
+            c[setup_col].append(rec.get(setup_col, cell.setup_label))
             c["seed"].append(out.seed)
             c["winner"].append(out.winner)
             c["end_reason"].append(out.end_reason)

@@ -38,8 +38,10 @@ class FbiGame:
         "expert": "rnsim_strategies.fbi.expert:ExpertStrategy",
     }
     #: the seat whose win rate `rnsim compare` / the drift gate watch by default
-    balance_seat: ClassVar[int] = 0
-    seat_roles: ClassVar[dict[str, str]] = {}
+    balance_seat: ClassVar[int | str] = "first_handcuffs"
+    #: the seats are the same in the rules: tournaments play every rotation of a lineup (FR13)
+    rotate_seats: ClassVar[bool] = True
+    seat_roles: ClassVar[dict[str, str]] = {"first_handcuffs": "start player"}
 
     # the engine's builder itself: the play loop pays no extra call per decision
     view = staticmethod(build_view)
