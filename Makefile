@@ -55,13 +55,16 @@ bench: install
 	$(BIN)/rnsim bench
 
 # The balance gate (run by .ci/run): `make check-balance` tests the current code
-# against configs/ci/baseline.json; `make baseline` regenerates that file after a
-# change that moves the balance on purpose (commit it with the change).
+# against configs/ci/baseline.json (Red Notice) and configs/ci/fbi-baseline.json
+# (FBI's cell); `make baseline` regenerates both after a change that moves the
+# balance on purpose (commit them with the change).
 baseline: install
 	$(BIN)/rnsim baseline save configs/ci/config.toml --out configs/ci/baseline.json
+	$(BIN)/rnsim baseline save configs/ci/fbi.toml --out configs/ci/fbi-baseline.json
 
 check-balance: install
 	$(BIN)/rnsim check --baseline configs/ci/baseline.json
+	$(BIN)/rnsim check --baseline configs/ci/fbi-baseline.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -39,7 +39,7 @@ class FbiGame:
     }
     #: the seat whose win rate `rnsim compare` / the drift gate watch by default
     balance_seat: ClassVar[int | str] = "first_handcuffs"
-    #: the seats are the same in the rules: tournaments play every rotation of a lineup (FR13)
+    #: the seats are the same in the rules: tournaments play every rotation of a lineup (FR13, docs/games/fbi.md)
     rotate_seats: ClassVar[bool] = True
     seat_roles: ClassVar[dict[str, str]] = {"first_handcuffs": "start player"}
 
