@@ -37,10 +37,7 @@ LAYERS: list[tuple[str, ...]] = [
 
 #: core modules that must not name Red Notice (module prefixes)
 CORE = ["rnsim.game", "rnsim.play", "rnsim.seeding", "rnsim.config", "rnsim.strategy", "rnsim.results",
-        "rnsim.provenance", "rnsim.tournament", "rnsim.drift"]
-#: to be added when the game-agnostic analysis/report (core-results) lands;
-#: listed here so the test reports them (xfail) rather than forgetting them
-CORE_PENDING = ["rnsim.analysis", "rnsim.report"]
+        "rnsim.provenance", "rnsim.tournament", "rnsim.drift", "rnsim.analysis", "rnsim.report"]
 
 RED_NOTICE_WORDS = re.compile(
     r"angela|jessah|forger|identit|upgrade|red_notice|rednotice|radar|barrier|journalist|wiretap|interpol",
@@ -156,13 +153,6 @@ def _core_modules(prefixes: list[str]) -> list[str]:
 def test_core_names_no_game(module: str) -> None:
     found = game_words(MODULES[module])
     assert not found, f"{module} names Red Notice: " + "; ".join(found)
-
-
-@pytest.mark.parametrize("module", _core_modules(CORE_PENDING))
-def test_pending_core_names_no_game(module: str) -> None:
-    found = game_words(MODULES[module])
-    if found:
-        pytest.xfail(f"{module} still names Red Notice ({len(found)} place(s)); game-agnostic analysis pending")
 
 
 def test_the_checks_can_fail(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Paired differences of win rates between rule variants.
 
 Game ``i`` of every variant sees the same chance stream (common random
-numbers), so the same deals, draws and identity pair under two rule sets: the
+numbers), so the same deals, draws and setup under two rule sets: the
 two outcomes of game ``i`` are a pair, and the difference of win rates is
 estimated from the per-game differences ``D_i = Y_variant,i - Y_reference,i``.
 Its variance is ``Var(Y_ref) + Var(Y_var) - 2 Cov`` over ``n``: whatever the two
@@ -9,7 +9,9 @@ variants agree on cancels. The unpaired estimate (the same games treated as two
 independent samples) drops the covariance term; the share of variance the
 pairing removed, ``1 - Var_paired / Var_unpaired``, is measured on the run itself.
 
-Games are joined on (identity pair, strategy pair, game index). Error rows
+Games are joined on the cell (the game's setup column and one
+``<seat>_strategy`` per seat; read from the table's layout unless given) and
+the game index. Error rows
 (``end_reason = "error"``) are dropped with their partner; a timeout is a game
 nobody won, never a win (the definitions of :mod:`rnsim.analysis.aggregate`).
 
@@ -28,10 +30,7 @@ import polars as pl
 
 from rnsim.analysis.stats import Z95
 
-CELL_KEYS = ["identity_pair", "angela_strategy", "jessah_strategy"]
-GAME_KEYS = [*CELL_KEYS, "game_index"]
-SEATS = ("angela", "jessah")
-ALL = "all"  # the identity_pair label of the row pooling every cell
+ALL = "all"  # the setup label of the row pooling every cell
 
 Results = pl.LazyFrame | pl.DataFrame
 
@@ -54,15 +53,27 @@ def _outcomes(results: Results, variant: str, seat: str, name: str, keys: list[s
     )
 
 
-def paired_games(results: Results, reference: str, variant: str, seat: str = "angela",
+def cell_keys(results: Results) -> list[str]:
+    """A result table's cell columns: its setup column, then ``<seat>_strategy`` per seat."""
+    from rnsim.analysis.aggregate import layout
+
+    lay = layout(results)
+    return [*([lay.setup] if lay.setup else []), *(f"{s}_strategy" for s in lay.seats)]
+
+
+def first_seat(results: Results) -> str:
+    from rnsim.analysis.aggregate import layout
+
+    return layout(results).seats[0]
+
+
+def paired_games(results: Results, reference: str, variant: str, seat: str | None = None,
                  keys: list[str] | None = None) -> pl.LazyFrame:
     """One row per game played (without error) under both variants: the keys,
-    ``y_ref`` and ``y_var`` (1 when ``seat`` won). ``keys`` are the cell columns
-    of another game's table (its setup column and ``<seat>_strategy`` columns;
-    default Red Notice's)."""
-    if keys is None and seat not in SEATS:
-        raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
-    cell = list(keys or CELL_KEYS)
+    ``y_ref`` and ``y_var`` (1 when ``seat`` won; default seat 0). ``keys`` are
+    the cell columns (default :func:`cell_keys` of the table)."""
+    seat = seat or first_seat(results)
+    cell = list(keys or cell_keys(results))
     return _outcomes(results, reference, seat, "y_ref", cell).join(
         _outcomes(results, variant, seat, "y_var", cell), on=[*cell, "game_index"], how="inner"
     )
@@ -116,11 +127,12 @@ def _intervals(z: float) -> list[pl.Expr]:
 
 
 def paired_differences(
-    results: Results, reference: str, variant: str, seat: str = "angela", z: float = Z95,
+    results: Results, reference: str, variant: str, seat: str | None = None, z: float = Z95,
     keys: list[str] | None = None,
 ) -> pl.DataFrame:
-    """Per cell (identity pair x strategy pair) and overall (``identity_pair == "all"``):
-    ``games`` paired, both win rates of ``seat``, ``diff`` (variant - reference), the
+    """Per cell (setup x a strategy per seat) and overall (every key ``"all"``):
+    ``games`` paired, both win rates of ``seat`` (default seat 0; a seat name or a
+    column naming a seat per game, see :func:`won`), ``diff`` (variant - reference), the
     paired interval (``paired_lo``, ``paired_hi``), the unpaired one for comparison
     and ``variance_removed`` by the pairing.
 
@@ -128,25 +140,26 @@ def paired_differences(
     of the cells' differences and its variance the weighted sum of theirs, so the
     cells' different base rates do not inflate it.
     """
-    cell_keys = list(keys or CELL_KEYS)
+    seat = seat or first_seat(results)
+    keys = list(keys or cell_keys(results))
     cells = (
         paired_games(results, reference, variant, seat, keys)
-        .group_by(cell_keys)
+        .group_by(keys)
         .agg(_moments())
         .filter(pl.col("games") >= 2)
         .with_columns(_statistics())
-        .sort(cell_keys)
+        .sort(keys)
         .collect()
     )
     if cells.height == 0:
         raise ValueError(
             f"no game was played (without error) under both variants {reference!r} and {variant!r} "
-            "with the same identity pair, strategy pair and game index"
+            "with the same setup, strategies and game index"
         )
     total = cells["games"].sum()
     w = pl.col("games").cast(pl.Float64) / total
     overall = cells.select(
-        *(pl.lit(ALL).alias(k) for k in cell_keys),
+        *(pl.lit(ALL).alias(k) for k in keys),
         pl.col("games").sum(),
         pl.col("wins_ref").sum(),
         pl.col("wins_var").sum(),

@@ -233,7 +233,7 @@ class SequentialGate:
             raise ValueError(f"the design covers {design.cells} cells but the baseline has {len(baseline)}")
         for wins, games in baseline:
             if games <= 0 or not 0 <= wins <= games:
-                raise ConfigError(f"baseline: a cell has {wins} forger wins in {games} games")
+                raise ConfigError(f"baseline: a cell has {wins} wins of the watched seat in {games} games")
         self.design = design
         self.x0 = np.array([w for w, _ in baseline], dtype=np.int64)
         self.n0 = np.array([g for _, g in baseline], dtype=np.int64)

@@ -14,6 +14,12 @@ from rnsim.play import play_game
 
 
 @click.command()
+@click.option("--game", "game_name", default=None,
+              help="The game to play (a registered name, e.g. fbi; default: Red Notice).")
+@click.option("--seat", "seat_refs", multiple=True, metavar="SEAT=STRATEGY",
+              help="Another game's strategy per seat, e.g. --seat ann=expert (default: random).")
+@click.option("--setup", "setup_value", default=None,
+              help="Another game's setup (FBI: the player count, 3-5; default: the game's).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the game.")
 @click.option("--game-index", type=int, default=0, show_default=True, help="Game index under the seed.")
 @click.option("--angela", default="random", show_default=True, help="Angela's strategy (name or module:Class).")
@@ -30,9 +36,16 @@ from rnsim.play import play_game
               help="With --from: how many games to play on from the position.")
 @click.option("--keep-chance", is_flag=True,
               help="With --from: keep the position's chance stream (every game sees the same future draws).")
-def play(seed: int, game_index: int, angela: str, jessah: str, identities: str | None, log_file: Path | None,
-         save_to: Path | None, at_round: int | None, from_file: Path | None, games: int, keep_chance: bool) -> None:
+def play(game_name: str | None, seat_refs: tuple[str, ...], setup_value: str | None, seed: int, game_index: int,
+         angela: str, jessah: str, identities: str | None, log_file: Path | None, save_to: Path | None,
+         at_round: int | None, from_file: Path | None, games: int, keep_chance: bool) -> None:
     """Play one game and print a summary; or play on from a saved position."""
+    if game_name not in (None, "red_notice") or seat_refs or setup_value is not None:
+        if from_file is not None or save_to is not None or at_round is not None or identities is not None:
+            raise click.UsageError("--from, --save-position, --at-round and --identities are Red Notice's; "
+                                   "with --game, --seat or --setup play one game")
+        _play_any(game_name or "red_notice", seat_refs, setup_value, seed, game_index, log_file)
+        return
     if from_file is not None:
         _play_from(from_file, angela, jessah, games, seed, keep_chance)
         return
@@ -70,12 +83,58 @@ def play(seed: int, game_index: int, angela: str, jessah: str, identities: str |
         click.echo(f"  event log: {log_file} ({len(r.events)} events)")
 
 
+def _play_any(name: str, seat_refs: tuple[str, ...], setup_value: str | None, seed: int, game_index: int,
+              log_file: Path | None) -> None:
+    """One game of any registered game: strategies per seat, the game's own summary."""
+    from rnsim.games import get_game
+
+    try:
+        g = get_game(name)
+    except RnsimError as e:
+        raise RnsimError(f"--game: {e}") from None
+    rules = g.rules()
+    setup = None
+    if setup_value is not None:
+        value: object = int(setup_value) if setup_value.lstrip("-").isdigit() else setup_value
+        ((_, setup),) = g.setups(rules, value, source="--setup")
+    seats = g.seats(rules, setup)
+    refs: dict[str, str] = {}
+    for item in seat_refs:
+        seat, eq, ref = item.partition("=")
+        if not eq or not ref:
+            raise RnsimError(f"--seat: expected SEAT=STRATEGY like {seats[0]}=random, got {item!r}")
+        if seat not in seats:
+            raise RnsimError(f"--seat: {g.name} has no seat {seat!r} in this game; seats: {', '.join(seats)}")
+        refs[seat] = ref
+    if log_file is not None:
+        _check_writable("--log", log_file)
+    out = play_game(rules, game=g, seed=seed, game_index=game_index, log=log_file is not None,
+                    **({g.setup_key: setup} if setup is not None else {}), **refs)
+    if log_file is not None:
+        with log_file.open("w") as f:
+            for ev in out.events or []:
+                f.write(json.dumps(ev) + "\n")
+    click.echo(f"{g.name} seed {seed} game {game_index}: {out.winner or 'nobody'} wins ({out.end_reason})")
+    for line in g.summary(out):
+        click.echo(f"  {line}")
+    if log_file is not None:
+        click.echo(f"  event log: {log_file} ({len(out.events or [])} events)")
+
+
 @click.command()
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def replay(log_file: Path) -> None:
+@click.option("--game", "game_name", default="red_notice", show_default=True,
+              help="The game that wrote the log (a registered name).")
+def replay(log_file: Path, game_name: str) -> None:
     """Print a game's event log as a readable narrative."""
-    from rnsim.games.red_notice.engine.narrative import narrate
+    from rnsim.games import get_game
 
+    try:
+        g = get_game(game_name)
+    except RnsimError as e:
+        raise RnsimError(f"--game: {e}") from None
+    narrate = g.narrate
+    end = str(getattr(g, "end_event", "game_end"))
     lines: list[str] = []
     events = 0
     last: dict[str, object] = {}
@@ -88,9 +147,10 @@ def replay(log_file: Path) -> None:
         except json.JSONDecodeError as e:
             raise RnsimError(f"{where}: not JSON ({e.msg}); an event log has one JSON event per line "
                              "(a cut-off last line means the log is truncated)") from None
-        if not (isinstance(ev, dict) and isinstance(ev.get("t"), str) and isinstance(ev.get("round"), int)):
-            raise RnsimError(f'{where}: not a game event (expected an object with "t" and "round", as '
-                             "`rnsim play --log` writes)")
+        if not (isinstance(ev, dict) and isinstance(ev.get("t"), str)
+                and any(isinstance(ev.get(k), int) for k in ("round", "turn"))):
+            raise RnsimError(f'{where}: not a {g.name} game event (expected an object with "t" and "round" or '
+                             '"turn", as `rnsim play --log` writes)')
         try:
             lines.extend(narrate([ev]))
         except (KeyError, TypeError, ValueError, IndexError) as e:
@@ -99,8 +159,9 @@ def replay(log_file: Path) -> None:
         last = ev
     if not events:
         raise RnsimError(f"{log_file}: empty event log (no events)")
-    if last.get("t") != "game_end":
-        raise RnsimError(f"{log_file}: truncated event log: it stops in round {last.get('round')} "
+    if last.get("t") != end:
+        when = f"round {last['round']}" if "round" in last else f"turn {last.get('turn')}"
+        raise RnsimError(f"{log_file}: truncated event log: it stops in {when} "
                          f"after {events} events, before the game's end")
     for line in lines:
         click.echo(line)

@@ -24,11 +24,14 @@ import numpy as np
 import polars as pl
 
 from rnsim.analysis.crossing import Crossing, crossing
-from rnsim.analysis.paired import ALL, GAME_KEYS, paired_differences
+from rnsim.analysis.paired import ALL, paired_differences
 from rnsim.analysis.stats import Z95, wilson
 from rnsim.analysis.tuning import TuneResult, tune
 from rnsim.errors import ConfigError, RnsimError
 from rnsim.games.red_notice.rules.ruleset import KNOBS, NUMERIC_KNOBS, RuleSet
+
+#: a game of a Red Notice lever run: its cell and index
+GAME_KEYS = ["identity_pair", "angela_strategy", "jessah_strategy", "game_index"]
 
 SEAT = "angela"  # the forger: every rate here is her win rate
 

@@ -226,6 +226,9 @@ class FbiGame:
         return c
 
     # -- narrative and positions ----------------------------------------------------
+    #: the event type that ends a log (`rnsim replay` calls a log without it truncated)
+    end_event: ClassVar[str] = "end"
+
     def narrate(self, events: Iterable[Mapping[str, Any]]) -> Iterator[str]:
         return narrative.narrate(events)
 

@@ -302,6 +302,9 @@ class RedNotice:
         return s
 
     # -- narrative and positions ----------------------------------------------------
+    #: the event type that ends a log (`rnsim replay` calls a log without it truncated)
+    end_event: ClassVar[str] = "game_end"
+
     def narrate(self, events: Iterable[Mapping[str, Any]]) -> Iterator[str]:
         from rnsim.games.red_notice.engine.narrative import narrate
 

@@ -124,3 +124,20 @@ def test_check_watches_the_start_players_win_rate(tmp_path: Path) -> None:
     outcome = run_check(base, echo=lambda _: None)
     assert outcome.exit_code == 0
     assert load_baseline(base).games_per_cell == 200
+
+
+def test_rnsim_play_and_replay_take_any_game(tmp_path: Path) -> None:
+    log = tmp_path / "fbi.jsonl"
+    runner = CliRunner()
+    res = runner.invoke(main, ["play", "--game", "fbi", "--setup", "3", "--seat", "ann=expert", "--seed", "4",
+                               "--log", str(log)])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("fbi seed 4 game 0: ") and "scores: ann " in res.output and "donna" not in res.output
+    story = runner.invoke(main, ["replay", "--game", "fbi", str(log)])
+    assert story.exit_code == 0 and "Order of arrests" in story.output
+    lines = log.read_text().splitlines()
+    (tmp_path / "cut.jsonl").write_text("\n".join(lines[:-1]) + "\n")
+    cut = runner.invoke(main, ["replay", "--game", "fbi", str(tmp_path / "cut.jsonl")])
+    assert cut.exit_code != 0 and "truncated event log" in cut.output
+    bad = runner.invoke(main, ["play", "--game", "fbi", "--setup", "3", "--seat", "donna=expert"])
+    assert bad.exit_code == 2 and "no seat 'donna'" in bad.output
