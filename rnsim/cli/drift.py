@@ -82,11 +82,12 @@ def baseline_save(config: Path, out: Path, games: int | None, seed: int | None, 
     g = b.gate
     click.echo(f"baseline written: {out} ({len(b.cells)} cell(s) x {b.games_per_cell:,} games, seed {b.master_seed}; "
                f"gate delta {g['delta']}, alpha {g['alpha']}, beta {g['beta']}, batch {g['batch']}, budget {g['budget']:,})")
-    seat = g.get("seat", "angela")
+    seat = str(g["seat"])
+    who = str(g.get("statistic", seat)).removesuffix(" win rate per cell")  # e.g. "forger (Angela)"
     for c in b.cells:
         labels = {k: v for k, v in c.items() if k == "variant" or isinstance(v, str) and k not in ("replay",)}
         wins = int(c[f"{seat}_wins"])
-        click.echo(f"  {cell_name(labels)}: {seat} {wins:,}/{c['games']:,} = {100 * wins / max(1, c['games']):.1f}%")
+        click.echo(f"  {cell_name(labels)}: {who} {wins:,}/{c['games']:,} = {100 * wins / max(1, c['games']):.1f}%")
 
 
 @click.command()

@@ -70,14 +70,20 @@ def _cpu() -> float:
 
 @click.command()
 @click.option("--games", type=int, default=3000, show_default=True, help="Games per measurement.")
-@click.option("--angela", default="random", show_default=True, help="Angela's strategy.")
-@click.option("--jessah", default="random", show_default=True, help="Jessah's strategy.")
+@click.option("--game", "game_name", default=None, help="The game (a registered name; default: Red Notice).")
+@click.option("--seat", "seat_refs", multiple=True, metavar="SEAT=STRATEGY",
+              help="A seat's strategy, e.g. --seat ann=expert (default: random at every seat).")
+@click.option("--setup", "setup_value", default=None,
+              help="The game's setup to play (e.g. FBI's player count; default: Red Notice's random identities).")
+@click.option("--angela", default=None, help="Red Notice: Angela's strategy (same as --seat angela=...).")
+@click.option("--jessah", default=None, help="Red Notice: Jessah's strategy (same as --seat jessah=...).")
 @click.option("--workers", "worker_counts", default="1,2", show_default=True,
               help="Comma-separated worker counts to measure with the process backend.")
 @click.option("--repeat", type=int, default=3, show_default=True,
               help="Rounds of measurements (interleaved, so load changes hit all alike); medians are shown.")
 @click.option("--chunk-size", type=int, default=250, show_default=True)
-def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int, chunk_size: int) -> None:
+def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_value: str | None,
+          angela: str | None, jessah: str | None, worker_counts: str, repeat: int, chunk_size: int) -> None:
     """Games/s of the engine in a plain loop, of the runner (serial backend: its
     overhead), and of the process backend for each worker count (scaling).
 
@@ -89,22 +95,44 @@ def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int,
     import statistics
 
     from rnsim.config import config_from_mapping
+    from rnsim.errors import ConfigError
+    from rnsim.games import DEFAULT_GAME, get_game
     from rnsim.play import run_game
     from rnsim.strategy import load_strategy
     from rnsim.tournament.run import run_tournament
 
     counts = [int(x) for x in worker_counts.split(",") if x.strip()]
-    raw = {"run": {"games": games, "seed": 0, "identities": "random", "chunk_size": chunk_size},
-           "strategies": {"angela": angela, "jessah": jessah}}
+    g = get_game(game_name or DEFAULT_GAME)
+    refs = {k: v for k, v in (("angela", angela), ("jessah", jessah)) if v is not None}
+    for item in seat_refs:
+        seat, eq, ref = item.partition("=")
+        if not eq or not ref:
+            raise ConfigError(f"--seat: expected SEAT=STRATEGY, got {item!r}")
+        refs[seat] = ref
+    run: dict[str, object] = {"game": g.name, "games": games, "seed": 0, "chunk_size": chunk_size}
+    if setup_value is not None:
+        run[g.setup_key] = int(setup_value) if setup_value.isdigit() else setup_value
+    elif g.name == DEFAULT_GAME:
+        run[g.setup_key] = "random"
+    raw = {"run": run, "strategies": {seat: refs.get(seat, "random") for seat in g.seats(None)}}
+    unknown = sorted(set(refs) - set(g.seats(None)))
+    if unknown:
+        raise ConfigError(f"--seat: {g.name} has no seat {unknown[0]!r}; seats: {', '.join(g.seats(None))}")
+    cfg0 = config_from_mapping(raw, src="bench")
+    cell = cfg0.cells()[0]
+    if len(cfg0.cells()) > 1:
+        raw["run"] = {**run, g.setup_key: cell.setup}  # one cell: the first setup
+    lineup = [cfg0.strategies[seat][i] for seat, i in zip(cfg0.seats, cell.strategies, strict=False)]
+    names = " vs ".join(s.label for s in lineup)
 
     def plain() -> tuple[float, float]:
         cfg = config_from_mapping(raw, src="bench")
         game = cfg.game_obj
         rules = cfg.variants[0].rules
-        strats = [load_strategy(angela, None, game), load_strategy(jessah, None, game)]
+        strats = [load_strategy(s.ref, s.params, game) for s in lineup]
         t, c = time.perf_counter(), _cpu()
         for i in range(games):
-            run_game(game, rules, strats, 0, i)
+            run_game(game, rules, strats, 0, i, setup=cell.setup)
         return time.perf_counter() - t, _cpu() - c
 
     def runner(backend: str, workers: int, n: int = games) -> tuple[float, float]:
@@ -132,19 +160,24 @@ def bench(games: int, angela: str, jessah: str, worker_counts: str, repeat: int,
 
     mw = {k: statistics.median(v) for k, v in wall.items()}
     mc = {k: statistics.median(v) for k, v in cpu.items()}
-    rate = {k: games / v for k, v in mw.items()}
+    # a runner plays every cell of the setup (a rotating game: each rotation of the lineup)
+    n_run = config_from_mapping(raw, src="bench").total_games
+    rate = {k: (games if k == "plain" else n_run) / v for k, v in mw.items()}
+    # per game, so a runner's CPU compares with the plain loop's whatever it played
+    mc = {k: v / (games if k == "plain" else n_run) for k, v in mc.items()}
 
     def pct(a: float, b: float) -> str:
         return f"{100 * (a / b - 1):+.1f}%"
 
-    click.echo(f"bench: {games:,} games of {angela} vs {jessah}, chunk {chunk_size}, median of {repeat}")
+    click.echo(f"bench: {games:,} {g.name} games of {names} ({g.setup_column} {cell.setup_label}; the runner "
+               f"plays {n_run:,}: every cell of it), chunk {chunk_size}, median of {repeat}")
     click.echo(f"  plain loop over run_game        {rate['plain']:8.1f} games/s")
     click.echo(f"  runner, serial backend          {rate['serial']:8.1f} games/s  "
-               f"(overhead: wall {pct(mw['serial'], mw['plain'])}, CPU {pct(mc['serial'], mc['plain'])})")
+               f"(overhead: wall {pct(rate['plain'], rate['serial'])}, CPU {pct(mc['serial'], mc['plain'])})")
     steady: dict[int, float] = {}
     for w in counts:
         start = mw[f"s{w}"]
-        steady[w] = games / max(mw[f"p{w}"] - start, 1e-9)
+        steady[w] = n_run / max(mw[f"p{w}"] - start, 1e-9)
         click.echo(f"  runner, process backend, {w} w    {rate[f'p{w}']:8.1f} games/s wall, {steady[w]:8.1f} "
                    f"without the {start:.1f} s start-up")
         click.echo(f"    overhead vs plain loop: wall {pct(rate['plain'], rate[f'p{w}'] / w)} per worker; CPU "
