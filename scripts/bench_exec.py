@@ -94,8 +94,11 @@ def main() -> None:
     ap.add_argument("--expert-games", type=int, default=300, help="games per measurement, expert vs expert")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--modes", default="loop,chunk")
+    ap.add_argument("--cases", default="random,expert",
+                    help="strategies played against themselves: random (--games), others (--expert-games); "
+                         "e.g. random,rule when the expert changed on purpose between the checkouts")
     args = ap.parse_args()
-    cases = [("random", "random", args.games), ("expert", "expert", args.expert_games)]
+    cases = [(c, c, args.games if c == "random" else args.expert_games) for c in args.cases.split(",")]
     rates: dict[tuple[str, str, str], list[float]] = {}
     for _ in range(args.repeat):
         for a, b, n in cases:

@@ -239,3 +239,26 @@ def test_address_needs_the_ray_backend() -> None:
         config_from_mapping({"run": {"address": "10.0.0.5:6379"}}, src="t.toml")
     with pytest.raises(ConfigError, match="run.address: must be a Ray cluster address"):
         config_from_mapping({"run": {"backend": "ray", "address": 6379}}, src="t.toml")
+
+
+@pytest.mark.ray
+def test_the_drift_gates_batches_share_one_ray_connection(tmp_path: Path, ray_address: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool on the Ray backend connects once for all its batches (a local
+    cluster takes seconds to start), and plays what the process backend plays."""
+    from rnsim.tournament.batches import play_ranges, pool_for
+    from rnsim.tournament.ray_backend import import_ray
+
+    raw = raw_config()
+    cfg = config_from_mapping(raw, src="t.toml", out=tmp_path / "b", backend="ray", address=ray_address)
+    ray = import_ray()
+    inits: list[object] = []
+    real_init = ray.init
+    monkeypatch.setattr(ray, "init", lambda *a, **k: inits.append(k) or real_init(*a, **k))
+    with pool_for(cfg, "batches") as pool:
+        first = play_ranges(cfg, [(0, 0, 4)], pool=pool)
+        second = play_ranges(cfg, [(0, 4, 8)], pool=pool)
+    assert len(inits) <= 1
+    local = play_ranges(config_from_mapping(raw, src="t.toml", out=tmp_path / "s", backend="serial"), [(0, 0, 8)])
+    got = pl.concat([first, second]).sort("game_index").drop("cell")
+    assert got.equals(local.sort("game_index").drop("cell"))

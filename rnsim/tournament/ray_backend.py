@@ -259,6 +259,7 @@ class RayBackend:
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.replaced = 0  # Ray retries lost tasks itself; the driver never sees a dead worker
         self.info: dict[str, Any] = {}
+        self._session: tuple[Any, bool, list[Any], dict[str, str], Any] | None = None
 
     def _connect(self) -> tuple[Any, bool]:
         ray = import_ray()
@@ -296,23 +297,35 @@ class RayBackend:
             "startup_seconds": round(startup, 3),
         }
 
-    def run(self, plan: Plan, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+    def open(self, plan: Plan) -> None:
+        """Connect (or start a local cluster) once for several batches: the drift
+        gate and the ladder play many small ones, and a local cluster takes
+        seconds to start."""
         t0 = time.perf_counter()
         ray, owned = self._connect()
-        inflight: dict[Any, Chunk] = {}
         try:
             self.info = self.describe(ray, time.perf_counter() - t0)
-            cpus = int(self.info["cluster_resources"].get("CPU", 0))
-            if cpus < 1:
+            if int(self.info["cluster_resources"].get("CPU", 0)) < 1:
                 raise RunnerError(f"the Ray cluster at {self.info['address']} has no CPUs to play games on "
                                   "(add worker nodes with `ray start --address=HEAD_IP:PORT`)")
             expected = code_fingerprint(plan)
-            boxed = [ray.put(plan)]
             task = ray.remote(_play_remote).options(
                 num_cpus=1, max_retries=MAX_ATTEMPTS - 1, retry_exceptions=False, name="rnsim-chunk"
             )
+        except BaseException:
+            if owned:
+                ray.shutdown()
+            raise
+        self._session = (ray, owned, [ray.put(plan)], expected, task)
+
+    def play(self, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+        session = self._session
+        assert session is not None, "open() first"
+        ray, _, boxed, expected, task = session
+        inflight: dict[Any, Chunk] = {}
+        try:
             pending: deque[Chunk] = deque(chunks)
-            limit = INFLIGHT_PER_CPU * cpus
+            limit = INFLIGHT_PER_CPU * max(1, int(ray.cluster_resources().get("CPU", 0)))
             sized = time.monotonic()
 
             def submit() -> None:
@@ -336,9 +349,18 @@ class RayBackend:
             for ref in inflight:
                 ray.cancel(ref, force=True)
             raise
+
+    def close(self) -> None:
+        session, self._session = self._session, None
+        if session is not None and session[1]:
+            session[0].shutdown()
+
+    def run(self, plan: Plan, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+        self.open(plan)
+        try:
+            self.play(chunks, on_result)
         finally:
-            if owned:
-                ray.shutdown()
+            self.close()
 
     def _result(self, ray: Any, ref: Any, chunk: Chunk) -> ChunkOutput:
         exc = ray.exceptions
