@@ -375,3 +375,62 @@ def test_levers_for_a_run_of_other_rules_is_refused_and_creates_nothing(tmp_path
     r = _cli("levers", _config(tmp_path), "--for-run", run, "--games", "2")
     assert r.exit_code == 2 and "plays no variant with" in r.output
     assert not (run / "levers").exists()
+
+
+class _Watch:
+    """Plays like ``inner`` and remembers every upgrade it saw face up."""
+
+    def __new__(cls, inner: str):  # type: ignore[no-untyped-def]
+        from rnsim.strategy import Strategy, load_strategy
+
+        class Watch(Strategy):
+            name = "watch"
+
+            def __init__(self) -> None:
+                super().__init__()
+                self.inner = load_strategy(inner)
+                self.seen: set[str] = set()
+
+            def new_game(self, seat, rng) -> None:  # type: ignore[no-untyped-def]
+                super().new_game(seat, rng)
+                self.inner.new_game(seat, rng)
+
+            def choose(self, view, decision):  # type: ignore[no-untyped-def]
+                self.seen |= set(view.upgrades_face_up)
+                return self.inner.choose(view, decision)
+
+        return Watch()
+
+
+def test_a_variant_without_an_upgrade_deals_the_base_game_until_the_upgrade_would_show() -> None:
+    """Component knobs keep the pairing: the variant shuffles the original
+    deck and leaves the card out, so every game in which the upgrade never
+    came face up is the base game move for move; an excluded identity
+    changes only the games it was dealt in."""
+    no_wiretap = RuleSet.from_mapping({"upgrades_excluded": ["wiretap"]})
+    same = differ = 0
+    for i in range(40):
+        a, j = _Watch("rule"), _Watch("rule")
+        base = play_game(CLASSIC, angela=a, jessah=j, seed=2, game_index=i, log=True)
+        var = play_game(no_wiretap, angela="rule", jessah="rule", seed=2, game_index=i, log=True)
+        if "wiretap" not in a.seen | j.seen:
+            assert var.events == base.events
+            same += 1
+        else:
+            differ += 1
+    assert same >= 5 and differ >= 5  # both kinds of game occur: the test tests something
+
+    no_pilot = RuleSet.from_mapping({"identities_excluded": ["pilot"]})
+    dealt = set()
+    for i in range(40):
+        base = play_game(CLASSIC, angela="rule", jessah="rule", seed=2, game_index=i, log=True)
+        var = play_game(no_pilot, angela="rule", jessah="rule", seed=2, game_index=i, log=True)
+        assert "pilot" not in var.identities
+        if "pilot" not in base.identities:
+            assert var.events == base.events
+        else:
+            # the other identity is kept, the pilot replaced, the checks dealt the same
+            assert set(base.identities) - {"pilot"} <= set(var.identities)
+            assert var.events[0].get("hands") == base.events[0].get("hands")
+            dealt.add(tuple(sorted(var.identities)))
+    assert len(dealt) >= 3  # the replacement is drawn, not always the same identity

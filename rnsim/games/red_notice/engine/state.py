@@ -127,10 +127,16 @@ class GameState:
         comps = comps if comps is not None else rules.load_components()
         s.rules, s.comps, s.rng, s.seed = rules, comps, rng, seed
         s.log = [] if log else None
-        n_ident = len(comps.identities)
         # Chance draws in a fixed order, all of them always made, so the same
-        # seed gives the same deal whatever the identity pair (R20).
+        # seed gives the same deal whatever the identity pair (R20). A set
+        # derived by the component knobs draws as its original set does
+        # (identity_draw, upgrade_draw), so its game i is dealt like the
+        # original's game i wherever the knobs allow.
+        ident_map = comps.identity_draw
+        n_ident = len(comps.identities) if ident_map is None else len(ident_map)
         drawn = rng.sample(range(n_ident), rules.identities_per_game)
+        if ident_map is not None:
+            drawn = _mapped_identities(ident_map, drawn, len(comps.identities), rng)
         if identities is not None:
             if len(identities) != rules.identities_per_game:
                 raise ValueError(
@@ -143,8 +149,11 @@ class GameState:
             chosen = sorted(drawn)
         deck = list(range(len(comps.checks)))
         rng.shuffle(deck)  # top of the deck is the end of the list
-        upgrades = list(range(len(comps.upgrade_cards)))
+        up_map = comps.upgrade_draw
+        upgrades = list(range(len(comps.upgrade_cards))) if up_map is None else list(up_map)
         rng.shuffle(upgrades)
+        if up_map is not None:
+            upgrades = [u for u in upgrades if u >= 0]
 
         s.angela_city = -1
         s.jessah_city = -1
@@ -940,3 +949,18 @@ _ANSWER = tuple(_handlers(k.NAME)[1] for k in KINDS)
 # Decisions asked even with a single option (none today: a forced answer is
 # applied by the engine and logged like any other).
 _ALWAYS_ASK: frozenset[str] = frozenset()
+
+
+def _mapped_identities(ident_map: tuple[int, ...], drawn: list[int], n_allowed: int,
+                       rng: random.Random) -> list[int]:
+    """The identities drawn from the original set, mapped into a set derived
+    by the component knobs. An excluded identity is replaced by one drawn
+    uniformly from the allowed ones not yet dealt (so the deal stays uniform
+    over the allowed sets), from a stream derived from the chance stream's
+    state without advancing it: the rest of the deal stays the original's."""
+    kept = [ident_map[d] for d in drawn if ident_map[d] >= 0]
+    missing = len(drawn) - len(kept)
+    if missing:
+        aux = random.Random(repr(rng.getstate()))
+        kept += aux.sample([i for i in range(n_allowed) if i not in kept], missing)
+    return kept

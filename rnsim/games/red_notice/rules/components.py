@@ -95,6 +95,13 @@ class Components:
     identities: tuple[Identity, ...]
     upgrade_cards: tuple[Upgrade, ...]  # the deck, copies expanded
     raw: dict[str, Any] = field(repr=False)
+    # Set by the component knobs (RuleSet.load_components) so that a variant
+    # deals game i as the set it derives from does: the engine draws from the
+    # original set's identities and shuffles its upgrade deck, then maps each
+    # through these (an index into ``identities`` / ``upgrade_cards``, -1 for
+    # one left out; extra upgrade copies at the end). None: draw from this set.
+    identity_draw: tuple[int, ...] | None = field(default=None, repr=False)
+    upgrade_draw: tuple[int, ...] | None = field(default=None, repr=False)
     # derived lookups
     neighbours: tuple[tuple[tuple[int, int], ...], ...] = field(init=False, repr=False)
     neighbour_mask: tuple[int, ...] = field(init=False, repr=False)

@@ -23,6 +23,7 @@ does not use them hashes and prints exactly as before they existed.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
 import hashlib
 import json
@@ -376,7 +377,27 @@ def _derive_components(base: Components, over: dict[str, Any], source: str) -> C
             _known(f"{source}: check_values", "colour", colour, colours)
             raw["checks.toml"]["values"][colour] = list(vals)
     try:
-        return build_components(raw, name=f"{base.name}+knobs")
+        comps = build_components(raw, name=f"{base.name}+knobs")
     except RnsimError as e:
         raise RulesError(f"{source}: the component knobs make an invalid component set: {e}") from None
+    return dataclasses.replace(comps, identity_draw=_identity_draw(base, comps),
+                               upgrade_draw=_upgrade_draw(base, comps))
+
+
+def _identity_draw(base: Components, comps: Components) -> tuple[int, ...]:
+    """Each identity of ``base``, as its index in ``comps`` (-1: excluded)."""
+    index = {d.id: i for i, d in enumerate(comps.identities)}
+    return tuple(index.get(d.id, -1) for d in base.identities)
+
+
+def _upgrade_draw(base: Components, comps: Components) -> tuple[int, ...]:
+    """Each card of ``base``'s upgrade deck, as the index of the same card
+    (the same id, the same copy) in ``comps``'s deck (-1: left out), then
+    ``comps``'s copies beyond ``base``'s."""
+    free: dict[str, list[int]] = {}
+    for i, u in enumerate(comps.upgrade_cards):
+        free.setdefault(u.id, []).append(i)
+    out = [free[u.id].pop(0) if free.get(u.id) else -1 for u in base.upgrade_cards]
+    out += sorted(i for left in free.values() for i in left)
+    return tuple(out)
 
