@@ -239,7 +239,7 @@ def test_levers_labels_every_change_and_sorts_by_size(tmp_path) -> None:  # type
 
     cfg = _config(tmp_path)
     out = tmp_path / "lv"
-    r = _cli("levers", cfg, "--games", "6", "--out", out, "--no-progress")
+    r = _cli("levers", cfg, "--games", "6", "--precision", "0", "--out", out, "--no-progress")
     assert r.exit_code == 0, r.output
     t = pl.read_parquet(out / "tables" / "levers.parquet")
     labels = set(t["change"].to_list())
@@ -350,7 +350,7 @@ def test_report_leads_the_upgrades_with_their_causal_values(tmp_path) -> None:  
     cfg = _config(tmp_path)
     run = tmp_path / "run"
     assert _cli("run", cfg, "--games", "40", "--out", run).exit_code == 0
-    r = _cli("levers", cfg, "--restricted", "--for-run", run, "--games", "6", "--no-progress")
+    r = _cli("levers", cfg, "--restricted", "--for-run", run, "--games", "6", "--precision", "0", "--no-progress")
     assert r.exit_code == 0, r.output
     t = pl.read_parquet(run / "levers" / "tables" / "levers.parquet")
     assert set(t.filter(pl.col("kind") == "restricted")["subject"].to_list()) == set(
@@ -434,3 +434,22 @@ def test_a_variant_without_an_upgrade_deals_the_base_game_until_the_upgrade_woul
             assert var.events[0].get("hands") == base.events[0].get("hands")
             dealt.add(tuple(sorted(var.identities)))
     assert len(dealt) >= 3  # the replacement is drawn, not always the same identity
+
+
+def test_levers_play_in_stages_until_every_interval_is_narrow_enough(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """With --precision, the changes still too wide after the first stage
+    get more games (a new seed per stage) and the others stop; the pooled
+    interval is within the precision for every change that stopped."""
+    import polars as pl
+
+    cfg = _config(tmp_path)
+    out = tmp_path / "lv"
+    r = _cli("levers", cfg, "--games", "10", "--precision", "20", "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    t = pl.read_parquet(out / "tables" / "levers.parquet")
+    assert (t["half_width"] <= 0.20 + 1e-12).all(), t.filter(pl.col("half_width") > 0.2)
+    assert f"{t.height} of {t.height} within +-20" in r.output
+    more = t.filter(pl.col("stages") > 1)
+    assert more.height and (more["games"] > 10).all()  # the wide ones played on ...
+    assert (t.filter(pl.col("stages") == 1)["games"] == 10).all()  # ... the narrow ones stopped
+    assert (out / "stage-1" / "manifest.json").is_file()

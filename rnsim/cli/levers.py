@@ -307,9 +307,15 @@ def _tune_figure(res: Any, knob: str, target: float, out: Path) -> list[Path]:
 @click.option("--identities", type=click.Choice(["random", "config"]), default="random", show_default=True,
               help="Deal Angela's identities at random (R20; every game independent), or as the config's "
                    "[run] identities says.")
+@click.option("--precision", type=float, default=2.0, show_default=True,
+              help="Play in stages until every shift's 95% interval is within +- this many points "
+                   "(0: one stage of --games).")
+@click.option("--max-games", type=int, default=400_000, show_default=True,
+              help="Budget of games for the stages.")
 @_play_options
 def levers(config: Path, out: Path | None, restricted: bool, for_run: Path | None, identities: str,
-           games: int | None, seed: int | None, workers: str | None, backend: str | None, progress: bool) -> None:
+           precision: float, max_games: int, games: int | None, seed: int | None, workers: str | None,
+           backend: str | None, progress: bool) -> None:
     """Play every one-notch change of CONFIG's rules against the rules
     themselves, paired game by game: each numeric knob one notch down and up,
     each upgrade removed, each identity played as the plain identity (and,
@@ -317,27 +323,35 @@ def levers(config: Path, out: Path | None, restricted: bool, for_run: Path | Non
     the shifts of the forger's win rate, largest first."""
     import json
 
+    from rnsim.errors import ConfigError
     from rnsim.levers import check_for_run, run_levers, write_table
 
+    if not 0 <= precision < 100:
+        raise ConfigError(f"--precision: must be 0 (one stage) or a half-width in points below 100, got {precision}")
+    if max_games < 1:
+        raise ConfigError(f"--max-games: must be at least 1, got {max_games}")
     if for_run is not None:
         if out is not None:
-            from rnsim.errors import ConfigError
-
             raise ConfigError("--for-run and --out: give one (--for-run RUN writes into RUN/levers)")
         check_for_run(config, for_run)
         out = for_run / "levers"
     out = out or Path("runs") / f"{config.stem}-levers"
     t0 = time.perf_counter()
     res = run_levers(config, out=out, restricted=restricted, identities=None if identities == "config" else "random",
-                     echo=lambda s: click.echo(s, err=True), games=games, seed=seed,
-                     workers=workers, backend=backend, progress=progress and sys.stderr.isatty())
+                     precision=precision / 100 or None, max_games=max_games, echo=lambda s: click.echo(s, err=True),
+                     games=games, seed=seed, workers=workers, backend=backend,
+                     progress=progress and sys.stderr.isatty())
     t = res.table
+    widest = 100 * float(t["half_width"].max())  # type: ignore[arg-type]
     click.echo(f"levers of {config}: {len(t)} changes against the base rules, {res.played.games:,} games "
                f"({res.played.seconds:.1f} s playing, {time.perf_counter() - t0:.1f} s in all); "
-               f"widest paired 95% interval +-{100 * float(t['half_width'].max()):.1f} points")  # type: ignore[arg-type]
+               f"widest paired 95% interval +-{widest:.1f} points"
+               + (f"; {int((100 * t['half_width'] <= precision + 1e-9).sum())} of {len(t)} within +-{precision:g}"
+                  if precision else ""))
     for row in t.iter_rows(named=True):
         click.echo(f"  {row['change']:<55s} {_pts(row['shift']):>6s} points [{_pts(row['shift_lo'])}, "
-                   f"{_pts(row['shift_hi'])}]  ({_pct(row['rate_base'])} -> {_pct(row['rate_changed'])})")
+                   f"{_pts(row['shift_hi'])}]  ({_pct(row['rate_base'])} -> {_pct(row['rate_changed'])}, "
+                   f"{row['games']:,} games)")
     for s in res.skipped:
         click.echo(f"  skipped: {s}")
     files = write_table(t, out / "tables", "levers")

@@ -491,11 +491,40 @@ def restricted_shift(base_results: pl.DataFrame, restricted_results: pl.DataFram
     return paired_shift(frame, BASE.name, name)
 
 
+#: games per change of the first stage of a sequential `rnsim levers`
+FIRST_STAGE_GAMES = 400
+
+
+def stage_seed(seed: int, stage: int) -> int:
+    """Stage 0 plays the config's own seed (a single-stage run is the plain
+    tournament); every later stage its own stream, so stages are new games."""
+    if stage == 0:
+        return seed
+    return int(np.random.SeedSequence([seed, stage]).generate_state(1, dtype=np.uint64)[0] >> 1)
+
+
+def pairs_needed(d: dict[str, Any], precision: float, margin: float = 1.1) -> int:
+    """Paired games a change needs for a half-width of ``precision``: the
+    half-width falls like 1/sqrt(games) (its discordance rate held fixed)."""
+    half = d["paired_hi"] - d["diff"]
+    return math.ceil(d["games"] * (half / precision) ** 2 * margin)
+
+
 def run_levers(config: Path, *, out: Path, restricted: bool = False, identities: Any = "random",
-               echo: Echo = print, **play: Any) -> LeversResult:
+               precision: float | None = None, max_games: int = 400_000, echo: Echo = print,
+               **play: Any) -> LeversResult:
     """Every lever of ``config`` against its rules. ``identities`` replaces
     the config's ``[run] identities`` (default "random": the game as dealt,
-    R20, where game indices are independent; None keeps the config's)."""
+    R20, where game indices are independent; None keeps the config's).
+
+    With ``precision`` (a half-width, in rate units) the changes are played
+    in stages until each one's paired 95% interval is that narrow: stage 0
+    plays every change ``games`` games per cell (default
+    :data:`FIRST_STAGE_GAMES` per change); each later stage plays, with its
+    own seed, the changes still too wide (and the base rules) as many more
+    games as the 1/sqrt(games) law says the 75th percentile of them needs,
+    within ``max_games`` in all. A change's shift pools its paired games of
+    every stage (stages are independent games, paired within each)."""
     from rnsim.config import load_config
 
     cfg = load_config(config)
@@ -504,21 +533,67 @@ def run_levers(config: Path, *, out: Path, restricted: bool = False, identities:
         play["identities"] = identities
     ident = identities if identities is not None else setups_value(cfg)
     changes, skipped = lever_changes(rules, ident)
-    played = play_changes(config, [BASE, *changes], out=out, echo=echo, **play)
-    rows = []
-    for ch in changes:
-        rows.append(shift_row(ch, paired_shift(played.results, BASE.name, ch.name)))
+    specs: dict[str, list[Any]] = {}
     if restricted:
         specs, ups = _restricted_specs(config)
-        for u in ups:
-            angela, jessah = specs[u]
-            rp = play_changes(config, [BASE], out=out / "restricted" / u, echo=echo, angela=angela, jessah=jessah,
-                              **play)
-            played.games += rp.games
-            played.seconds += rp.seconds
-            d = restricted_shift(played.results, rp.results, f"never-{u}")
-            rows.append(shift_row(Change(f"never-{u}", f"upgrade {u} never chosen (restricted play)", {},
-                                         "restricted", u), d))
+        changes += [Change(f"never-{u}", f"upgrade {u} never chosen (restricted play)", {}, "restricted", u)
+                    for u in ups]
+    cells = 1 if ident == "random" else max(1, _cells(config))
+    seed = play.pop("seed", None)
+    seed = cfg.seed if seed is None else seed
+    games = play.pop("games", None)
+    if games is None:
+        games = cfg.games if precision is None else math.ceil(FIRST_STAGE_GAMES / cells)
+    frames: list[pl.DataFrame] = []
+    played = Played(pl.DataFrame(), out, 0, 0.0)
+    pending, stage = list(changes), 0
+    stats: dict[str, dict[str, Any]] = {}
+    stages = dict.fromkeys((c.name for c in changes), 0)
+    while pending:
+        for c in pending:
+            stages[c.name] += 1
+        where = out if precision is None else out / f"stage-{stage}"
+        sd = stage_seed(seed, stage)
+        knobs = [c for c in pending if c.kind != "restricted"]
+        p = play_changes(config, [BASE, *knobs], out=where, games=games, seed=sd, echo=echo, **play)
+        parts = [p.results]
+        played.games += p.games
+        played.seconds += p.seconds
+        for c in pending:
+            if c.kind == "restricted":
+                angela, jessah = specs[c.subject]
+                rp = play_changes(config, [BASE], out=where / "restricted" / c.subject, games=games, seed=sd,
+                                  echo=echo, angela=angela, jessah=jessah, **play)
+                played.games += rp.games
+                played.seconds += rp.seconds
+                parts.append(rp.results.with_columns(pl.lit(c.name).alias("variant")))
+        keep = ["variant", "identity_pair", "angela_strategy", "jessah_strategy", "game_index", "winner",
+                "end_reason"]
+        # stages are different games: each gets its own range of game indices
+        frames += [x.select(keep).with_columns(pl.col("game_index").cast(pl.Int64) + stage * 2**32)
+                   for x in parts]
+        if stage == 0:
+            played.results = p.results
+        both = pl.concat(frames)
+        stats.update({c.name: paired_shift(both, BASE.name, c.name) for c in pending})
+        if precision is None:
+            break
+        pending = [c for c in changes if stats[c.name]["paired_hi"] - stats[c.name]["diff"] > precision]
+        if not pending:
+            break
+        extra = sorted(max(0, pairs_needed(stats[c.name], precision) - stats[c.name]["games"]) for c in pending)
+        want = extra[min(len(extra) - 1, math.ceil(0.75 * len(extra)) - 1)]
+        per_cell = max(math.ceil(want / cells), math.ceil(games / 2) if stage == 0 else 1)
+        afford = (max_games - played.games) // (cells * (1 + len(pending)))
+        if afford < max(1, per_cell // 4):  # a stage too small to matter costs its start-up for nothing
+            echo(f"levers: the budget of {max_games:,} games is spent; {len(pending)} change(s) are wider than "
+                 f"+-{100 * precision:.1f} points")
+            break
+        stage += 1
+        games = min(per_cell, afford)
+        echo(f"levers: stage {stage}: {len(pending)} change(s) wider than +-{100 * precision:.1f} points, "
+             f"{games:,} more games per cell each")
+    rows = [{**shift_row(c, stats[c.name]), "stages": stages[c.name]} for c in changes]
     table = pl.DataFrame(rows).sort(pl.col("shift").abs(), descending=True)
     return LeversResult(table, skipped, played, levers_meta(cfg, played, config, ident))
 
