@@ -63,50 +63,77 @@ def ladder(games: int, players: int, seed: int, rules_table: dict) -> bool:
     return ok
 
 
-def speed(games: int, players: int, seed: int) -> None:
-    rules = GAME.rules({})
-    for name, cls in STRATS.items():
-        t = time.perf_counter()
-        for g in range(games):
-            play(rules, players, [cls() for _ in range(players)], seed, g)
-        dt = time.perf_counter() - t
-        print(f"{players} players, {name:7s}: {games / dt:8.1f} games/s on one core ({games} games, {dt:.1f} s)")
+def speed(games: int, players_list: list[int], seed: int, stacked: bool) -> None:
+    """Games/s per core: CPU time of this process (``time.process_time``), so a
+    loaded machine slows the wall clock but not the figure much."""
+    rules = GAME.rules({"stacked": stacked})
+    for players in players_list:
+        for name, cls in STRATS.items():
+            t = time.process_time()
+            for g in range(games):
+                play(rules, players, [cls() for _ in range(players)], seed, g)
+            dt = time.process_time() - t
+            print(f"{players} players, {name:7s}: {games / dt:8.1f} games/s per core "
+                  f"({1000 * dt / games:.1f} ms CPU per game, {games} games)")
 
 
-def versus_red_notice(games: int, seed: int) -> None:
-    """Seconds per expert game: FBI at 5 players against Red Notice, interleaved
-    so both see the same machine load."""
+def versus_red_notice(games: int, seed: int, runs: int) -> None:
+    """CPU time per expert game: FBI at 5 players against Red Notice, game by
+    game interleaved so both see the same machine; ``runs`` runs over the same
+    games, and the median run's ratio is the figure."""
+    import statistics
+
     from rnsim.play import play_game
     from rnsim.strategy import load_strategy
 
+    def build(module: str) -> str:
+        return "compiled" if _compiled(module) else "pure Python"
+
+    print(f"builds: Red Notice engine {build('rnsim.games.red_notice.engine.state')}, "
+          f"expert {build('rnsim_strategies.red_notice.expert')}; "
+          f"FBI engine {build('rnsim.games.fbi.state')}, expert {build('rnsim_strategies.fbi.expert')}")
     rules = GAME.rules({})
     rn_a, rn_j = load_strategy("expert"), load_strategy("expert")
-    t_fbi = t_rn = 0.0
-    for g in range(games):
-        t = time.perf_counter()
-        play(rules, 5, [ExpertStrategy() for _ in range(5)], seed, g)
-        t_fbi += time.perf_counter() - t
-        t = time.perf_counter()
-        play_game(angela=rn_a, jessah=rn_j, seed=seed, game_index=g)
-        t_rn += time.perf_counter() - t
-    print(f"expert game, FBI 5 players: {1000 * t_fbi / games:.1f} ms; Red Notice: {1000 * t_rn / games:.1f} ms "
-          f"(ratio FBI / Red Notice {t_fbi / t_rn:.2f}, {games} games each)")
+    ratios = []
+    for r in range(runs):
+        t_fbi = t_rn = 0.0
+        for g in range(games):
+            t = time.process_time()
+            play(rules, 5, [ExpertStrategy() for _ in range(5)], seed, g)
+            t_fbi += time.process_time() - t
+            t = time.process_time()
+            play_game(angela=rn_a, jessah=rn_j, seed=seed, game_index=g)
+            t_rn += time.process_time() - t
+        ratios.append(t_fbi / t_rn)
+        print(f"run {r + 1}: expert game CPU, FBI 5 players {1000 * t_fbi / games:.1f} ms; "
+              f"Red Notice {1000 * t_rn / games:.1f} ms; ratio FBI / Red Notice {t_fbi / t_rn:.2f} ({games} games each)")
+    print(f"median ratio over {runs} runs: {statistics.median(ratios):.2f} "
+          f"(min {min(ratios):.2f}, max {max(ratios):.2f})")
+
+
+def _compiled(module: str) -> bool:
+    import importlib
+
+    f = getattr(importlib.import_module(module), "__file__", "") or ""
+    return not f.endswith(".py")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=("ladder", "speed", "versus-red-notice"))
     ap.add_argument("--games", type=int, default=600)
-    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--players", type=int, nargs="+", default=[3],
+                    help="player counts (ladder: the first; speed: each)")
+    ap.add_argument("--runs", type=int, default=5, help="versus-red-notice: runs, the median ratio is reported")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--stacked", action="store_true", help="the rulebook's variant (F15)")
     a = ap.parse_args()
     if a.what == "ladder":
-        return 0 if ladder(a.games, a.players, a.seed, {"stacked": a.stacked}) else 1
+        return 0 if ladder(a.games, a.players[0], a.seed, {"stacked": a.stacked}) else 1
     if a.what == "versus-red-notice":
-        versus_red_notice(a.games, a.seed)
+        versus_red_notice(a.games, a.seed, a.runs)
         return 0
-    speed(a.games, a.players, a.seed)
+    speed(a.games, a.players, a.seed, a.stacked)
     return 0
 
 

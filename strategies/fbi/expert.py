@@ -38,6 +38,10 @@ from rnsim_strategies.fbi.model import (
 from rnsim.strategy import Strategy
 
 NOT_YET, NO_CARD = -2, -1
+# Bounds prune only options whose value is provably this far below the best
+# one: far above float rounding on scores of a few hundred points, far below
+# any real difference between scores.
+MARGIN = 1e-7
 
 
 def legal_pairs(table: list[list[int]], colours: tuple[str, ...], doubler: str, with_doubler: bool) -> list[tuple[str, ...]]:
@@ -62,6 +66,79 @@ def top_pairs(pairs: list[tuple[str, ...]], table: list[list[int]], stacked: boo
     return sorted(pairs, key=score, reverse=True)[:k]
 
 
+class _TableFacts:
+    """What every seat derives from the same table: shared by the experts of a
+    game (they all look at one table per phase) through ``_facts``."""
+
+    __slots__ = ("values", "legal", "rule_cols", "top", "gains")
+
+    def __init__(self, values: list[list[int]], legal: list[tuple[str, ...]], rule_cols: list[int]) -> None:
+        self.values = values  # never changed: look-aheads copy it
+        self.legal = legal
+        self.rule_cols = rule_cols
+        self.top: dict[int, list[list[int]]] = {}
+        self.gains: dict[tuple[str, ...], Any] | None = None
+
+
+# Pure functions of their keys, so a cache changes no choice; emptied when
+# full (the keys of one game are never needed by the next).
+_FACTS: dict[Any, _TableFacts] = {}
+_POSITIONS: dict[Any, tuple[list[list[int]], list[int]]] = {}
+_BEFORE: dict[Any, Any] = {}
+_CACHE_SIZE = 512
+
+
+def _facts(view: Any) -> _TableFacts:
+    comps, rules = view.comps, view.rules
+    key = (view.table, comps, rules.stacked, rules.doubler)
+    f = _FACTS.get(key)
+    if f is None:
+        if len(_FACTS) >= _CACHE_SIZE:
+            _FACTS.clear()
+        values = table_values(view)
+        legal = legal_pairs(values, comps.colours, comps.doubler, rules.doubler)
+        # an empty table (late in a turn's arrests) has no pair: only the bid
+        # and the agents, asked with cards on the table, use the rule pair
+        cols = (pair_colours(rule_pair(legal, values, rules.stacked, comps.colours, comps.doubler),
+                             comps.colours, comps.doubler) if legal else [])
+        f = _TableFacts(values, legal, cols)
+        _FACTS[key] = f
+    return f
+
+
+def _top_cols(view: Any, f: _TableFacts, k: int) -> list[list[int]]:
+    cols = f.top.get(k)
+    if cols is None:
+        comps = view.comps
+        pairs = top_pairs(f.legal, f.values, view.rules.stacked, comps.colours, comps.doubler, k)
+        cols = f.top[k] = [pair_colours(p, comps.colours, comps.doubler) for p in pairs]
+    return cols
+
+
+def _pair_gains(view: Any, f: _TableFacts) -> dict[tuple[str, ...], Any]:
+    """Per legal pair: its two arrests if nobody else took a card this turn,
+    as (colour, value) (the second of a 2x pair takes the colour's next card),
+    their points, and the net change per colour."""
+    if f.gains is None:
+        comps = view.comps
+        stacked = view.rules.stacked
+        table = f.values
+        out: dict[tuple[str, ...], Any] = {}
+        for pair in f.legal:
+            cols = pair_colours(pair, comps.colours, comps.doubler)
+            if len(cols) == 2 and cols[0] == cols[1]:
+                c = cols[0]
+                gains = [(c, take_value(table[c], stacked)), (c, second_value(table[c], stacked))]
+            else:
+                gains = [(c, take_value(table[c], stacked)) for c in cols]
+            net: dict[int, int] = {}
+            for c, g in gains:
+                net[c] = net.get(c, 0) + g
+            out[pair] = (gains, sum(g for _, g in gains), list(net.items()))
+        f.gains = out
+    return f.gains
+
+
 class ExpertStrategy(Strategy):
     name = "expert"
     AGENTS_RIVAL = 1.0
@@ -75,16 +152,25 @@ class ExpertStrategy(Strategy):
     # ------------------------------------------------------------ shared facts
 
     def _position(self, view: Any) -> tuple[list[list[int]], list[int]]:
+        """Colour totals (colour-major: totals[colour][seat]) and points per
+        seat; the cached lists are shared: copy before changing them."""
         comps = view.comps
+        key = (view.slammers, comps)
+        got = _POSITIONS.get(key)
+        if got is not None:
+            return got
+        if len(_POSITIONS) >= _CACHE_SIZE:
+            _POSITIONS.clear()
         col, val = comps.card_colour, comps.card_value
         k = len(comps.colours)
-        totals = [[0] * view.players for _ in range(k)]  # colour-major: totals[colour][seat]
+        totals = [[0] * view.players for _ in range(k)]
         points = [0] * view.players
         for s, cards in enumerate(view.slammers):
             for c in cards:
                 points[s] += val[c]
                 if col[c] >= 0:
                     totals[col[c]][s] += val[c]
+        _POSITIONS[key] = (totals, points)
         return totals, points
 
     def _weight(self, view: Any) -> float:
@@ -111,87 +197,127 @@ class ExpertStrategy(Strategy):
         play_out(self._seq(order, 0), agents, t, tot, pts, view.rules.stacked)
         return self._score(view, tot, pts, self.AGENTS_RIVAL)
 
-    def _alone_value(self, view: Any, table: list[list[int]], totals: list[list[int]], points: list[int],
-                     pair: tuple[str, ...]) -> float:
-        """A pair's worth if nobody else took a card this turn: its two arrests
-        (the second of a 2x pair takes the colour's next card)."""
-        comps = view.comps
-        stacked = view.rules.stacked
-        cols = pair_colours(pair, comps.colours, comps.doubler)
-        tot = [x[:] for x in totals]
-        pts = points[:]
-        me = self.seat
-        if len(cols) == 2 and cols[0] == cols[1]:
-            c = cols[0]
-            gains = [(c, take_value(table[c], stacked)), (c, second_value(table[c], stacked))]
-        else:
-            gains = [(c, take_value(table[c], stacked)) for c in cols]
-        for c, v in gains:
-            tot[c][me] += v
-            pts[me] += v
-        return self._score(view, tot, pts)
-
     def _others_pairs(self, view: Any, table: list[list[int]]) -> list[list[int]]:
-        comps = view.comps
-        opts = legal_pairs(table, comps.colours, comps.doubler, view.rules.doubler)
-        pair = rule_pair(opts, table, view.rules.stacked, comps.colours, comps.doubler)
-        cols = pair_colours(pair, comps.colours, comps.doubler)
+        cols = _facts(view).rule_cols
         return [cols[:] for _ in range(view.players)]
 
     # --------------------------------------------------------------- decisions
 
     def on_agents(self, view: Any, decision: Any) -> Any:
-        table = table_values(view)
+        f = _facts(view)
+        table = f.values
         totals, points = self._position(view)
         c = float(self.params["contention"])
-        others = self._others_pairs(view, table) if c > 0 else []
+        if c == 0:
+            return self._agents_alone(view, decision, table, totals, points)
+        others = self._others_pairs(view, table)
         alone: list[list[int]] = [[] for _ in range(view.players)]
         best, best_v = decision.options[0], -1e9
         for pair in decision.options:
-            v = c * self._turn_value(view, view.order, table, totals, points, pair, others) if c > 0 else 0.0
+            v = c * self._turn_value(view, view.order, table, totals, points, pair, others)
             if c < 1:
-                v += (1 - c) * (self._alone_value(view, table, totals, points, pair) if c == 0 else
-                                self._turn_value(view, view.order, table, totals, points, pair, alone))
+                v += (1 - c) * self._turn_value(view, view.order, table, totals, points, pair, alone)
             if v > best_v + 1e-9:
                 best, best_v = pair, v
         return best
 
-    def on_arrest(self, view: Any, decision: Any) -> Any:
+    def _agents_alone(self, view: Any, decision: Any, table: list[list[int]], totals: list[list[int]],
+                      points: list[int]) -> Any:
+        """The default (contention 0): each pair scored by its own two arrests.
+
+        A pair's score is at most the score before the arrests, plus their
+        points, plus for each colour where they raise my total enough to take
+        or share the lead, that colour's bonus card changing hands (to me, and
+        away from the best rival). A pair whose bound cannot beat the best so
+        far is not scored: it could not have been chosen."""
+        me = self.seat
+        bonus = view.comps.bonus
+        w = self._weight(view)
+        needs = view.rules.bonus_needs_positive
+        base = evaluate(me, totals, points, bonus, w, needs)
+        # per colour: the highest total, and whether I alone hold it with a bonus
+        best_total = [max(col) for col in totals]
+        leading = [col[me] == b and col.count(b) == 1 and (b > 0 or not needs) for col, b in zip(totals, best_total)]
+        swing_card = [abs(b) * w * 2.0 for b in bonus]  # rival weight 1
+        gains_of = _pair_gains(view, _facts(view))
+        tot = [x[:] for x in totals]
+        pts = points[:]
+        best, best_v = decision.options[0], -1e9
+        for pair in decision.options:
+            gains, gain, net = gains_of[pair]
+            bound = base + gain
+            for c, g in net:
+                if g > 0 and not leading[c] and totals[c][me] + g >= best_total[c]:
+                    bound += swing_card[c]
+            if bound + MARGIN <= best_v + 1e-9:
+                continue
+            for c, g in gains:
+                tot[c][me] += g
+            pts[me] += gain
+            v = evaluate(me, tot, pts, bonus, w, needs)
+            for c, g in gains:
+                tot[c][me] -= g
+            pts[me] -= gain
+            if v > best_v + 1e-9:
+                best, best_v = pair, v
+        return best
+
+    def _arrest_model(self, view: Any) -> tuple[Any, Any]:
+        """The table as it was when the agents were chosen (this turn's
+        arrests put back, last first: restores the stacks exactly, F15), its
+        legal pairs and the rule pair on it: the same for every seat all
+        through a turn's arrests, so cached by that table."""
         comps = view.comps
         val, col = comps.card_value, comps.card_colour
-        table = table_values(view)
         stacked = view.rules.stacked
-        # the table as it was when the agents were chosen: put this turn's
-        # arrests back, last first (restores the stacks exactly, F15)
-        before = [t[:] for t in table]
+        table = [list(t) for t in view.table]
         for _, card in reversed(view.arrests):
             if card >= 0:
-                before[col[card]].append(val[card])
-        if not stacked:
-            for t in before:
-                t.sort(reverse=True)
-        opts_then = legal_pairs(before, comps.colours, comps.doubler, view.rules.doubler)
+                table[col[card]].append(card)
+        key = (tuple(tuple(t) for t in table), comps, stacked, view.rules.doubler)
+        got = _BEFORE.get(key)
+        if got is None:
+            if len(_BEFORE) >= _CACHE_SIZE:
+                _BEFORE.clear()
+            before = [[val[c] for c in t] for t in table]
+            if not stacked:
+                for t in before:
+                    t.sort(reverse=True)
+            opts_then = legal_pairs(before, comps.colours, comps.doubler, view.rules.doubler)
+            pair = rule_pair(opts_then, before, stacked, comps.colours, comps.doubler)
+            got = _BEFORE[key] = (before, opts_then, pair_colours(pair, comps.colours, comps.doubler), {})
+        return got, key
+
+    def on_arrest(self, view: Any, decision: Any) -> Any:
+        comps = view.comps
+        table = table_values(view)
+        stacked = view.rules.stacked
+        (before, opts_then, rule_cols, partners), _ = self._arrest_model(view)
         agents: list[list[int]] = []
         for s in range(view.players):
             if s == self.seat:
                 agents.append(list(view.my_agents))
                 continue
-            played = list(view.played[s])
+            played = view.played[s]
             if len(played) >= 2:
                 agents.append([])
             elif not played:
-                pair = rule_pair(opts_then, before, stacked, comps.colours, comps.doubler)
-                agents.append(pair_colours(pair, comps.colours, comps.doubler))
+                agents.append(rule_cols[:])
             else:
-                p = comps.colours[played[0]]
-                with_p = [o for o in opts_then if p in o]
-                if not with_p:
-                    agents.append([])
-                    continue
-                pair = rule_pair(with_p, before, stacked, comps.colours, comps.doubler)
-                cols = pair_colours(pair, comps.colours, comps.doubler)
-                cols.remove(played[0])
-                agents.append(cols)
+                # the partner the rule player keeps with the agent he played
+                p = played[0]
+                cols = partners.get(p)
+                if cols is None:
+                    name = comps.colours[p]
+                    with_p = [o for o in opts_then if name in o]
+                    if not with_p:
+                        cols = []
+                    else:
+                        pair = rule_pair(with_p, before, stacked, comps.colours, comps.doubler)
+                        cols = pair_colours(pair, comps.colours, comps.doubler)
+                        cols.remove(p)
+                    partners[p] = cols
+                agents.append(cols[:])
         totals, points = self._position(view)
         seq = self._seq(view.order, view.step)
         best, best_v = decision.options[0], -1e9
@@ -209,21 +335,23 @@ class ExpertStrategy(Strategy):
 
     def on_bid(self, view: Any, decision: Any) -> Any:
         comps = view.comps
-        val = comps.card_value
+        val, colour_of = comps.card_value, comps.card_colour
         n = view.players
         h = view.handcuffs
-        table = table_values(view)
+        me = self.seat
+        stacked = view.rules.stacked
+        f = _facts(view)
+        table = f.values
         totals, points = self._position(view)
-        others = self._others_pairs(view, table)
+        others = f.rule_cols
         # only the pairs that look best on their own: a bid changes the order,
         # rarely which colours are worth taking
-        my_pairs = top_pairs(legal_pairs(table, comps.colours, comps.doubler, view.rules.doubler),
-                             table, view.rules.stacked, comps.colours, comps.doubler, int(self.params["bid_pairs"]))
+        my_pairs = _top_cols(view, f, int(self.params["bid_pairs"]))
         mode = view.rules.bid_cards
         # the later bidders, modelled as the rule player: dump the worst bystander
         later: dict[int, int] = {}
         for s in range(n):
-            if s != self.seat and view.bids[s] == NOT_YET:
+            if s != me and view.bids[s] == NOT_YET:
                 cards = [c for c in view.slammers[s] if mode == "any" or (mode == "purple" and c in comps.purple)]
                 worst = min(cards, key=lambda c: val[c], default=None)
                 later[s] = worst if worst is not None and val[worst] < 0 else NO_CARD
@@ -232,42 +360,65 @@ class ExpertStrategy(Strategy):
         for s, c in later.items():
             if c >= 0:
                 base_pts[s] -= val[c]
-                if comps.card_colour[c] >= 0:
-                    base_tot[comps.card_colour[c]][s] -= val[c]
+                if colour_of[c] >= 0:
+                    base_tot[colour_of[c]][s] -= val[c]
+        bid_val = [0] * n
+        for s in range(n):
+            b = later[s] if s in later else view.bids[s]
+            bid_val[s] = val[b] if b >= 0 else 0
+        bonus = comps.bonus
+        w = self._weight(view)
+        needs = view.rules.bonus_needs_positive
         # The arrests add cards whatever the bid removed, so the turn is played
         # out once per distinct order of arrests and pair, and every bid with
-        # that order is then scored by taking its card off the result.
-        outcomes: dict[tuple[int, ...], list[tuple[list[list[int]], list[int]]]] = {}
+        # that order is then scored by taking its card off the result. Giving
+        # up a villain (value x > 0) lowers my points by x and can only lose me
+        # bonus cards: such a bid scores at most its order's best result minus
+        # x, and is not scored when that cannot beat the best bid so far.
+        outcomes: dict[tuple[int, ...], list[Any]] = {}
         best, best_v = "none", -1e9
         for opt in decision.options:  # "none" first: keep the card on equal value
-            bid_val = [0] * n
-            for s in range(n):
-                b = view.bids[s] if s != self.seat else (NO_CARD if opt == "none" else opt)
-                if s in later:
-                    b = later[s]
-                bid_val[s] = val[b] if b >= 0 else 0
+            x = 0 if opt == "none" else val[opt]
+            bid_val[me] = x
             order = tuple(sorted(range(n), key=lambda s: (-bid_val[s], (s - h) % n)))
-            results = outcomes.get(order)
-            if results is None:
+            entry = outcomes.get(order)
+            if entry is None:
+                seq = self._seq(order, 0)
                 results = []
-                for pair in my_pairs:
-                    agents = [a[:] for a in others]
-                    agents[self.seat] = pair_colours(pair, comps.colours, comps.doubler)
-                    t = [x[:] for x in table]
-                    tot = [x[:] for x in base_tot]
+                for cols in my_pairs:
+                    agents = [others[:] for _ in range(n)]
+                    agents[me] = cols[:]
+                    t = [c[:] for c in table]
+                    tot = [c[:] for c in base_tot]
                     pts = base_pts[:]
-                    play_out(self._seq(order, 0), agents, t, tot, pts, view.rules.stacked)
+                    play_out(seq, agents, t, tot, pts, stacked)
                     results.append((tot, pts))
-                outcomes[order] = results
+                entry = outcomes[order] = [results, None]
+            results = entry[0]
             v = -1e9
-            for tot, pts in results:
-                if opt != "none":
-                    tot = [x[:] for x in tot]
-                    pts = pts[:]
-                    pts[self.seat] -= val[opt]
-                    if comps.card_colour[opt] >= 0:
-                        tot[comps.card_colour[opt]][self.seat] -= val[opt]
-                v = max(v, self._score(view, tot, pts))
+            if opt == "none":
+                for tot, pts in results:
+                    v = max(v, evaluate(me, tot, pts, bonus, w, needs))
+                entry[1] = v
+            else:
+                if x > 0:
+                    top = entry[1]
+                    if top is None:
+                        top = -1e9
+                        for tot, pts in results:
+                            top = max(top, evaluate(me, tot, pts, bonus, w, needs))
+                        entry[1] = top
+                    if top - x + MARGIN <= best_v + 1e-9:
+                        continue
+                c = colour_of[opt]
+                for tot, pts in results:
+                    pts[me] -= x
+                    if c >= 0:
+                        tot[c][me] -= x
+                    v = max(v, evaluate(me, tot, pts, bonus, w, needs))
+                    pts[me] += x
+                    if c >= 0:
+                        tot[c][me] += x
             if v > best_v + 1e-9:
                 best, best_v = opt, v
         return best

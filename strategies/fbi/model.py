@@ -6,6 +6,7 @@ order (the top card is last, F15)."""
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 
@@ -84,16 +85,51 @@ def play_out(seq: list[int], agents: list[list[int]], table: list[list[int]], to
              points: list[int], stacked: bool, first: int = -1) -> None:
     """Play the arrest steps ``seq`` (seats) greedily, changing ``agents``,
     ``table``, ``totals`` and ``points`` in place. ``first`` >= 0 fixes the
-    colour played on the first step."""
-    for i, seat in enumerate(seq):
+    colour played on the first step.
+
+    The look-ahead's inner loop: ``greedy_colour`` and ``take_index`` are
+    written out here (a player holds at most two agents; on a tie the first
+    listed is played), which plays exactly as calling them."""
+    start = 0
+    if first >= 0 and seq:
+        start = 1
+        seat = seq[0]
+        mine = agents[seat]
+        if mine:
+            mine.remove(first)
+            col = table[first]
+            if col:
+                v = col.pop() if stacked else col.pop(0)
+                totals[first][seat] += v
+                points[seat] += v
+    for i in range(start, len(seq)):
+        seat = seq[i]
         mine = agents[seat]
         if not mine:
             continue
-        c = first if (i == 0 and first >= 0) else greedy_colour(mine, table, stacked)
-        mine.remove(c)
-        k = take_index(table[c], stacked)
-        if k >= 0:
-            v = table[c].pop(k)
+        if len(mine) == 1:
+            c = mine.pop()
+        elif len(mine) == 2:
+            a, b = mine
+            ta, tb = table[a], table[b]
+            if stacked:
+                va = ta[-1] if ta else 0
+                vb = tb[-1] if tb else 0
+            else:
+                va = ta[0] if ta else 0
+                vb = tb[0] if tb else 0
+            if vb > va:
+                c = b
+                del mine[1]
+            else:
+                c = a
+                del mine[0]
+        else:
+            c = greedy_colour(mine, table, stacked)
+            mine.remove(c)
+        col = table[c]
+        if col:
+            v = col.pop() if stacked else col.pop(0)
             totals[c][seat] += v
             points[seat] += v
 
@@ -102,14 +138,18 @@ def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[i
              bonus_weight: float, needs_positive: bool = True, rival_weight: float = 1.0) -> float:
     """My points minus the best rival's, bonus cards counted at ``bonus_weight``
     (1 when the totals are final) for a strict leader in a colour (F11).
-    ``totals[colour][seat]`` is a seat's signed sum in a colour (F10)."""
+    ``totals[colour][seat]`` is a seat's signed sum in a colour (F10).
+
+    Each seat's bonus points are added in colour order, so the float sums are
+    the same whatever shortcut a caller takes around this function."""
     pts: list[float] = list(points)
-    for c, b in enumerate(bonus):
-        col = totals[c]
+    for col, b in zip(totals, bonus):
         best = max(col)
         if (best > 0 or not needs_positive) and col.count(best) == 1:
             pts[col.index(best)] += b * bonus_weight
+    mine = pts[me]
     if rival_weight == 0.0:
-        return pts[me]
-    rival = max(pts[:me] + pts[me + 1:])
-    return pts[me] - rival_weight * rival
+        return mine
+    pts[me] = -math.inf
+    return mine - rival_weight * max(pts)
+
