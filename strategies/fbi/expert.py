@@ -237,7 +237,7 @@ class ExpertStrategy(Strategy):
         base = evaluate(me, totals, points, bonus, w, needs)
         # per colour: the highest total, and whether I alone hold it with a bonus
         best_total = [max(col) for col in totals]
-        leading = [col[me] == b and col.count(b) == 1 and (b > 0 or not needs) for col, b in zip(totals, best_total)]
+        leading = [col[me] == b and col.count(b) == 1 and (b > 0 or not needs) for col, b in zip(totals, best_total, strict=True)]
         swing_card = [abs(b) * w * 2.0 for b in bonus]  # rival weight 1
         gains_of = _pair_gains(view, _facts(view))
         tot = [x[:] for x in totals]

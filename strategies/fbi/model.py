@@ -143,7 +143,7 @@ def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[i
     Each seat's bonus points are added in colour order, so the float sums are
     the same whatever shortcut a caller takes around this function."""
     pts: list[float] = list(points)
-    for col, b in zip(totals, bonus):
+    for col, b in zip(totals, bonus, strict=True):
         best = max(col)
         if (best > 0 or not needs_positive) and col.count(best) == 1:
             pts[col.index(best)] += b * bonus_weight
