@@ -79,8 +79,8 @@ def speed(games: int, players_list: list[int], seed: int, stacked: bool) -> None
 
 def versus_red_notice(games: int, seed: int, runs: int) -> None:
     """CPU time per expert game: FBI at 5 players against Red Notice, game by
-    game interleaved so both see the same machine; ``runs`` runs over the same
-    games, and the median run's ratio is the figure."""
+    game interleaved so both see the same machine; ``runs`` runs (run r plays
+    master seed ``seed + r``), and the median run's ratio is the figure."""
     import statistics
 
     from rnsim.play import play_game
@@ -94,15 +94,20 @@ def versus_red_notice(games: int, seed: int, runs: int) -> None:
           f"FBI engine {build('rnsim.games.fbi.state')}, expert {build('rnsim_strategies.fbi.expert')}")
     rules = GAME.rules({})
     rn_a, rn_j = load_strategy("expert"), load_strategy("expert")
+    # warm up both (imports, first-call set-up), on games no run plays
+    for g in range(3):
+        play(rules, 5, [ExpertStrategy() for _ in range(5)], seed + runs, g)
+        play_game(angela=rn_a, jessah=rn_j, seed=seed + runs, game_index=g)
     ratios = []
     for r in range(runs):
+        # each run its own games: no cache of either game sees a game twice
         t_fbi = t_rn = 0.0
         for g in range(games):
             t = time.process_time()
-            play(rules, 5, [ExpertStrategy() for _ in range(5)], seed, g)
+            play(rules, 5, [ExpertStrategy() for _ in range(5)], seed + r, g)
             t_fbi += time.process_time() - t
             t = time.process_time()
-            play_game(angela=rn_a, jessah=rn_j, seed=seed, game_index=g)
+            play_game(angela=rn_a, jessah=rn_j, seed=seed + r, game_index=g)
             t_rn += time.process_time() - t
         ratios.append(t_fbi / t_rn)
         print(f"run {r + 1}: expert game CPU, FBI 5 players {1000 * t_fbi / games:.1f} ms; "

@@ -27,9 +27,14 @@ from typing import Any, ClassVar
 
 from rnsim_strategies.fbi.model import (
     evaluate,
+    exact_scores,
+    first_round,
+    leader,
     pair_colours,
     play_out,
-    rule_pair,
+    rescored,
+    scored_leaders,
+    second_round,
     second_value,
     table_values,
     take_value,
@@ -55,88 +60,104 @@ def legal_pairs(table: list[list[int]], colours: tuple[str, ...], doubler: str, 
     return out or [(colours[c],) for c in legal]
 
 
-def top_pairs(pairs: list[tuple[str, ...]], table: list[list[int]], stacked: bool, colours: tuple[str, ...],
-              doubler: str, k: int) -> list[tuple[str, ...]]:
-    def score(p: tuple[str, ...]) -> int:
-        cols = pair_colours(p, colours, doubler)
-        if len(cols) == 2 and cols[0] == cols[1]:
-            return take_value(table[cols[0]], stacked) + second_value(table[cols[0]], stacked)
-        return sum(take_value(table[c], stacked) for c in cols)
+class _Pairs:
+    """The pairs of agents legal on one table (values per colour, as
+    ``table_values`` gives them) and what each would arrest if nobody else
+    took a card: every seat derives the same from the same table, so the
+    experts of a game share one through the caches below."""
 
-    return sorted(pairs, key=score, reverse=True)[:k]
+    __slots__ = ("values", "legal", "cols", "gains", "score", "rule_cols", "top", "partners")
 
-
-class _TableFacts:
-    """What every seat derives from the same table: shared by the experts of a
-    game (they all look at one table per phase) through ``_facts``."""
-
-    __slots__ = ("values", "legal", "rule_cols", "top", "gains")
-
-    def __init__(self, values: list[list[int]], legal: list[tuple[str, ...]], rule_cols: list[int]) -> None:
+    def __init__(self, values: list[list[int]], comps: Any, stacked: bool, with_doubler: bool) -> None:
         self.values = values  # never changed: look-aheads copy it
-        self.legal = legal
-        self.rule_cols = rule_cols
+        self.legal = legal_pairs(values, comps.colours, comps.doubler, with_doubler)
+        self.cols: list[list[int]] = []
+        # per pair: its two arrests as (colour, value) (the second of a 2x pair
+        # takes the colour's next card), their points, the net per colour
+        self.gains: dict[tuple[str, ...], tuple[list[tuple[int, int]], int, list[tuple[int, int]]]] = {}
+        self.score: list[int] = []  # the rule player's score of each pair: its points
+        for pair in self.legal:
+            cols = pair_colours(pair, comps.colours, comps.doubler)
+            if len(cols) == 2 and cols[0] == cols[1]:
+                c = cols[0]
+                gains = [(c, take_value(values[c], stacked)), (c, second_value(values[c], stacked))]
+            else:
+                gains = [(c, take_value(values[c], stacked)) for c in cols]
+            net: dict[int, int] = {}
+            total = 0
+            for c, g in gains:
+                net[c] = net.get(c, 0) + g
+                total += g
+            self.cols.append(cols)
+            self.gains[pair] = (gains, total, list(net.items()))
+            self.score.append(total)
+        # an empty table (late in a turn's arrests) has no pair: only the bid
+        # and the agents, asked with cards on the table, use the rule pair
+        self.rule_cols = self.cols[self._first_best(range(len(self.legal)))] if self.legal else []
         self.top: dict[int, list[list[int]]] = {}
-        self.gains: dict[tuple[str, ...], Any] | None = None
+        self.partners: dict[int, list[int]] = {}
+
+    def _first_best(self, indices: Any) -> int:
+        """``rule_pair``: the first of the best-scoring pairs."""
+        best, best_score = -1, -10**9
+        for i in indices:
+            if self.score[i] > best_score:
+                best, best_score = i, self.score[i]
+        return best
+
+    def top_cols(self, k: int) -> list[list[int]]:
+        """``top_pairs``: the k best-scoring pairs' colours, ties in listed order."""
+        got = self.top.get(k)
+        if got is None:
+            order = sorted(range(len(self.legal)), key=lambda i: -self.score[i])[:k]
+            got = self.top[k] = [self.cols[i] for i in order]
+        return got
+
+    def partner(self, played: int, colours: tuple[str, ...]) -> list[int]:
+        """The colours a rule player who chose his pair on this table still
+        holds after playing the agent of colour ``played`` (his best pair with
+        that agent; [] if none holds it)."""
+        got = self.partners.get(played)
+        if got is None:
+            name = colours[played]
+            with_p = [i for i, o in enumerate(self.legal) if name in o]
+            got = []
+            if with_p:
+                got = self.cols[self._first_best(with_p)][:]
+                got.remove(played)
+            self.partners[played] = got
+        return got
 
 
 # Pure functions of their keys, so a cache changes no choice; emptied when
 # full (the keys of one game are never needed by the next).
-_FACTS: dict[Any, _TableFacts] = {}
+_FACTS: dict[Any, _Pairs] = {}  # by card ids
+_BY_VALUES: dict[Any, _Pairs] = {}
 _POSITIONS: dict[Any, tuple[list[list[int]], list[int]]] = {}
-_BEFORE: dict[Any, Any] = {}
 _CACHE_SIZE = 512
 
 
-def _facts(view: Any) -> _TableFacts:
+def _pairs(values: list[list[int]], comps: Any, rules: Any) -> _Pairs:
+    """The pairs on a table given as ``table_values`` gives it."""
+    key = (tuple(map(tuple, values)), comps, rules.stacked, rules.doubler)
+    f = _BY_VALUES.get(key)
+    if f is None:
+        if len(_BY_VALUES) >= _CACHE_SIZE:
+            _BY_VALUES.clear()
+        f = _BY_VALUES[key] = _Pairs(values, comps, rules.stacked, rules.doubler)
+    return f
+
+
+def _facts(view: Any) -> _Pairs:
+    """The pairs on the view's table."""
     comps, rules = view.comps, view.rules
     key = (view.table, comps, rules.stacked, rules.doubler)
     f = _FACTS.get(key)
     if f is None:
         if len(_FACTS) >= _CACHE_SIZE:
             _FACTS.clear()
-        values = table_values(view)
-        legal = legal_pairs(values, comps.colours, comps.doubler, rules.doubler)
-        # an empty table (late in a turn's arrests) has no pair: only the bid
-        # and the agents, asked with cards on the table, use the rule pair
-        cols = (pair_colours(rule_pair(legal, values, rules.stacked, comps.colours, comps.doubler),
-                             comps.colours, comps.doubler) if legal else [])
-        f = _TableFacts(values, legal, cols)
-        _FACTS[key] = f
+        f = _FACTS[key] = _pairs(table_values(view), comps, rules)
     return f
-
-
-def _top_cols(view: Any, f: _TableFacts, k: int) -> list[list[int]]:
-    cols = f.top.get(k)
-    if cols is None:
-        comps = view.comps
-        pairs = top_pairs(f.legal, f.values, view.rules.stacked, comps.colours, comps.doubler, k)
-        cols = f.top[k] = [pair_colours(p, comps.colours, comps.doubler) for p in pairs]
-    return cols
-
-
-def _pair_gains(view: Any, f: _TableFacts) -> dict[tuple[str, ...], Any]:
-    """Per legal pair: its two arrests if nobody else took a card this turn,
-    as (colour, value) (the second of a 2x pair takes the colour's next card),
-    their points, and the net change per colour."""
-    if f.gains is None:
-        comps = view.comps
-        stacked = view.rules.stacked
-        table = f.values
-        out: dict[tuple[str, ...], Any] = {}
-        for pair in f.legal:
-            cols = pair_colours(pair, comps.colours, comps.doubler)
-            if len(cols) == 2 and cols[0] == cols[1]:
-                c = cols[0]
-                gains = [(c, take_value(table[c], stacked)), (c, second_value(table[c], stacked))]
-            else:
-                gains = [(c, take_value(table[c], stacked)) for c in cols]
-            net: dict[int, int] = {}
-            for c, g in gains:
-                net[c] = net.get(c, 0) + g
-            out[pair] = (gains, sum(g for _, g in gains), list(net.items()))
-        f.gains = out
-    return f.gains
 
 
 class ExpertStrategy(Strategy):
@@ -234,12 +255,13 @@ class ExpertStrategy(Strategy):
         bonus = view.comps.bonus
         w = self._weight(view)
         needs = view.rules.bonus_needs_positive
-        base = evaluate(me, totals, points, bonus, w, needs)
+        base, base_lead, with_bonus = scored_leaders(me, totals, points, bonus, w, needs)
+        exact = exact_scores(w, bonus)
         # per colour: the highest total, and whether I alone hold it with a bonus
         best_total = [max(col) for col in totals]
         leading = [col[me] == b and col.count(b) == 1 and (b > 0 or not needs) for col, b in zip(totals, best_total, strict=True)]
         swing_card = [abs(b) * w * 2.0 for b in bonus]  # rival weight 1
-        gains_of = _pair_gains(view, _facts(view))
+        gains_of = _facts(view).gains
         tot = [x[:] for x in totals]
         pts = points[:]
         best, best_v = decision.options[0], -1e9
@@ -250,6 +272,20 @@ class ExpertStrategy(Strategy):
                 if g > 0 and not leading[c] and totals[c][me] + g >= best_total[c]:
                     bound += swing_card[c]
             if bound + MARGIN <= best_v + 1e-9:
+                continue
+            if exact:
+                moves = []
+                for c, g in net:
+                    col = tot[c]
+                    col[me] += g
+                    now = leader(col, needs)
+                    col[me] -= g
+                    if now != base_lead[c]:
+                        moves.append((c, now))
+                # every bonus card where it was: the score moves by the points
+                v = base + gain if not moves else rescored(me, with_bonus, base_lead, gain, moves, bonus, w)
+                if v > best_v + 1e-9:
+                    best, best_v = pair, v
                 continue
             for c, g in gains:
                 tot[c][me] += g
@@ -262,37 +298,21 @@ class ExpertStrategy(Strategy):
                 best, best_v = pair, v
         return best
 
-    def _arrest_model(self, view: Any) -> tuple[Any, Any]:
-        """The table as it was when the agents were chosen (this turn's
-        arrests put back, last first: restores the stacks exactly, F15), its
-        legal pairs and the rule pair on it: the same for every seat all
-        through a turn's arrests, so cached by that table."""
-        comps = view.comps
-        val, col = comps.card_value, comps.card_colour
-        stacked = view.rules.stacked
-        table = [list(t) for t in view.table]
-        for _, card in reversed(view.arrests):
-            if card >= 0:
-                table[col[card]].append(card)
-        key = (tuple(tuple(t) for t in table), comps, stacked, view.rules.doubler)
-        got = _BEFORE.get(key)
-        if got is None:
-            if len(_BEFORE) >= _CACHE_SIZE:
-                _BEFORE.clear()
-            before = [[val[c] for c in t] for t in table]
-            if not stacked:
-                for t in before:
-                    t.sort(reverse=True)
-            opts_then = legal_pairs(before, comps.colours, comps.doubler, view.rules.doubler)
-            pair = rule_pair(opts_then, before, stacked, comps.colours, comps.doubler)
-            got = _BEFORE[key] = (before, opts_then, pair_colours(pair, comps.colours, comps.doubler), {})
-        return got, key
-
     def on_arrest(self, view: Any, decision: Any) -> Any:
         comps = view.comps
         table = table_values(view)
         stacked = view.rules.stacked
-        (before, opts_then, rule_cols, partners), _ = self._arrest_model(view)
+        # The table as it was when the agents were chosen: this turn's arrests
+        # put back, last first (restores the stacks exactly, F15).
+        before = [t[:] for t in table]
+        col, val = comps.card_colour, comps.card_value
+        for _, card in reversed(view.arrests):
+            if card >= 0:
+                before[col[card]].append(val[card])
+        if not stacked:
+            for t in before:
+                t.sort(reverse=True)
+        then = _pairs(before, comps, view.rules)
         agents: list[list[int]] = []
         for s in range(view.players):
             if s == self.seat:
@@ -302,22 +322,10 @@ class ExpertStrategy(Strategy):
             if len(played) >= 2:
                 agents.append([])
             elif not played:
-                agents.append(rule_cols[:])
+                agents.append(then.rule_cols[:])
             else:
                 # the partner the rule player keeps with the agent he played
-                p = played[0]
-                cols = partners.get(p)
-                if cols is None:
-                    name = comps.colours[p]
-                    with_p = [o for o in opts_then if name in o]
-                    if not with_p:
-                        cols = []
-                    else:
-                        pair = rule_pair(with_p, before, stacked, comps.colours, comps.doubler)
-                        cols = pair_colours(pair, comps.colours, comps.doubler)
-                        cols.remove(p)
-                    partners[p] = cols
-                agents.append(cols[:])
+                agents.append(then.partner(played[0], comps.colours)[:])
         totals, points = self._position(view)
         seq = self._seq(view.order, view.step)
         best, best_v = decision.options[0], -1e9
@@ -346,7 +354,7 @@ class ExpertStrategy(Strategy):
         others = f.rule_cols
         # only the pairs that look best on their own: a bid changes the order,
         # rarely which colours are worth taking
-        my_pairs = _top_cols(view, f, int(self.params["bid_pairs"]))
+        my_pairs = f.top_cols(int(self.params["bid_pairs"]))
         mode = view.rules.bid_cards
         # the later bidders, modelled as the rule player: dump the worst bystander
         later: dict[int, int] = {}
@@ -369,12 +377,15 @@ class ExpertStrategy(Strategy):
         bonus = comps.bonus
         w = self._weight(view)
         needs = view.rules.bonus_needs_positive
+        exact = exact_scores(w, bonus)
         # The arrests add cards whatever the bid removed, so the turn is played
         # out once per distinct order of arrests and pair, and every bid with
         # that order is then scored by taking its card off the result. Giving
         # up a villain (value x > 0) lowers my points by x and can only lose me
         # bonus cards: such a bid scores at most its order's best result minus
-        # x, and is not scored when that cannot beat the best bid so far.
+        # x, and is not scored when that cannot beat the best bid so far. With
+        # exact scores, a bid that leaves every bonus card where it was scores
+        # exactly the result's score minus x.
         outcomes: dict[tuple[int, ...], list[Any]] = {}
         best, best_v = "none", -1e9
         for opt in decision.options:  # "none" first: keep the card on equal value
@@ -383,42 +394,58 @@ class ExpertStrategy(Strategy):
             order = tuple(sorted(range(n), key=lambda s: (-bid_val[s], (s - h) % n)))
             entry = outcomes.get(order)
             if entry is None:
-                seq = self._seq(order, 0)
+                # the arrests before my first are the same whatever my pair
+                p = order.index(me)
+                t0, tot0, pts0, left0 = table, base_tot, base_pts, [-1] * n
+                if p:
+                    t0, tot0, pts0 = [c[:] for c in table], [c[:] for c in base_tot], base_pts[:]
+                    first_round(order, 0, p, me, others, others, t0, tot0, pts0, stacked, left0)
                 results = []
                 for cols in my_pairs:
-                    agents = [others[:] for _ in range(n)]
-                    agents[me] = cols[:]
-                    t = [c[:] for c in table]
-                    tot = [c[:] for c in base_tot]
-                    pts = base_pts[:]
-                    play_out(seq, agents, t, tot, pts, stacked)
+                    t = [c[:] for c in t0]
+                    tot = [c[:] for c in tot0]
+                    pts = pts0[:]
+                    left = left0[:]
+                    first_round(order, p, n, me, cols, others, t, tot, pts, stacked, left)
+                    second_round(order, left, t, tot, pts, stacked)
                     results.append((tot, pts))
-                entry = outcomes[order] = [results, None]
+                entry = outcomes[order] = [results, None, None]
             results = entry[0]
-            v = -1e9
+            if entry[1] is None and (opt == "none" or x > 0 or exact):
+                scored = [scored_leaders(me, tot, pts, bonus, w, needs) for tot, pts in results]
+                top = -1e9
+                for sc, _, _ in scored:
+                    top = max(top, sc)
+                entry[1], entry[2] = top, scored
             if opt == "none":
-                for tot, pts in results:
-                    v = max(v, evaluate(me, tot, pts, bonus, w, needs))
-                entry[1] = v
+                v = entry[1]
             else:
-                if x > 0:
-                    top = entry[1]
-                    if top is None:
-                        top = -1e9
-                        for tot, pts in results:
-                            top = max(top, evaluate(me, tot, pts, bonus, w, needs))
-                        entry[1] = top
-                    if top - x + MARGIN <= best_v + 1e-9:
-                        continue
+                if x > 0 and entry[1] - x + MARGIN <= best_v + 1e-9:
+                    continue
                 c = colour_of[opt]
-                for tot, pts in results:
-                    pts[me] -= x
-                    if c >= 0:
-                        tot[c][me] -= x
-                    v = max(v, evaluate(me, tot, pts, bonus, w, needs))
-                    pts[me] += x
-                    if c >= 0:
-                        tot[c][me] += x
+                v = -1e9
+                if exact:
+                    for (tot, _), (sc, lead, with_bonus) in zip(results, entry[2], strict=True):
+                        if c < 0:
+                            v = max(v, sc - x)
+                            continue
+                        col = tot[c]
+                        col[me] -= x
+                        now = leader(col, needs)
+                        col[me] += x
+                        if now == lead[c]:
+                            v = max(v, sc - x)
+                        else:
+                            v = max(v, rescored(me, with_bonus, lead, -x, [(c, now)], bonus, w))
+                else:
+                    for tot, pts in results:
+                        pts[me] -= x
+                        if c >= 0:
+                            tot[c][me] -= x
+                        v = max(v, evaluate(me, tot, pts, bonus, w, needs))
+                        pts[me] += x
+                        if c >= 0:
+                            tot[c][me] += x
             if v > best_v + 1e-9:
                 best, best_v = opt, v
         return best

@@ -37,10 +37,10 @@ def second_value(cards: list[int], stacked: bool) -> int:
 def table_values(view: Any) -> list[list[int]]:
     """Per colour, the values on the table: in placement order with the variant
     (F15), else sorted best first (only the best card is ever taken, F8)."""
-    val = view.comps.card_value
+    value = view.comps.card_value.__getitem__
     if view.rules.stacked:
-        return [[val[c] for c in t] for t in view.table]
-    return [sorted((val[c] for c in t), reverse=True) for t in view.table]
+        return [list(map(value, t)) for t in view.table]
+    return [sorted(map(value, t), reverse=True) for t in view.table]
 
 
 def pair_colours(pair: tuple[str, ...], colours: tuple[str, ...], doubler: str) -> list[int]:
@@ -134,6 +134,59 @@ def play_out(seq: list[int], agents: list[list[int]], table: list[list[int]], to
             points[seat] += v
 
 
+def first_round(order: tuple[int, ...] | list[int], start: int, stop: int, me: int, mine: list[int],
+                rule: list[int], table: list[list[int]], totals: list[list[int]], points: list[int],
+                stacked: bool, left: list[int]) -> None:
+    """Steps ``start``..``stop`` - 1 of a turn's first round of arrests
+    (``order``) when every seat but ``me`` holds the agents ``rule`` and
+    ``me`` holds ``mine`` (at most two each), each seat playing its better
+    agent; ``left[seat]`` gets the colour of the agent kept (-1: none). With
+    ``second_round`` this plays exactly as ``play_out`` over the turn, and
+    changes ``table``, ``totals`` and ``points`` in place the same way."""
+    for i in range(start, stop):
+        seat = order[i]
+        ag = mine if seat == me else rule
+        if len(ag) == 2:
+            a, b = ag
+            ta, tb = table[a], table[b]
+            if stacked:
+                va = ta[-1] if ta else 0
+                vb = tb[-1] if tb else 0
+            else:
+                va = ta[0] if ta else 0
+                vb = tb[0] if tb else 0
+            if vb > va:
+                c = b
+                left[seat] = a
+            else:
+                c = a
+                left[seat] = b
+        elif ag:
+            c = ag[0]
+        else:
+            continue
+        col = table[c]
+        if col:
+            v = col.pop() if stacked else col.pop(0)
+            totals[c][seat] += v
+            points[seat] += v
+
+
+def second_round(order: tuple[int, ...] | list[int], left: list[int], table: list[list[int]],
+                 totals: list[list[int]], points: list[int], stacked: bool) -> None:
+    """The second round (``order`` reversed): each seat plays the agent it kept."""
+    for i in range(len(order) - 1, -1, -1):
+        seat = order[i]
+        c = left[seat]
+        if c < 0:
+            continue
+        col = table[c]
+        if col:
+            v = col.pop() if stacked else col.pop(0)
+            totals[c][seat] += v
+            points[seat] += v
+
+
 def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
              bonus_weight: float, needs_positive: bool = True, rival_weight: float = 1.0) -> float:
     """My points minus the best rival's, bonus cards counted at ``bonus_weight``
@@ -153,3 +206,65 @@ def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[i
     pts[me] = -math.inf
     return mine - rival_weight * max(pts)
 
+
+
+def scored_leaders(me: int, totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
+                   bonus_weight: float, needs_positive: bool = True,
+                   rival_weight: float = 1.0) -> tuple[float, list[int], list[float]]:
+    """``evaluate`` (the same operations in the same order), per colour the
+    seat given the bonus card (-1: nobody), and each seat's points with its
+    bonus cards."""
+    pts: list[float] = list(points)
+    leaders = []
+    for col, b in zip(totals, bonus, strict=True):
+        best = max(col)
+        if (best > 0 or not needs_positive) and col.count(best) == 1:
+            s = col.index(best)
+            pts[s] += b * bonus_weight
+            leaders.append(s)
+        else:
+            leaders.append(-1)
+    with_bonus = pts[:]
+    mine = pts[me]
+    if rival_weight == 0.0:
+        return mine, leaders, with_bonus
+    pts[me] = -math.inf
+    return mine - rival_weight * max(pts), leaders, with_bonus
+
+
+def rescored(me: int, with_bonus: list[float], leaders: list[int], my_gain: int,
+             moves: list[tuple[int, int]], bonus: tuple[int, ...], bonus_weight: float) -> float:
+    """With exact scores (``exact_scores``): the score (rival weight 1) after
+    my points change by ``my_gain`` and each (colour, seat) in ``moves`` gives
+    that colour's bonus card to the seat (-1: nobody) instead of its leader in
+    ``leaders``; ``with_bonus`` is ``scored_leaders``' third value."""
+    pts = with_bonus[:]
+    pts[me] += my_gain
+    for c, s in moves:
+        old = leaders[c]
+        if old >= 0:
+            pts[old] -= bonus[c] * bonus_weight
+        if s >= 0:
+            pts[s] += bonus[c] * bonus_weight
+    mine = pts[me]
+    pts[me] = -math.inf
+    return mine - max(pts)
+
+
+def leader(col: list[int], needs_positive: bool) -> int:
+    """The seat given a colour's bonus card with these totals (-1: nobody, F11)."""
+    best = max(col)
+    if (best > 0 or not needs_positive) and col.count(best) == 1:
+        return col.index(best)
+    return -1
+
+
+EXACT_STEP = 2.0 ** 20
+
+
+def exact_scores(bonus_weight: float, bonus: tuple[int, ...]) -> bool:
+    """Whether every score is a multiple of 2**-20 well inside a float's 53
+    bits (bonus_weight 0, 0.5, 1, ...; integer bonus cards): then adding or
+    removing a card's points changes a score by exactly that, to the bit, and
+    a score can be updated instead of recomputed."""
+    return (bonus_weight * EXACT_STEP).is_integer() and all(abs(b) < EXACT_STEP for b in bonus)
