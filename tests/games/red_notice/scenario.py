@@ -53,7 +53,8 @@ def security(seat: str, icons: int) -> dict:
 
 
 def check(seat: str, icons: int) -> dict:
-    return frame("check", seat=SEAT[seat], icons=icons)
+    """A Check action of ``icons`` icons, none drawn yet (taken icon by icon, R26)."""
+    return frame("check", seat=SEAT[seat], left=icons, drawn=0)
 
 
 def bank(seat: str) -> dict:

@@ -1,4 +1,4 @@
-"""One scenario per ruling R1..R25 of shared/rules/RULINGS.md, set up from a
+"""One scenario per ruling R1..R27 of shared/rules/RULINGS.md, set up from a
 position and driven by scripted answers."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import random
 import pytest
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
+from rnsim.games.red_notice.engine.position import load_position, save_position
 from rnsim.games.red_notice.engine.state import BLACK, WHITE, GameState
 from rnsim.games.red_notice.engine.view import build_view
 from rnsim.games.red_notice.rules.components import POW
@@ -16,6 +17,7 @@ from tests.games.red_notice.scenario import (
     announced,
     bank,
     belief_cities,
+    capture,
     check,
     city,
     events,
@@ -467,7 +469,121 @@ def test_r25_a_view_never_shows_the_opponent_hidden_facts():
     assert jv.my_tokens == (2, 3, 4) and av.my_tokens == (1, 2)
 
 
-@pytest.mark.parametrize("ruling", [f"R{i}" for i in range(1, 26)])
+# ------------------------------------------------------------------ added rulings
+
+def _r26(icons: int = 2, seat: str = "angela", **kw) -> GameState:
+    """A Check action of ``icons`` icons, then Jessah's movement (the rest of the card)."""
+    return scenario(then=[check(seat, icons), move("jessah", 1)], **kw)
+
+
+def test_r26_a_two_icon_check_may_draw_none():
+    s = _r26()
+    deck = list(s.deck)
+    d = s.decision()
+    assert d.kind == "check" and d.seat == ANGELA and d.options == ["draw", "pass"]
+    assert d.info == {"left": 2, "drawn": 0}
+    play(s, "pass")
+    assert s.hands[ANGELA] == [] and s.deck == deck
+    assert kind(s) == "jessah_move"  # declining the first icon declines the action
+    assert events(s, "draw") == []
+
+
+def test_r26_a_two_icon_check_may_draw_one():
+    s = _r26()
+    deck = list(s.deck)
+    play(s, "draw")
+    d = s.decision()
+    assert d.kind == "check" and d.info == {"left": 1, "drawn": 1}  # the second icon is asked on its own
+    play(s, "pass")
+    assert s.hands[ANGELA] == [deck[-1]] and s.deck == deck[:-1]  # the top check
+    assert kind(s) == "jessah_move"
+    assert [e["n"] for e in events(s, "draw")] == [1]
+    assert s.stats["checks_drawn_angela"] == 1
+
+
+def test_r26_a_two_icon_check_may_draw_two():
+    s = _r26()
+    deck = list(s.deck)
+    play(s, "draw", "draw")
+    assert s.hands[ANGELA] == [deck[-1], deck[-2]] and s.deck == deck[:-2]
+    assert kind(s) == "jessah_move"  # no third question
+    assert [(e["seat"], e["n"]) for e in events(s, "draw")] == [("angela", 2)]  # one event per action
+    assert s.stats["checks_drawn_angela"] == 2
+
+
+def test_r26_jessah_takes_her_check_icon_by_icon_too():
+    s = _r26(seat="jessah", jessah="Lima")
+    assert s.decision().seat == JESSAH
+    play(s, "draw", "pass")
+    assert len(s.hands[JESSAH]) == 1 and s.hands[ANGELA] == []
+
+
+def test_r26_the_second_icon_is_not_asked_when_the_hand_is_full():
+    # Four checks in hand, hand limit five: the first draw fills the hand and
+    # the second icon has nothing to give (rulebook: a full hand does not draw).
+    s = _r26(angela_hand=("red 100k", "red 100k", "blue 200k", "green 200k"))
+    play(s, "draw")
+    assert len(s.hands[ANGELA]) == 5 and kind(s) == "jessah_move"
+    assert [e["n"] for e in events(s, "draw")] == [1]
+
+
+def test_r26_the_second_icon_is_not_asked_when_the_deck_runs_out():
+    every = [f"{c} {v}k" for c in ("red", "green", "blue", "orange", "yellow", "purple") for v in (100, 100, 200)]
+    s = scenario(angela_hand=(), jessah_hand=tuple(every[:3]), jessah_cashed=tuple(every[3:17]),
+                 check_deck=(every[17],), then=[check("angela", 2), move("jessah", 1)])
+    play(s, "draw")
+    assert len(s.hands[ANGELA]) == 1 and s.deck == [] and kind(s) == "jessah_move"
+
+
+def test_r26_a_full_hand_is_never_asked():
+    s = _r26(angela_hand=("red 100k", "red 100k", "blue 200k", "green 200k", "green 100k"))
+    assert kind(s) == "jessah_move" and len(s.hands[ANGELA]) == 5
+
+
+def test_r26_a_joker_check_is_one_icon():
+    s = scenario(then=[joker("angela"), move("jessah", 1)])
+    play(s, "check")
+    assert s.decision().info == {"left": 1, "drawn": 0}
+    play(s, "draw")
+    assert len(s.hands[ANGELA]) == 1 and kind(s) == "jessah_move"
+
+
+def test_r26_a_position_saved_between_the_two_icons_plays_on_identically():
+    s = _r26()
+    play(s, "draw")
+    saved = save_position(s)
+    t = load_position(saved, rules=RuleSet(), log=True)
+    assert t.decision().info == {"left": 1, "drawn": 1}
+    for g in (s, t):
+        play(g, "draw")
+    assert t.hands == s.hands and t.deck == s.deck
+    assert [e["n"] for e in events(t, "draw")] == [2]  # the first icon's draw is not lost
+    assert save_position(t) == save_position(s)
+
+
+def test_r27_the_lawyer_discards_return_to_jessah_supply():
+    # Every radar and every barrier of Jessah's supply is on the board: she
+    # could place none. After the Lawyer's discards she can place each again.
+    comps = RuleSet().load_components()
+    assert (comps.radar_supply, comps.barrier_supply) == (6, 4)  # the setup below relies on it
+    radars = {"NA": "white", "SA": "white", "EU": "white", "AF": "black", "AS": "white", "OC": "white"}
+    barriers = "Sydney|Auckland, Perth|Sydney, Santiago|Auckland, Lima|Santiago"
+    s = scenario(angela="Auckland", identities="lawyer pilot", radars=radars, barriers=barriers,
+                 then=[capture("Auckland"), security("jessah", 2)])
+    assert (s.n_radars, s.n_barriers) == (6, 4)
+    play(s, "lawyer", "Perth|Sydney", "OC", "stop")
+    assert kind(s) == "jessah_security"
+    assert (s.n_radars, s.n_barriers) == (5, 3)
+    opts = options(s)
+    oc = comps.continent_of_id("OC")
+    assert [o for o in opts if o[0] == "radar"] == [("radar", oc)]
+    assert ("barrier", comps.route("Perth", "Sydney")) in opts
+    play(s, "radar OC", "barrier Perth|Sydney")
+    assert s.radars[oc] == WHITE and s.barriers[comps.route("Perth", "Sydney")] == WHITE
+    assert (s.n_radars, s.n_barriers) == (6, 4)
+
+
+@pytest.mark.parametrize("ruling", [f"R{i}" for i in range(1, 28)])
 def test_every_ruling_has_a_test(ruling):
     names = [n for n in globals() if n.startswith(f"test_r{int(ruling[1:]):02d}_")]
     assert names, f"no scenario test for {ruling}"

@@ -9,7 +9,9 @@ kind                   options
 ``setup_radar``        ``continent``: where a setup radar goes
 ``place_token``        ``(value, card, half)``: token value (POW = 1000), card
                        position in this round (0 = resolved first), half 0/1
-``check``              ``"draw"`` or ``"pass"``
+``check``              ``"draw"`` (one check, for one icon; asked again while
+                       icons are left, R26) or ``"pass"`` (draw no more);
+                       info: ``left`` icons, ``drawn`` so far
 ``joker``              ``"check"``, ``"bank"``, ``"security"``, ``"movement"``, ``"pass"``
 ``bank``               ``check_id`` to cash, or ``"pass"``
 ``upgrade``            an upgrade id among the face-up ones

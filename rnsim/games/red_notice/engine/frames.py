@@ -171,16 +171,22 @@ class Card(Frame):
 
 
 class CheckAction(Frame):
-    """A Check action: ``seat`` may draw ``icons`` checks."""
+    """A Check action, taken icon by icon (R26): ``seat`` may still draw
+    ``left`` checks and has drawn ``drawn`` so far in this action."""
 
-    __slots__ = ("seat", "icons")
+    __slots__ = ("seat", "left", "drawn")
     NAME = "check"
-    FIELDS = ("seat", "icons")
+    FIELDS = ("seat", "left", "drawn")
+    MUTABLE = True
 
-    def __init__(self, seat: int, icons: int) -> None:
+    def __init__(self, seat: int, left: int, drawn: int = 0) -> None:
         self.kind = F_CHECK
         self.seat = seat
-        self.icons = icons
+        self.left = left
+        self.drawn = drawn
+
+    def copy(self) -> CheckAction:
+        return CheckAction(self.seat, self.left, self.drawn)
 
 
 class Joker(Frame):

@@ -532,15 +532,32 @@ class GameState:
     # check
     def _s_check(self, frame: CheckAction) -> Decision | None:
         seat = frame.seat
-        if not self.deck or len(self.hands[seat]) >= self.rules.hand_limit:
-            self.stack.pop()  # nothing could be drawn: no choice to make
+        if frame.left <= 0 or not self.deck or len(self.hands[seat]) >= self.rules.hand_limit:
+            # No icon left, an empty deck (R6) or a full hand: nothing more
+            # could be drawn, so there is no choice to make.
+            self._end_check(frame)
             return None
-        return Decision(seat, "check", ["draw", "pass"], {"icons": frame.icons})
+        return Decision(seat, "check", ["draw", "pass"], {"left": frame.left, "drawn": frame.drawn})
 
     def _a_check(self, frame: CheckAction, opt: str) -> None:
+        # R26: one check per icon. "pass" declines this icon and the rest:
+        # declining one icon and drawing the next would draw the same check as
+        # drawing now and stopping, so one answer per outcome (0, 1 or 2) keeps
+        # the decision tree free of duplicate paths.
+        if opt == "pass":
+            self._end_check(frame)
+            return
+        frame.left -= 1
+        frame.drawn += 1
+        self.hands[frame.seat].append(self.deck.pop())
+        self.stats["checks_drawn_" + SEATS[frame.seat]] += 1
+
+    def _end_check(self, frame: CheckAction) -> None:
         self.stack.pop()
-        if opt == "draw":
-            self._draw(frame.seat, frame.icons)
+        # One event per Check action, with the number drawn, as for the
+        # Doctor's draw: the log reads "draws 2", not "draws 1" twice.
+        if frame.drawn and self.log is not None:
+            self._event("draw", seat=SEATS[frame.seat], n=frame.drawn)
 
     def _draw(self, seat: int, n: int) -> None:
         got = 0
