@@ -6,9 +6,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 EXTRAS ?= test,ray
 
-NATIVE_SRC := $(addprefix rnsim/games/red_notice/engine/,decision.py belief.py state.py view.py)
+# Every module compiled (rnsim/compiled.py TARGETS) plus what mypy reads to
+# compile them: the strategies build type-checks the whole strategies package
+# (staged by scripts/build_native.py), the strategy base and the engine.
+NATIVE_SRC := $(addprefix rnsim/games/red_notice/engine/,decision.py belief.py frames.py effects.py state.py view.py)
 NATIVE_STAMP := rnsim/games/red_notice/engine/_native.sha256
-STRAT_NATIVE_SRC := strategies/red_notice/board.py strategies/red_notice/expert.py
+STRAT_NATIVE_SRC := $(wildcard strategies/*.py strategies/red_notice/*.py) rnsim/strategy.py $(NATIVE_SRC) \
+	scripts/build_native.py rnsim/compiled.py
 STRAT_NATIVE_STAMP := strategies/red_notice/_native.sha256
 
 .PHONY: install run test lint typecheck bench clean native pure baseline check-balance
@@ -35,11 +39,7 @@ native: $(NATIVE_STAMP) $(STRAT_NATIVE_STAMP)
 pure:
 	$(BIN)/python scripts/build_native.py --clean
 
-# The expert strategy's compiled build is left out of install for now: compiled
-# from its staging tree it does not see strategies/red_notice/base.py, and the
-# resulting native Expert crashes when constructed (found in a fresh clone).
-# `make native` still builds it; fix scripts/build_native.py's staging first.
-install: $(STAMP) $(NATIVE_STAMP)
+install: $(STAMP) $(NATIVE_STAMP) $(STRAT_NATIVE_STAMP)
 
 run: install
 	$(BIN)/rnsim run configs/classic.toml

@@ -16,6 +16,10 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rnsim.compiled import CompiledBuild
 
 ROOT = Path(__file__).resolve().parent.parent
 # Load rnsim/compiled.py by path: importing the rnsim package would import
@@ -27,7 +31,24 @@ sys.modules["_rnsim_compiled"] = compiled  # dataclasses look the module up by n
 _spec.loader.exec_module(compiled)
 
 
-def build(target: compiled.CompiledBuild) -> None:
+def _stage_package(target: CompiledBuild, import_path: Path, work: Path) -> None:
+    """Copy the whole installed package (e.g. strategies/ as rnsim_strategies/)
+    into ``work``, laid out by import name. Only ``target.modules`` are
+    compiled, but mypy must see every module they import: with only the
+    compiled modules staged, strategies/red_notice/base.py was missing, mypy
+    took the expert's base class for ``Any``, and the native Expert built that
+    way crashed (segfault) in ``Strategy.__init__`` under ``rnsim run``."""
+    rel = target.folder.relative_to(ROOT)
+    if len(rel.parts) != len(import_path.parts) or rel.parts[1:] != import_path.parts[1:]:
+        raise SystemExit(f"cannot stage {rel} as {import_path}: only the top folder may be renamed")
+    src_top, dst_top = ROOT / rel.parts[0], work / import_path.parts[0]
+    shutil.copytree(src_top, dst_top, ignore=shutil.ignore_patterns("*.so", "*.sha256", "__pycache__", "*.pyc"))
+    missing = [m for m in target.modules if not (dst_top.joinpath(*import_path.parts[1:]) / f"{m}.py").is_file()]
+    if missing:
+        raise SystemExit(f"staging {import_path}: compiled module(s) {', '.join(missing)} not found")
+
+
+def build(target: CompiledBuild) -> None:
     from mypyc.build import mypycify
     from setuptools import setup
 
@@ -40,15 +61,14 @@ def build(target: compiled.CompiledBuild) -> None:
     staged = target.folder.relative_to(ROOT) != import_path
     work = Path(tmp) / "stage" if staged else ROOT
     if staged:
-        dest = work / import_path
-        dest.mkdir(parents=True)
-        for part in range(1, len(import_path.parts) + 1):
-            (work / Path(*import_path.parts[:part]) / "__init__.py").touch()
-        for src in target.sources():
-            shutil.copy2(src, dest / src.name)
+        _stage_package(target, import_path, work)
         # mypy's settings only: the project's pyproject.toml would make setuptools
         # map the staged package back to its folder.
-        (work / "mypy.ini").write_text("[mypy]\npython_version = 3.11\nignore_missing_imports = True\n")
+        # A module of the staged package that mypy cannot find is an error, not
+        # ``Any``: a base class typed ``Any`` compiles into a crashing class.
+        top = import_path.parts[0]
+        (work / "mypy.ini").write_text("[mypy]\npython_version = 3.11\nignore_missing_imports = True\n"
+                                       f"[mypy-{top}.*]\nignore_missing_imports = False\n")
         (work / "rnsim").symlink_to(ROOT / "rnsim")
     paths = [str((work / import_path / p.name).relative_to(work)) for p in target.sources()]
     old = os.getcwd()
