@@ -1,4 +1,4 @@
-"""Same-run benchmark of the execution path: games/s of two checkouts of rnsim
+"""Same-run benchmark of the execution path: games per CPU-second of two checkouts of rnsim
 (e.g. main before a change and the change), interleaved so load changes hit
 both alike; medians of the repeats and the ratio new / old.
 
@@ -10,6 +10,10 @@ build, if built), playing the same games two ways:
   building and the Parquet encoding a run pays per game).
 
     python scripts/bench_exec.py OLD_DIR NEW_DIR [--games 2000] [--expert-games 300] [--repeat 3]
+
+Rates are over the process's CPU time (``time.process_time``), not wall time,
+so other load on a shared machine distorts them much less (it still shares
+caches and memory bandwidth: interleave and take medians).
 
 A checkout's interpreter is DIR/.venv/bin/python (with rnsim installed from
 DIR). The ratio must stay >= 0.95 for random-vs-random and expert-vs-expert.
@@ -53,18 +57,18 @@ except ImportError:  # before it
     generic = False
 if mode == "loop":
     play(0)  # warm-up: imports, component loading
-    t = time.perf_counter()
+    t = time.process_time()
     for i in range(games):
         play(i)
-    dt = time.perf_counter() - t
+    dt = time.process_time() - t
 else:
     from rnsim.tournament.schedule import Chunk
     from rnsim.tournament.worker import Plan, WorkerState, play_chunk
     ws = WorkerState(Plan.from_config(cfg, "bench"))
     play_chunk(ws, Chunk(0, 0, 1))
-    t = time.perf_counter()
+    t = time.process_time()
     out = play_chunk(ws, Chunk(0, 0, games))
-    dt = time.perf_counter() - t
+    dt = time.process_time() - t
 print(json.dumps({"games_per_s": games / dt, "generic": generic,
                   "native": [getattr(_engine, "NATIVE", None), getattr(_strats, "NATIVE", None)]}))
 """

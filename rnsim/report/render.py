@@ -351,7 +351,7 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
     ctx.cell = None
     if not rows:
         doc.append(Verdict("No game has been played yet."))
-    if head.height:
+    if head.height and not run_level:  # a run-level game opens with its own figures
         doc.append(Figure(plan.add("headline", "headline_chart", head, seats, labels, cells,
                                    f"Outcomes per cell ({total:,} games)"),
                           f"Share of played games won by each seat and won by nobody; the black bar is the 95% "
@@ -365,6 +365,8 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
     for r, cname in zip(rows, cells, strict=True):
         ctx.cell = r
         found = core_findings(r, seats, getattr(plugin, "NO_WINNER", "ended with no winner"), lay.shares)
+        if run_level:  # the game words its findings for the whole run; keep the cell's errors
+            found = [x for x in found if "strategy error" in x]
         if plugin is not None and hasattr(plugin, "findings") and r["games"]:
             found = plugin.findings(t, ctx) + found
         findings += [f"{cname}: {x}" if len(rows) > 1 else x[:1].upper() + x[1:] for x in found]

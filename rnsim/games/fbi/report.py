@@ -42,6 +42,9 @@ DEFINITIONS = [
     "is clustered by game index (observations of one deal are not independent): Wilson's interval on the "
     "effective number of observations (Kish's design effect from the cluster-robust variance). Its coverage was "
     "checked by simulation (tests/test_clustered_rate.py).",
+    "Whether position matters at all is one chi-square test per player count (the positions' wins against an "
+    "even share, corrected for the design effect); What stands out names a player count only when it is "
+    "significant at 5%, so a position is not flagged by chance among many.",
     "The bonus cards decide the winner (FR10) when the set of top scorers without the bonus cards differs from "
     "the set with them.",
     "Variants are compared on the same deals: the difference of the start player's win rate is paired on "
@@ -81,6 +84,30 @@ def seat_rows(base: pl.LazyFrame) -> pl.LazyFrame:
     return pl.concat(parts, how="vertical")
 
 
+def position_test(positions: pl.LazyFrame) -> pl.LazyFrame:
+    """Does a seat's position matter at all? Per variant and player count, the
+    chi-square goodness-of-fit statistic of the positions' wins against an even
+    share (df = players - 1), divided by the mean design effect of the
+    positions' rates (one deal replayed in several rotations counts less than
+    several deals; Rao and Scott's first-order correction). One test per player
+    count, so "What stands out" does not flag a position by chance among many."""
+    from scipy.stats import chi2
+
+    def test(g: pl.DataFrame) -> pl.DataFrame:
+        n = int(g["players"][0])
+        games = float(g["observations"].cast(pl.Float64).to_numpy().max())
+        expected = games / n
+        stat = float((((g["wins"] - expected) ** 2) / expected).sum())
+        deff = max(float(g["design_effect"].cast(pl.Float64).to_numpy().mean()), 1e-3)
+        p = float(chi2.sf(stat / deff, n - 1))
+        return pl.DataFrame({"variant": [g["variant"][0]], "players": [g["players"][0]], "games": [int(games)],
+                             "chi2": [stat / deff], "df": [n - 1], "p_value": [p]})
+
+    return (positions.group_by(["variant", "players"]).map_groups(test, schema={
+        "variant": pl.String, "players": pl.String, "games": pl.Int64, "chi2": pl.Float64, "df": pl.Int64,
+        "p_value": pl.Float64}).sort(["variant", "players"]))
+
+
 def _reference(base: pl.LazyFrame) -> tuple[str, list[str]]:
     variants = base.select(pl.col("variant").cast(pl.String).unique(maintain_order=True)).collect()["variant"]
     names = variants.to_list()
@@ -92,9 +119,11 @@ def tables(base: pl.LazyFrame, rows: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
     seats = seat_rows(base)
     games = base.filter(PLAYED).with_columns(pl.col("variant").cast(pl.String), pl.col("players").cast(pl.String))
     by = ["variant", "players"]
+    positions = (clustered_rate_columns([*by, "position"], ["game_index"], pl.col("share"))(seats)
+                 .with_columns((1.0 / pl.col("players").cast(pl.Float64)).alias("even")))
     out = {
-        "fbi_positions": clustered_rate_columns([*by, "position"], ["game_index"], pl.col("share"))(seats)
-        .with_columns((1.0 / pl.col("players").cast(pl.Float64)).alias("even")),
+        "fbi_positions": positions,
+        "fbi_position_test": position_test(positions),
         "fbi_strategies": clustered_rate_columns([*by, "strategy"], ["game_index"], pl.col("share"))(seats)
         .join(seats.group_by([*by, "strategy"]).agg(pl.col("score").mean().alias("mean_score")),
               on=[*by, "strategy"], how="left").sort([*by, "strategy"]),
@@ -166,12 +195,15 @@ def run_verdict(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
 def run_findings(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
     out = []
     pos = t["fbi_positions"]
+    tests = {(r["variant"], r["players"]): r for r in t["fbi_position_test"].iter_rows(named=True)}
     for (variant, players), g in _players_order(pos).group_by(["variant", "players"], maintain_order=True):
-        off = g.filter((pl.col("rate_lo") > pl.col("even")) | (pl.col("rate_hi") < pl.col("even")))
-        if off.height:
-            which = ", ".join(f"position {r['position']} ({_ci(r, 'rate')})" for r in off.iter_rows(named=True))
-            out.append(f"{variant}, {players} players: seat position matters: {which} against an even "
-                       f"{_pct(g['even'][0])}.")
+        test = tests.get((variant, players))
+        if test is None or test["p_value"] >= 0.05:
+            continue
+        g = g.with_columns((pl.col("rate") - pl.col("even")).abs().alias("gap")).sort("gap", descending=True)
+        which = ", ".join(f"position {r['position']} wins {_ci(r, 'rate')}" for r in g.head(2).iter_rows(named=True))
+        out.append(f"{variant}, {players} players: seat position matters (χ² test across positions, "
+                   f"p = {test['p_value']:.3g}): {which}, against an even {_pct(g['even'][0])}.")
     for r in _players_order(t["fbi_bonus"]).iter_rows(named=True):
         out.append(f"{r['variant']}, {r['players']} players: the bonus cards decide the winner in "
                    f"{_ci(r, 'rate')} of games.")
@@ -204,6 +236,12 @@ def _positions(t: dict[str, pl.DataFrame], ctx: ReportContext) -> Section:
           f"{int(r['observations']):,}", _ci(r, "rate"), _pct(r["even"]), f"{r['design_effect']:.2f}"]
          for r in pos.iter_rows(named=True)],
         "Win rate by position; shared wins count 1/k.", numeric=[False, True, True, True, True, True, True]))
+    blocks.append(Table(
+        ["variant", "players", "games", "χ² (design-effect corrected)", "df", "p-value"],
+        [[r["variant"], r["players"], f"{r['games']:,}", f"{r['chi2']:.2f}", str(r["df"]), f"{r['p_value']:.3g}"]
+         for r in _players_order(t["fbi_position_test"]).iter_rows(named=True)],
+        "Does position matter at all? One chi-square test per player count of the positions' wins against an "
+        "even share (a small p-value: it does).", numeric=[False, True, True, True, True, True]))
     return Section("Start player and seat position", blocks, "fbi-positions")
 
 

@@ -141,3 +141,20 @@ def test_rnsim_play_and_replay_take_any_game(tmp_path: Path) -> None:
     assert cut.exit_code != 0 and "truncated event log" in cut.output
     bad = runner.invoke(main, ["play", "--game", "fbi", "--setup", "3", "--seat", "donna=expert"])
     assert bad.exit_code == 2 and "no seat 'donna'" in bad.output
+
+
+def test_position_test_finds_a_start_player_advantage_and_not_an_even_table() -> None:
+    """One chi-square test per player count: an even table is not flagged, a
+    table where the start player wins twice as often is."""
+    from rnsim.games.fbi.report import position_test
+
+    def table(rates: list[float], games: int = 2000) -> pl.LazyFrame:
+        n = len(rates)
+        return pl.LazyFrame({"variant": ["base"] * n, "players": [str(n)] * n, "position": list(range(n)),
+                             "observations": [games] * n, "wins": [r * games for r in rates],
+                             "design_effect": [1.0] * n})
+
+    even = position_test(table([0.25, 0.26, 0.24, 0.25])).collect().row(0, named=True)
+    assert even["df"] == 3 and even["p_value"] > 0.5
+    tilted = position_test(table([0.40, 0.20, 0.20, 0.20])).collect().row(0, named=True)
+    assert tilted["p_value"] < 1e-6
