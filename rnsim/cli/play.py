@@ -149,7 +149,7 @@ def replay(log_file: Path, game_name: str) -> None:
                              "(a cut-off last line means the log is truncated)") from None
         if not (isinstance(ev, dict) and isinstance(ev.get("t"), str)
                 and any(isinstance(ev.get(k), int) for k in ("round", "turn"))):
-            raise RnsimError(f'{where}: not a {g.name} game event (expected an object with "t" and "round" or '
+            raise RnsimError(f'{where}: not a game event of {g.name} (expected an object with "t" and "round" or '
                              '"turn", as `rnsim play --log` writes)')
         try:
             lines.extend(narrate([ev]))
