@@ -341,6 +341,23 @@ class ExpertStrategy(Strategy):
                 best, best_v = opt, v
         return best
 
+    @staticmethod
+    def _exact_bid(results: list[Any], scored: list[Any], me: int, c: int, x: int, needs: bool,
+                   bonus: tuple[int, ...], w: float) -> float:
+        """With exact scores: the best result's score once my card of colour
+        ``c`` and value ``x`` is taken off, by bonus-card bookkeeping."""
+        v = -1e9
+        for (tot, _), (sc, lead, with_bonus) in zip(results, scored, strict=True):
+            col = tot[c]
+            col[me] -= x
+            now = leader(col, needs)
+            col[me] += x
+            if now == lead[c]:
+                v = max(v, sc - x)
+            else:
+                v = max(v, rescored(me, with_bonus, lead, -x, [(c, now)], bonus, w))
+        return v
+
     def on_bid(self, view: Any, decision: Any) -> Any:
         comps = view.comps
         val, colour_of = comps.card_value, comps.card_colour
@@ -388,10 +405,20 @@ class ExpertStrategy(Strategy):
         # exactly the result's score minus x.
         outcomes: dict[tuple[int, ...], list[Any]] = {}
         best, best_v = "none", -1e9
+        # the order of arrests (F4): highest bid first, ties from the holder;
+        # the others' order does not depend on my bid
+        rank = [(-bid_val[s], (s - h) % n) for s in range(n)]
+        rest = sorted((s for s in range(n) if s != me), key=rank.__getitem__)
+        orders: dict[int, tuple[int, ...]] = {}
         for opt in decision.options:  # "none" first: keep the card on equal value
             x = 0 if opt == "none" else val[opt]
-            bid_val[me] = x
-            order = tuple(sorted(range(n), key=lambda s: (-bid_val[s], (s - h) % n)))
+            order = orders.get(x)
+            if order is None:
+                mine = (-x, (me - h) % n)
+                p = 0
+                while p < n - 1 and rank[rest[p]] < mine:
+                    p += 1
+                order = orders[x] = (*rest[:p], me, *rest[p:])
             entry = outcomes.get(order)
             if entry is None:
                 # the arrests before my first are the same whatever my pair
@@ -425,18 +452,10 @@ class ExpertStrategy(Strategy):
                 c = colour_of[opt]
                 v = -1e9
                 if exact:
-                    for (tot, _), (sc, lead, with_bonus) in zip(results, entry[2], strict=True):
-                        if c < 0:
-                            v = max(v, sc - x)
-                            continue
-                        col = tot[c]
-                        col[me] -= x
-                        now = leader(col, needs)
-                        col[me] += x
-                        if now == lead[c]:
-                            v = max(v, sc - x)
-                        else:
-                            v = max(v, rescored(me, with_bonus, lead, -x, [(c, now)], bonus, w))
+                    if c < 0:  # a purple card: no bonus card moves
+                        v = entry[1] - x
+                    else:
+                        v = self._exact_bid(results, entry[2], me, c, x, needs, bonus, w)
                 else:
                     for tot, pts in results:
                         pts[me] -= x

@@ -58,14 +58,27 @@ def _pair_colours(pair: tuple[str, ...], colours: tuple[str, ...], doubler: str)
 
 def rule_pair(options: list[tuple[str, ...]], table: list[list[int]], stacked: bool,
               colours: tuple[str, ...], doubler: str) -> tuple[str, ...]:
-    """The pair whose two arrests look best, ignoring everybody else."""
+    """The pair whose two arrests look best, ignoring everybody else (the
+    first of equals). ``take_value`` and ``second_value`` written out."""
     best, best_score = options[0], -10**9
+    top = -1 if stacked else 0
+    below = -2 if stacked else 1
     for opt in options:
-        cols = pair_colours(opt, colours, doubler)
-        if len(cols) == 2 and cols[0] == cols[1]:
-            score = take_value(table[cols[0]], stacked) + second_value(table[cols[0]], stacked)
+        cols = _pair_colours(opt, colours, doubler)
+        if len(cols) == 2:
+            a, b = cols
+            ta = table[a]
+            if a == b:
+                score = (ta[top] + ta[below]) if len(ta) > 1 else (ta[0] if ta else 0)
+            else:
+                tb = table[b]
+                score = (ta[top] if ta else 0) + (tb[top] if tb else 0)
         else:
-            score = sum(take_value(table[c], stacked) for c in cols)
+            score = 0
+            for c in cols:
+                t = table[c]
+                if t:
+                    score += t[top]
         if score > best_score:
             best, best_score = opt, score
     return best

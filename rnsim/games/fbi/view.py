@@ -69,8 +69,8 @@ def build_view(state: FbiState, seat: int) -> FbiView:
         handcuffs=state.handcuffs,
         first_handcuffs=state.first_handcuffs,
         deck_size=len(state.deck),
-        table=tuple(tuple(t) for t in state.table),
-        slammers=tuple(tuple(s) for s in state.slammer),
+        table=tuple(map(tuple, state.table)),
+        slammers=tuple(map(tuple, state.slammer)),
         released=tuple(state.released),
         bids=tuple(state.bids),
         order=tuple(state.order),
@@ -78,7 +78,7 @@ def build_view(state: FbiState, seat: int) -> FbiView:
         step=state.step,
         my_pair=mine,
         my_agents=tuple(state.agents[seat]) if state.agents else (),
-        played=tuple(tuple(p) for p in state.played),
+        played=tuple(map(tuple, state.played)),
         arrests=tuple(state.arrests),
     )
 
