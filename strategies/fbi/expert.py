@@ -29,6 +29,7 @@ from rnsim_strategies.fbi.model import (
     evaluate,
     exact_scores,
     first_round,
+    front_first,
     leader,
     pair_colours,
     play_out,
@@ -66,10 +67,11 @@ class _Pairs:
     took a card: every seat derives the same from the same table, so the
     experts of a game share one through the caches below."""
 
-    __slots__ = ("values", "legal", "cols", "gains", "score", "rule_cols", "top", "partners")
+    __slots__ = ("values", "front", "legal", "cols", "gains", "score", "rule_cols", "top", "partners")
 
     def __init__(self, values: list[list[int]], comps: Any, stacked: bool, with_doubler: bool) -> None:
         self.values = values  # never changed: look-aheads copy it
+        self.front = front_first(values, stacked)
         self.legal = legal_pairs(values, comps.colours, comps.doubler, with_doubler)
         self.cols: list[list[int]] = []
         # per pair: its two arrests as (colour, value) (the second of a 2x pair
@@ -364,9 +366,9 @@ class ExpertStrategy(Strategy):
         n = view.players
         h = view.handcuffs
         me = self.seat
-        stacked = view.rules.stacked
         f = _facts(view)
-        table = f.values
+        front = f.front
+        k = len(front)
         totals, points = self._position(view)
         others = f.rule_cols
         # only the pairs that look best on their own: a bid changes the order,
@@ -423,18 +425,18 @@ class ExpertStrategy(Strategy):
             if entry is None:
                 # the arrests before my first are the same whatever my pair
                 p = order.index(me)
-                t0, tot0, pts0, left0 = table, base_tot, base_pts, [-1] * n
+                taken0, tot0, pts0, left0 = [0] * k, base_tot, base_pts, [-1] * n
                 if p:
-                    t0, tot0, pts0 = [c[:] for c in table], [c[:] for c in base_tot], base_pts[:]
-                    first_round(order, 0, p, me, others, others, t0, tot0, pts0, stacked, left0)
+                    tot0, pts0 = [c[:] for c in base_tot], base_pts[:]
+                    first_round(order, 0, p, me, others, others, front, taken0, tot0, pts0, left0)
                 results = []
                 for cols in my_pairs:
-                    t = [c[:] for c in t0]
+                    taken = taken0[:]
                     tot = [c[:] for c in tot0]
                     pts = pts0[:]
                     left = left0[:]
-                    first_round(order, p, n, me, cols, others, t, tot, pts, stacked, left)
-                    second_round(order, left, t, tot, pts, stacked)
+                    first_round(order, p, n, me, cols, others, front, taken, tot, pts, left)
+                    second_round(order, left, front, taken, tot, pts)
                     results.append((tot, pts))
                 entry = outcomes[order] = [results, None, None]
             results = entry[0]

@@ -147,27 +147,33 @@ def play_out(seq: list[int], agents: list[list[int]], table: list[list[int]], to
             points[seat] += v
 
 
+def front_first(table: list[list[int]], stacked: bool) -> list[list[int]]:
+    """Each colour's values in the order arrests take them (F8: best first;
+    F15: the top, i.e. the last placed, first), for ``first_round``."""
+    return [t[::-1] for t in table] if stacked else table
+
+
 def first_round(order: tuple[int, ...] | list[int], start: int, stop: int, me: int, mine: list[int],
-                rule: list[int], table: list[list[int]], totals: list[list[int]], points: list[int],
-                stacked: bool, left: list[int]) -> None:
+                rule: list[int], front: list[list[int]], taken: list[int], totals: list[list[int]],
+                points: list[int], left: list[int]) -> None:
     """Steps ``start``..``stop`` - 1 of a turn's first round of arrests
     (``order``) when every seat but ``me`` holds the agents ``rule`` and
     ``me`` holds ``mine`` (at most two each), each seat playing its better
-    agent; ``left[seat]`` gets the colour of the agent kept (-1: none). With
-    ``second_round`` this plays exactly as ``play_out`` over the turn, and
-    changes ``table``, ``totals`` and ``points`` in place the same way."""
+    agent; ``left[seat]`` gets the colour of the agent kept (-1: none).
+
+    The table is ``front`` (``front_first``, not changed) less the first
+    ``taken[colour]`` cards of each colour. With ``second_round`` this plays
+    exactly as ``play_out`` over the turn; ``taken``, ``totals`` and
+    ``points`` change in place."""
     for i in range(start, stop):
         seat = order[i]
         ag = mine if seat == me else rule
         if len(ag) == 2:
             a, b = ag
-            ta, tb = table[a], table[b]
-            if stacked:
-                va = ta[-1] if ta else 0
-                vb = tb[-1] if tb else 0
-            else:
-                va = ta[0] if ta else 0
-                vb = tb[0] if tb else 0
+            ta, tb = front[a], front[b]
+            ka, kb = taken[a], taken[b]
+            va = ta[ka] if ka < len(ta) else 0
+            vb = tb[kb] if kb < len(tb) else 0
             if vb > va:
                 c = b
                 left[seat] = a
@@ -178,24 +184,28 @@ def first_round(order: tuple[int, ...] | list[int], start: int, stop: int, me: i
             c = ag[0]
         else:
             continue
-        col = table[c]
-        if col:
-            v = col.pop() if stacked else col.pop(0)
+        t = front[c]
+        k = taken[c]
+        if k < len(t):
+            v = t[k]
+            taken[c] = k + 1
             totals[c][seat] += v
             points[seat] += v
 
 
-def second_round(order: tuple[int, ...] | list[int], left: list[int], table: list[list[int]],
-                 totals: list[list[int]], points: list[int], stacked: bool) -> None:
+def second_round(order: tuple[int, ...] | list[int], left: list[int], front: list[list[int]], taken: list[int],
+                 totals: list[list[int]], points: list[int]) -> None:
     """The second round (``order`` reversed): each seat plays the agent it kept."""
     for i in range(len(order) - 1, -1, -1):
         seat = order[i]
         c = left[seat]
         if c < 0:
             continue
-        col = table[c]
-        if col:
-            v = col.pop() if stacked else col.pop(0)
+        t = front[c]
+        k = taken[c]
+        if k < len(t):
+            v = t[k]
+            taken[c] = k + 1
             totals[c][seat] += v
             points[seat] += v
 
