@@ -1,0 +1,125 @@
+"""The FBI expert's shortcuts compute exactly what the plain computations
+do, so a faster expert plays the same games: the bid's turn play-out
+(``first_round`` + ``second_round``) against ``play_out``, bonus-card
+bookkeeping (``rescored``) against re-scoring (``evaluate``) whenever scores
+are exact, and the shared pair facts against ``rule_pair``."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rnsim_strategies.fbi.expert import _Pairs, legal_pairs
+from rnsim_strategies.fbi.model import (
+    evaluate,
+    exact_scores,
+    first_round,
+    front_first,
+    leader,
+    pair_colours,
+    play_out,
+    rescored,
+    rule_pair,
+    scored_leaders,
+    second_round,
+    second_value,
+    take_value,
+)
+
+from rnsim.games.fbi.components import load_components
+
+COMPS = load_components("classic")
+K = len(COMPS.colours)
+values = st.integers(min_value=-4, max_value=7)
+tables = st.lists(st.lists(values, max_size=4), min_size=K, max_size=K)
+
+
+def agents(k: int) -> st.SearchStrategy[list[int]]:
+    """What a seat holds: nothing, one agent, two, or a 2x pair (a colour twice)."""
+    colour = st.integers(min_value=0, max_value=k - 1)
+    return st.one_of(st.just([]), st.lists(colour, min_size=1, max_size=1), st.lists(colour, min_size=2, max_size=2))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), table=tables, stacked=st.booleans(), n=st.integers(min_value=3, max_value=5))
+def test_turn_play_out_plays_as_play_out(data: st.DataObject, table: list[list[int]], stacked: bool, n: int) -> None:
+    if not stacked:
+        table = [sorted(t, reverse=True) for t in table]
+    order = data.draw(st.permutations(list(range(n))))
+    me = data.draw(st.integers(min_value=0, max_value=n - 1))
+    mine, rule = data.draw(agents(K)), data.draw(agents(K))
+    points = data.draw(st.lists(values, min_size=n, max_size=n))
+    totals = [[0] * n for _ in range(K)]
+
+    held = [list(rule) for _ in range(n)]
+    held[me] = list(mine)
+    t1, tot1, pts1 = [c[:] for c in table], [c[:] for c in totals], points[:]
+    play_out(list(order) + list(reversed(order)), held, t1, tot1, pts1, stacked)
+
+    # the bid's way: the arrests before mine once, then the rest
+    front = front_first(table, stacked)
+    taken, tot2, pts2, left = [0] * K, [c[:] for c in totals], points[:], [-1] * n
+    p = order.index(me)
+    first_round(order, 0, p, me, mine, rule, front, taken, tot2, pts2, left)
+    first_round(order, p, n, me, mine, rule, front, taken, tot2, pts2, left)
+    second_round(order, left, front, taken, tot2, pts2)
+    assert (tot2, pts2) == (tot1, pts1)
+    assert [len(t) for t in t1] == [len(t) - k for t, k in zip(table, taken, strict=True)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), n=st.integers(min_value=3, max_value=5), needs=st.booleans(),
+       weight=st.sampled_from([0.0, 0.25, 0.5, 1.0]))
+def test_bonus_bookkeeping_scores_as_evaluate(data: st.DataObject, n: int, needs: bool, weight: float) -> None:
+    assert exact_scores(weight, COMPS.bonus)
+    totals = data.draw(st.lists(st.lists(st.integers(-6, 12), min_size=n, max_size=n), min_size=K, max_size=K))
+    points = data.draw(st.lists(st.integers(-10, 40), min_size=n, max_size=n))
+    me = data.draw(st.integers(min_value=0, max_value=n - 1))
+    changes = data.draw(st.dictionaries(st.integers(0, K - 1), st.integers(-6, 8), max_size=2))
+    score, leaders, with_bonus = scored_leaders(me, totals, points, COMPS.bonus, weight, needs)
+    assert score == evaluate(me, totals, points, COMPS.bonus, weight, needs)
+
+    after = [c[:] for c in totals]
+    pts = points[:]
+    gain = sum(changes.values())
+    pts[me] += gain
+    moves = []
+    for c, g in changes.items():
+        after[c][me] += g
+        now = leader(after[c], needs)
+        if now != leaders[c]:
+            moves.append((c, now))
+    expected = evaluate(me, after, pts, COMPS.bonus, weight, needs)
+    assert rescored(me, with_bonus, leaders, gain, moves, COMPS.bonus, weight) == expected
+    if not moves:
+        assert score + gain == expected
+
+
+def test_inexact_weights_are_rescored_in_full() -> None:
+    # 0.1 has no exact binary form: bookkeeping could differ in the last bit
+    assert not exact_scores(0.1, COMPS.bonus)
+    assert exact_scores(0.5, COMPS.bonus) and exact_scores(1.0, COMPS.bonus) and exact_scores(0.0, COMPS.bonus)
+
+
+@settings(max_examples=200, deadline=None)
+@given(table=tables, stacked=st.booleans(), with_doubler=st.booleans())
+def test_shared_pair_facts_agree_with_rule_pair(table: list[list[int]], stacked: bool, with_doubler: bool) -> None:
+    if not stacked:
+        table = [sorted(t, reverse=True) for t in table]
+    legal = legal_pairs(table, COMPS.colours, COMPS.doubler, with_doubler)
+    facts = _Pairs(table, COMPS, stacked, with_doubler)
+    if not legal:
+        assert facts.rule_cols == []
+        return
+
+    def plain(pair: tuple[str, ...]) -> int:
+        cols = pair_colours(pair, COMPS.colours, COMPS.doubler)
+        if len(cols) == 2 and cols[0] == cols[1]:
+            return take_value(table[cols[0]], stacked) + second_value(table[cols[0]], stacked)
+        return sum(take_value(table[c], stacked) for c in cols)
+
+    best = max(legal, key=plain)  # max keeps the first of equals, as the rule player does
+    assert rule_pair(legal, table, stacked, COMPS.colours, COMPS.doubler) == best
+    assert facts.rule_cols == pair_colours(best, COMPS.colours, COMPS.doubler)
+    ranked = sorted(legal, key=plain, reverse=True)[:4]
+    assert facts.top_cols(4) == [pair_colours(p, COMPS.colours, COMPS.doubler) for p in ranked]
+    assert [facts.gains[p][1] for p in legal] == [plain(p) for p in legal]
