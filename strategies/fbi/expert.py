@@ -329,9 +329,37 @@ class ExpertStrategy(Strategy):
                 # the partner the rule player keeps with the agent he played
                 agents.append(then.partner(played[0], comps.colours)[:])
         totals, points = self._position(view)
-        seq = self._seq(view.order, view.step)
         best, best_v = decision.options[0], -1e9
         greedy = max(decision.options, key=lambda o: take_value(table[comps.colours.index(o)], stacked))
+        n, step, me, order = view.players, view.step, self.seat, view.order
+        if step < n and len(view.my_agents) == 2 and all(len(agents[s]) <= 1 for s in order[:step]):
+            # My first arrest of the turn: the seats before me keep one agent
+            # for the second round; the rounds play as ``play_out`` would.
+            front = front_first(table, stacked)
+            for opt in decision.options:
+                first = comps.colours.index(opt)
+                taken = [0] * len(table)
+                tot = [x[:] for x in totals]
+                pts = points[:]
+                left = [-1] * n
+                for s in order[:step]:
+                    if agents[s]:
+                        left[s] = agents[s][0]
+                mine = list(view.my_agents)
+                mine.remove(first)
+                left[me] = mine[0]
+                if table[first]:
+                    v = front[first][0]
+                    taken[first] = 1
+                    tot[first][me] += v
+                    pts[me] += v
+                first_round(order, step + 1, n, agents, front, taken, tot, pts, left)
+                second_round(order, left, front, taken, tot, pts)
+                v = self._score(view, tot, pts) + (1e-6 if opt == greedy else 0.0)
+                if v > best_v:
+                    best, best_v = opt, v
+            return best
+        seq = self._seq(view.order, view.step)
         for opt in decision.options:
             a = [x[:] for x in agents]
             t = [x[:] for x in table]
@@ -426,16 +454,18 @@ class ExpertStrategy(Strategy):
                 # the arrests before my first are the same whatever my pair
                 p = order.index(me)
                 taken0, tot0, pts0, left0 = [0] * k, base_tot, base_pts, [-1] * n
+                held = [others] * n  # read, never changed
                 if p:
                     tot0, pts0 = [c[:] for c in base_tot], base_pts[:]
-                    first_round(order, 0, p, me, others, others, front, taken0, tot0, pts0, left0)
+                    first_round(order, 0, p, held, front, taken0, tot0, pts0, left0)
                 results = []
                 for cols in my_pairs:
                     taken = taken0[:]
                     tot = [c[:] for c in tot0]
                     pts = pts0[:]
                     left = left0[:]
-                    first_round(order, p, n, me, cols, others, front, taken, tot, pts, left)
+                    held[me] = cols
+                    first_round(order, p, n, held, front, taken, tot, pts, left)
                     second_round(order, left, front, taken, tot, pts)
                     results.append((tot, pts))
                 entry = outcomes[order] = [results, None, None]

@@ -153,13 +153,13 @@ def front_first(table: list[list[int]], stacked: bool) -> list[list[int]]:
     return [t[::-1] for t in table] if stacked else table
 
 
-def first_round(order: tuple[int, ...] | list[int], start: int, stop: int, me: int, mine: list[int],
-                rule: list[int], front: list[list[int]], taken: list[int], totals: list[list[int]],
+def first_round(order: tuple[int, ...] | list[int], start: int, stop: int, held: list[list[int]],
+                front: list[list[int]], taken: list[int], totals: list[list[int]],
                 points: list[int], left: list[int]) -> None:
     """Steps ``start``..``stop`` - 1 of a turn's first round of arrests
-    (``order``) when every seat but ``me`` holds the agents ``rule`` and
-    ``me`` holds ``mine`` (at most two each), each seat playing its better
-    agent; ``left[seat]`` gets the colour of the agent kept (-1: none).
+    (``order``), each seat holding the agents ``held[seat]`` (at most two)
+    and playing its better one; ``left[seat]`` gets the colour of the agent
+    kept (-1: none).
 
     The table is ``front`` (``front_first``, not changed) less the first
     ``taken[colour]`` cards of each colour. With ``second_round`` this plays
@@ -167,7 +167,7 @@ def first_round(order: tuple[int, ...] | list[int], start: int, stop: int, me: i
     ``points`` change in place."""
     for i in range(start, stop):
         seat = order[i]
-        ag = mine if seat == me else rule
+        ag = held[seat]
         if len(ag) == 2:
             a, b = ag
             ta, tb = front[a], front[b]

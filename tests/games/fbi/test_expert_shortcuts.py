@@ -53,14 +53,14 @@ def test_turn_play_out_plays_as_play_out(data: st.DataObject, table: list[list[i
     held = [list(rule) for _ in range(n)]
     held[me] = list(mine)
     t1, tot1, pts1 = [c[:] for c in table], [c[:] for c in totals], points[:]
-    play_out(list(order) + list(reversed(order)), held, t1, tot1, pts1, stacked)
+    play_out(list(order) + list(reversed(order)), [list(a) for a in held], t1, tot1, pts1, stacked)
 
     # the bid's way: the arrests before mine once, then the rest
     front = front_first(table, stacked)
     taken, tot2, pts2, left = [0] * K, [c[:] for c in totals], points[:], [-1] * n
     p = order.index(me)
-    first_round(order, 0, p, me, mine, rule, front, taken, tot2, pts2, left)
-    first_round(order, p, n, me, mine, rule, front, taken, tot2, pts2, left)
+    first_round(order, 0, p, held, front, taken, tot2, pts2, left)
+    first_round(order, p, n, held, front, taken, tot2, pts2, left)
     second_round(order, left, front, taken, tot2, pts2)
     assert (tot2, pts2) == (tot1, pts1)
     assert [len(t) for t in t1] == [len(t) - k for t, k in zip(table, taken, strict=True)]
