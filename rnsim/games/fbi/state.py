@@ -239,7 +239,8 @@ class FbiState:
     def _answer(self, d: Decision, option: Any) -> None:
         if d.kind == "bid":
             self.bids[d.seat] = NO_CARD if option == "none" else option
-            self._event("bid", seat=SEAT_NAMES[d.seat], card=None if option == "none" else self.comps.card_name(option))
+            if self.log is not None:  # no event text to build when nobody logs
+                self._event("bid", seat=SEAT_NAMES[d.seat], card=None if option == "none" else self.comps.card_name(option))
         elif d.kind == "agents":
             self._choose_agents(d.seat, option)
         else:
@@ -266,8 +267,9 @@ class FbiState:
         self.played = [[] for _ in range(self.n)]
         self.arrests = []
         self.phase, self.step = BID, 0
-        self._event("turn", handcuffs=SEAT_NAMES[self.handcuffs], placed=[self.comps.card_name(c) for c in placed],
-                    deck=len(self.deck), last=self.last_turn)
+        if self.log is not None:  # no event text to build when nobody logs
+            self._event("turn", handcuffs=SEAT_NAMES[self.handcuffs], placed=[self.comps.card_name(c) for c in placed],
+                        deck=len(self.deck), last=self.last_turn)
 
     def bid_options(self, seat: int) -> list[Any]:
         """F3: any slammer card (or per the ``bid_cards`` knob, FR3), one per distinct card (FR7)."""
@@ -300,7 +302,8 @@ class FbiState:
             if b >= 0:
                 self.slammer[s].remove(b)
                 self.released.append(b)
-        self._event("order", order=[SEAT_NAMES[s] for s in self.order])
+        if self.log is not None:  # no event text to build when nobody logs
+            self._event("order", order=[SEAT_NAMES[s] for s in self.order])
         self.phase, self.step = AGENTS, 0
 
     def agent_options(self) -> list[tuple[str, ...]]:
@@ -326,7 +329,8 @@ class FbiState:
         if len(cols) == 1 and comps.doubler in pair:
             cols = cols * 2  # F6: 2x doubles its partner
         self.agents[seat] = cols
-        self._event("agents", seat=SEAT_NAMES[seat], agents=list(pair))
+        if self.log is not None:  # no event text to build when nobody logs
+            self._event("agents", seat=SEAT_NAMES[seat], agents=list(pair))
 
     def arrest_seat(self, step: int) -> int:
         """F5: slammer order, then the reverse starting with the last slammer card."""
@@ -356,8 +360,9 @@ class FbiState:
             self.table[colour].remove(card)
             self.slammer[seat].append(card)
         self.arrests.append((seat, -1 if card is None else card))
-        self._event("arrest", seat=SEAT_NAMES[seat], agent=self.comps.colours[colour],
-                    card=None if card is None else self.comps.card_name(card))
+        if self.log is not None:  # no event text to build when nobody logs
+            self._event("arrest", seat=SEAT_NAMES[seat], agent=self.comps.colours[colour],
+                        card=None if card is None else self.comps.card_name(card))
 
     def _end_turn(self) -> None:
         """Agents back to hand, slammer cards aside; the game ends after the turn
