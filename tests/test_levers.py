@@ -175,7 +175,7 @@ def test_money_target_sweep_is_monotone_with_a_crossing_inside_its_bracket(tmp_p
     cfg = _config(tmp_path)
     out = tmp_path / "sweep"
     r = _cli("sweep", cfg, "--knob", "money_target", "--values", "700000:1300000:300000", "--games", "150",
-             "--out", out, "--no-progress")
+             "--out", out, "--no-progress", "--per-pair")
     assert r.exit_code == 0, r.output
     t = pl.read_parquet(out / "tables" / "sweep.parquet")
     assert t["money_target"].to_list() == [700_000, 1_000_000, 1_300_000]
@@ -193,6 +193,10 @@ def test_money_target_sweep_is_monotone_with_a_crossing_inside_its_bracket(tmp_p
     assert c.bracket is not None and c.bracket.x_low <= c.estimate <= c.bracket.x_high
     assert (out / "figures" / "sweep.png").is_file() and (out / "tables" / "sweep.csv").is_file()
     assert "1,350 games" not in r.output and "450 games" in r.output
+    # identities are dealt at random, yet the per-pair curves name the pairs dealt
+    pp = pl.read_parquet(out / "tables" / "sweep_per_pair.parquet")
+    assert "random" not in pp["identity_pair"].to_list() and pp["identity_pair"].n_unique() == 15
+    assert pp.group_by("money_target").agg(pl.col("games").sum())["games"].to_list() == [150] * 3
 
 
 def test_null_changes_when_upgrades_are_never_offered(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -20,6 +20,12 @@ _PLAY_OPTIONS = [
 ]
 
 
+_IDENTITIES = click.option(
+    "--identities", type=click.Choice(["random", "config"]), default="random", show_default=True,
+    help="Deal Angela's identities at random (R20; every game independent), or as the config's [run] identities "
+         "says (with \"all\", a game index's identity cells are one deal: correlated games).")
+
+
 def _play_options(f: Any) -> Any:
     for opt in reversed(_PLAY_OPTIONS):
         f = opt(f)
@@ -59,10 +65,11 @@ def _sweep_grids(config: Path, knob: tuple[str, ...], values: tuple[str, ...]) -
 @click.option("--per-pair", is_flag=True, help="Also the curve of every identity pair.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run directory (default runs/<config>-sweep-<knobs>).")
+@_IDENTITIES
 @_play_options
 def sweep(config: Path, knob: tuple[str, ...], values: tuple[str, ...], target: float, per_pair: bool,
-          out: Path | None, games: int | None, seed: int | None, workers: str | None, backend: str | None,
-          progress: bool) -> None:
+          out: Path | None, identities: str, games: int | None, seed: int | None, workers: str | None,
+          backend: str | None, progress: bool) -> None:
     """Play CONFIG at every value of one or two knobs (the same game indices
     at every value) and report the forger's win rate curve and its crossing."""
     from rnsim.analysis.crossing import logit
@@ -77,7 +84,7 @@ def sweep(config: Path, knob: tuple[str, ...], values: tuple[str, ...], target: 
     out = out or Path("runs") / f"{config.stem}-sweep-{'-'.join(knobs)}"
     t0 = time.perf_counter()
     res = run_sweep(config, knobs, grids, out=out, target=target, per_pair=per_pair,
-                    echo=lambda s: click.echo(s, err=True), games=games, seed=seed, workers=workers,
+                    identities=None if identities == "config" else "random", echo=lambda s: click.echo(s, err=True), games=games, seed=seed, workers=workers,
                     backend=backend, progress=progress and sys.stderr.isatty())
     files = write_table(res.table, out / "tables", "sweep")
     click.echo(f"sweep of {' x '.join(knobs)} on {config}: {len(res.table)} values, {res.played.games:,} games "
@@ -211,8 +218,10 @@ def _save(fig: Any, stem: Path) -> list[Path]:
 @click.option("--seed", type=int, default=None, help="Master seed (overrides run.seed).")
 @click.option("--workers", default=None, help='Worker processes, or "auto" (overrides run.workers).')
 @click.option("--backend", default=None, help='"process", "serial" or "ray" (overrides run.backend).')
+@_IDENTITIES
 def tune(config: Path, knob: str, target: float, tolerance: float, span: str | None, step: int | None, batch: int,
-         max_games: int, out: Path | None, seed: int | None, workers: str | None, backend: str | None) -> None:
+         max_games: int, out: Path | None, seed: int | None, workers: str | None, backend: str | None,
+         identities: str) -> None:
     """Find the value of KNOB where the forger wins TARGET of the games,
     spending games near it instead of on a grid (docs/levers.md)."""
     import polars as pl
@@ -243,7 +252,8 @@ def tune(config: Path, knob: str, target: float, tolerance: float, span: str | N
     out = out or Path("runs") / f"{config.stem}-tune-{knob}"
     res, seconds = run_tune(config, knob, lo, hi, out=out, target=target, tolerance=tolerance, batch=batch,
                             step=step, max_games=max_games, seed=seed, echo=lambda s: click.echo(s, err=True),
-                            workers=workers, backend=backend)
+                            identities=None if identities == "config" else "random", workers=workers,
+                            backend=backend)
     c = res.crossing
     click.echo(f"tune {knob} on {config}, range {fmt_value(lo)}..{fmt_value(hi)}: {res.games:,} games in "
                f"{len(res.batches)} batches ({seconds:.1f} s)"
@@ -304,9 +314,7 @@ def _tune_figure(res: Any, knob: str, target: float, out: Path) -> list[Path]:
 @click.option("--for-run", "for_run", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
               help="Write into RUN/levers, where `rnsim report RUN` finds the causal values (the run must play "
                    "CONFIG's rules).")
-@click.option("--identities", type=click.Choice(["random", "config"]), default="random", show_default=True,
-              help="Deal Angela's identities at random (R20; every game independent), or as the config's "
-                   "[run] identities says.")
+@_IDENTITIES
 @click.option("--precision", type=float, default=2.0, show_default=True,
               help="Play in stages until every shift's 95% interval is within +- this many points "
                    "(0: one stage of --games).")

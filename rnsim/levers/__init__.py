@@ -179,7 +179,8 @@ def play_changes(
     if setups_value(cfg) == "random":
         # one cell of drawn identities: game i is paired with game i whatever it
         # was dealt (a change of identities_per_game deals different pairs)
-        results = results.with_columns(pl.lit("random").alias("identity_pair"))
+        results = results.with_columns(pl.col("identity_pair").alias("dealt_pair"),
+                                       pl.lit("random").alias("identity_pair"))
     return Played(results, out, cfg.total_games, seconds, [c.name for c in changes])
 
 
@@ -265,12 +266,20 @@ def sweep_changes(knobs: Sequence[str], grids: Sequence[Sequence[int]]) -> list[
 
 
 def run_sweep(config: Path, knobs: Sequence[str], grids: Sequence[Sequence[int]], *, out: Path,
-              target: float = 0.5, per_pair: bool = False, echo: Echo = print, **play: Any) -> SweepResult:
+              target: float = 0.5, per_pair: bool = False, identities: Any = "random", echo: Echo = print,
+              **play: Any) -> SweepResult:
+    """Play every point of the grid on the same game indices. ``identities``
+    replaces the config's ``[run] identities`` (default "random": with "all",
+    the identity cells' games ``i`` are one deal, and the crossing's
+    game-clustered interval would treat them as independent games; None keeps
+    the config's)."""
     if not 1 <= len(knobs) <= 2:
         raise ConfigError(f"--knob: a sweep varies one or two knobs, got {len(knobs)}")
     if len(set(knobs)) != len(knobs):
         raise ConfigError("--knob: the same knob is given twice")
     rules = base_rules(config)
+    if identities is not None:
+        play["identities"] = identities
     points = sweep_changes(knobs, grids)
     for ch, _ in points:
         try:
@@ -293,7 +302,10 @@ def run_sweep(config: Path, knobs: Sequence[str], grids: Sequence[Sequence[int]]
         cross = paired_crossing(played.results, names, [float(v[0]) for _, v in points], target)
     pp = None
     if per_pair:
-        pp = rates(played.results, by=("identity_pair", "variant")).join(
+        res = played.results
+        if "dealt_pair" in res.columns:
+            res = res.with_columns(pl.col("dealt_pair").alias("identity_pair"))
+        pp = rates(res, by=("identity_pair", "variant")).join(
             pl.DataFrame({"variant": names, **{k: cols[k] for k in knobs}}), on="variant")
     return SweepResult(list(knobs), table, cross, played, pp)
 
@@ -303,11 +315,15 @@ def run_sweep(config: Path, knobs: Sequence[str], grids: Sequence[Sequence[int]]
 
 def run_tune(config: Path, knob: str, lo: int, hi: int, *, out: Path, target: float, tolerance: float,
              batch: int = 400, step: int | None = None, max_games: int = 200_000, seed: int | None = None,
-             echo: Echo = print, **play: Any) -> tuple[TuneResult, float]:
+             identities: Any = "random", echo: Echo = print, **play: Any) -> tuple[TuneResult, float]:
     """The adaptive search on real games: every batch is a tournament of one
     variant with its own master seed (derived from the config's seed and the
-    batch number), so batches are independent games."""
+    batch number), so batches are independent games. ``identities`` as for
+    :func:`run_sweep` (with "all" a batch's games are not independent, which
+    the binomial fit assumes)."""
     check_knob(knob)
+    if identities is not None:
+        play["identities"] = identities
     k = KNOBS[knob]
     assert k.notch is not None and k.lo is not None and k.hi is not None
     notch = step if step is not None else k.notch
@@ -332,7 +348,7 @@ def run_tune(config: Path, knob: str, lo: int, hi: int, *, out: Path, target: fl
         counter[0] += 1
         bseed = int(np.random.SeedSequence([master, b]).generate_state(1, dtype=np.uint64)[0] >> 1)
         ch = Change(f"{knob}.{v}", f"{knob} {fmt_value(v)}", {knob: v})
-        n_cells = max(1, _cells(config))
+        n_cells = 1 if identities == "random" else max(1, _cells(config))
         per_cell = max(1, math.ceil(games / n_cells))
         p = play_changes(config, [ch], out=out / f"batch-{b:03d}", games=per_cell, seed=bseed, echo=echo, **play)
         r = rates(p.results).row(0, named=True)
