@@ -1,6 +1,7 @@
 """Red Notice's sections of the report (the protocol is in
 :mod:`rnsim.report.sections`): identity pairs (map and table), identities,
-upgrades (an association, with intervals for the difference), cash and
+upgrades (their causal values first when `rnsim levers --for-run` measured
+them, then the association, with intervals for the difference), cash and
 captures by round, and what stands out in them."""
 
 from __future__ import annotations
