@@ -537,10 +537,12 @@ def run_levers(config: Path, *, out: Path, restricted: bool = False, identities:
     in stages until each one's paired 95% interval is that narrow: stage 0
     plays every change ``games`` games per cell (default
     :data:`FIRST_STAGE_GAMES` per change); each later stage plays, with its
-    own seed, the changes still too wide (and the base rules) as many more
-    games as the 1/sqrt(games) law says the 75th percentile of them needs,
-    within ``max_games`` in all. A change's shift pools its paired games of
-    every stage (stages are independent games, paired within each)."""
+    own seed, each change still too wide as many more games as the
+    1/sqrt(games) law says it needs (and the base rules as many as the
+    neediest). A stage that would take the total past ``max_games`` is not
+    started, so a run stopped by the budget resumes with a larger one. A
+    change's shift pools its paired games of every stage (stages are
+    independent games, paired within each)."""
     from rnsim.config import load_config
 
     cfg = load_config(config)
@@ -562,53 +564,67 @@ def run_levers(config: Path, *, out: Path, restricted: bool = False, identities:
         games = cfg.games if precision is None else math.ceil(FIRST_STAGE_GAMES / cells)
     frames: list[pl.DataFrame] = []
     played = Played(pl.DataFrame(), out, 0, 0.0)
-    pending, stage = list(changes), 0
-    stats: dict[str, dict[str, Any]] = {}
-    stages = dict.fromkeys((c.name for c in changes), 0)
-    while pending:
-        for c in pending:
-            stages[c.name] += 1
-        where = out if precision is None else out / f"stage-{stage}"
-        sd = stage_seed(seed, stage)
-        knobs = [c for c in pending if c.kind != "restricted"]
-        p = play_changes(config, [BASE, *knobs], out=where, games=games, seed=sd, echo=echo, **play)
-        parts = [p.results]
-        played.games += p.games
-        played.seconds += p.seconds
-        for c in pending:
+    keep = ["variant", "identity_pair", "angela_strategy", "jessah_strategy", "game_index", "winner", "end_reason"]
+
+    def play_batch(batch: list[Change], where: Path, n: int, sd: int, stage: int, base: bool) -> pl.DataFrame:
+        knobs = [c for c in batch if c.kind != "restricted"]
+        parts = []
+        if base or knobs:
+            p = play_changes(config, [BASE] * base + knobs, out=where, games=n, seed=sd, echo=echo, **play)
+            played.games += p.games
+            played.seconds += p.seconds
+            parts.append(p.results)
+        for c in batch:
             if c.kind == "restricted":
                 angela, jessah = specs[c.subject]
-                rp = play_changes(config, [BASE], out=where / "restricted" / c.subject, games=games, seed=sd,
+                rp = play_changes(config, [BASE], out=where / "restricted" / c.subject, games=n, seed=sd,
                                   echo=echo, angela=angela, jessah=jessah, **play)
                 played.games += rp.games
                 played.seconds += rp.seconds
                 parts.append(rp.results.with_columns(pl.lit(c.name).alias("variant")))
-        keep = ["variant", "identity_pair", "angela_strategy", "jessah_strategy", "game_index", "winner",
-                "end_reason"]
         # stages are different games: each gets its own range of game indices
-        frames += [x.select(keep).with_columns(pl.col("game_index").cast(pl.Int64) + stage * 2**32)
-                   for x in parts]
-        if stage == 0:
-            played.results = p.results
-        both = pl.concat(frames)
-        stats.update({c.name: paired_shift(both, BASE.name, c.name) for c in pending})
-        if precision is None:
-            break
+        frames.extend(x.select(keep).with_columns(pl.col("game_index").cast(pl.Int64) + stage * 2**32)
+                      for x in parts)
+        return parts[0]
+
+    first = play_batch(list(changes), out if precision is None else out / "stage-0", games, seed, 0, True)
+    played.results = first
+    stats = {c.name: paired_shift(pl.concat(frames), BASE.name, c.name) for c in changes}
+    stages = dict.fromkeys((c.name for c in changes), 1)
+    stage = 0
+    while precision is not None:
         pending = [c for c in changes if stats[c.name]["paired_hi"] - stats[c.name]["diff"] > precision]
         if not pending:
             break
-        extra = sorted(max(0, pairs_needed(stats[c.name], precision) - stats[c.name]["games"]) for c in pending)
-        want = extra[min(len(extra) - 1, math.ceil(0.75 * len(extra)) - 1)]
-        per_cell = max(math.ceil(want / cells), math.ceil(games / 2) if stage == 0 else 1)
-        afford = (max_games - played.games) // (cells * (1 + len(pending)))
-        if afford < max(1, per_cell // 4):  # a stage too small to matter costs its start-up for nothing
-            echo(f"levers: the budget of {max_games:,} games is spent; {len(pending)} change(s) are wider than "
-                 f"+-{100 * precision:.1f} points")
+        # Each change gets the games the 1/sqrt(games) law says it lacks, at
+        # least half a first stage (a smaller batch costs its start-up for
+        # little). Changes of similar need share a tournament; every batch of
+        # a stage plays the stage's seed, so game i is the same deal in all of
+        # them and the base rules are played once, by the largest batch.
+        need = {c.name: max(math.ceil((pairs_needed(stats[c.name], precision) - stats[c.name]["games"]) / cells),
+                            math.ceil(games / 2)) for c in pending}
+        order = sorted(pending, key=lambda c: (-need[c.name], c.name))
+        batches: list[tuple[int, list[Change]]] = []
+        for c in order:
+            if batches and need[c.name] * 1.5 >= batches[-1][0]:
+                batches[-1][1].append(c)
+            else:
+                batches.append((need[c.name], [c]))
+        cost = cells * (batches[0][0] + sum(n * len(b) for n, b in batches))
+        if played.games + cost > max_games:
+            echo(f"levers: stopped: the next stage needs {cost:,} games, more than the {max_games - played.games:,} "
+                 f"left of --max-games; {len(pending)} change(s) are wider than +-{100 * precision:.1f} points")
             break
         stage += 1
-        games = min(per_cell, afford)
         echo(f"levers: stage {stage}: {len(pending)} change(s) wider than +-{100 * precision:.1f} points, "
-             f"{games:,} more games per cell each")
+             + ", ".join(f"{len(b)} x {n:,}" for n, b in batches) + " more games per cell")
+        sd = stage_seed(seed, stage)
+        for j, (n, batch) in enumerate(batches):
+            play_batch(batch, out / (f"stage-{stage}" if j == 0 else f"stage-{stage}-{j}"), n, sd, stage, j == 0)
+        for c in pending:
+            stages[c.name] += 1
+        both = pl.concat(frames)
+        stats.update({c.name: paired_shift(both, BASE.name, c.name) for c in pending})
     rows = [{**shift_row(c, stats[c.name]), "stages": stages[c.name]} for c in changes]
     table = pl.DataFrame(rows).sort(pl.col("shift").abs(), descending=True)
     return LeversResult(table, skipped, played, levers_meta(cfg, played, config, ident))
