@@ -71,6 +71,7 @@ class RedNotice:
         "random": "rnsim_strategies.red_notice.random_play:RandomStrategy",
         "rule": "rnsim_strategies.red_notice.rules_based:RuleBased",
         "expert": "rnsim_strategies.red_notice.expert:Expert",
+        "search": "rnsim_strategies.red_notice.search:Search",
     }
     #: the seat whose win rate the drift gate and `rnsim compare` watch
     balance_seat: ClassVar[int] = ANGELA

@@ -78,3 +78,36 @@ def test_same_stream_same_sample():
             b = determinize(st, seat, random.Random(5))
             assert (a.angela_city, a.hands, a.deck, a.upgrade_deck) == (b.angela_city, b.hands, b.deck, b.upgrade_deck)
             return
+
+
+def test_a_sample_does_not_depend_on_the_hidden_facts():
+    """Re-drawing what the seat cannot see (Game.conceal) before sampling gives
+    the very same sample: a search player using samples reads nothing hidden."""
+    from rnsim.games.red_notice.game import GAME
+
+    n = 0
+    for st, seat in _decisions(2, 11):
+        n += 1
+        if n % 5:
+            continue
+        other = GAME.conceal(st, seat, random.Random(n))
+        a = GAME.save_position(determinize(st, seat, random.Random(n)))
+        b = GAME.save_position(determinize(other, seat, random.Random(n)))
+        assert a == b, (st.pending, seat)
+    assert n > 100
+
+
+def test_worlds_sample_only_while_the_decision_is_pending():
+    a, j = load_strategy("expert"), load_strategy("rule")
+    s = game_seeds(3, 0)
+    a.new_game(0, random.Random(s.seats[0]))
+    j.new_game(1, random.Random(s.seats[1]))
+    st = GameState.new(RULES, random.Random(s.chance), comps=COMPS, seed=s.chance)
+    d = st.pending
+    view = build_view(st, d.seat)
+    assert view.worlds is not None
+    sample = view.worlds.sample(random.Random(1))
+    assert build_view(sample, d.seat) == view  # the worlds handle is not part of the compared view
+    st.apply(j.choose(view, d))
+    with pytest.raises(RuntimeError, match="has been answered"):
+        view.worlds.sample(random.Random(1))

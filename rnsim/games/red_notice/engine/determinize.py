@@ -12,8 +12,16 @@ instead. :func:`determinize` copies the state and re-draws everything
   public, its contents are not);
 - which of the opponent's tokens is in her pool, her hand or face down on
   the board;
-- the order of the check deck and of the upgrade deck (hidden from both);
+- the order of the check deck, of the upgrade deck and of what is left of
+  the action deck (hidden from both);
 - the chance stream itself (the future draws), re-seeded from ``rng``.
+
+Each hidden fact is put in a canonical order (sorted) before it is shuffled,
+so a sample depends on the seat's view and ``rng`` only: re-drawing the
+hidden facts first (Game.conceal) gives the very same sample. That is what
+lets a search player (``View.worlds``) use samples without reading the real
+game. Not modelled: a Wiretap reveal of Angela's hand is not kept in
+Jessah's samples (her hand is re-drawn from the unseen checks).
 
 Draw ``rng`` from the game's reserved ``copies`` stream
 (:func:`copies_rng`), never from a seat's or the chance stream, so sampling
@@ -27,7 +35,6 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rnsim.games.red_notice.conceal import shuffle_hidden_tokens, swap_hand_with_deck
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.seeding import game_seeds
@@ -43,13 +50,39 @@ def _city_is_hidden(state: GameState, seat: int) -> bool:
     return seat == JESSAH and state.angela_city >= 0 and (d is None or d.kind != "angela_move")
 
 
+def _redraw_hand(s: GameState, seat: int, rng: random.Random) -> None:
+    """``seat``'s hand and the check deck, re-dealt from their (sorted) union."""
+    pool = sorted(s.hands[seat] + s.deck)
+    rng.shuffle(pool)
+    n = len(s.hands[seat])
+    s.hands[seat] = pool[:n]
+    s.deck = pool[n:]
+
+
+def _redraw_tokens(s: GameState, seat: int, rng: random.Random) -> None:
+    """``seat``'s unrevealed tokens dealt anew over her pool, hand and face-down spots."""
+    n_pool, n_hand = len(s.token_pool[seat]), len(s.token_hand[seat])
+    board = [(i, h) for i, pair in enumerate(s.slots) if not s.revealed[i]
+             for h, x in enumerate(pair) if x is not None and x[0] == seat]
+    values = sorted(s.token_pool[seat] + s.token_hand[seat] + [s.slots[i][h][1] for i, h in board])
+    rng.shuffle(values)
+    s.token_pool[seat] = values[:n_pool]
+    s.token_hand[seat] = sorted(values[n_pool:n_pool + n_hand])
+    for (i, h), v in zip(board, values[n_pool + n_hand:], strict=True):
+        s.slots[i][h] = (seat, v)
+
+
 def determinize(state: GameState, seat: int, rng: random.Random, weights: Sequence[float] | None = None) -> GameState:
     """A copy of ``state`` with what ``seat`` cannot see re-drawn (module doc)."""
     s = state.clone()
+    s.log = None
     opponent = JESSAH if seat == ANGELA else ANGELA
-    swap_hand_with_deck(s, opponent, rng)  # also re-orders the check deck
-    shuffle_hidden_tokens(s, opponent, rng)
+    _redraw_hand(s, opponent, rng)  # also re-orders the check deck
+    _redraw_tokens(s, opponent, rng)
+    s.upgrade_deck.sort()
     rng.shuffle(s.upgrade_deck)
+    s.action_deck.sort()
+    rng.shuffle(s.action_deck)
     if _city_is_hidden(s, seat):
         cities = [c for c in range(s.comps.n_cities) if s.belief >> c & 1]
         if weights is None:

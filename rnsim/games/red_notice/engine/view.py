@@ -8,12 +8,46 @@ view unless Angela is standing on a revealed city right now).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
+from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
+
+
+class Worlds:
+    """Samples of full game states consistent with one seat's view, for search.
+
+    A search player needs whole states to play forward, but may not read the
+    real one. ``sample`` hands out a determinization (engine/determinize.py):
+    a copy in which everything the seat cannot see is re-drawn from ``rng``
+    before any of it is used, in a canonical order, so a sample depends on the
+    seat's view and ``rng`` only, never on the hidden facts (a test re-draws
+    them with Game.conceal and checks the samples do not move). It answers
+    only while the decision it was built for is pending: a view kept for later
+    cannot peek at the game as it moves on.
+    """
+
+    __slots__ = ("_state", "_seat", "_decision")
+
+    def __init__(self, state: GameState, seat: int, decision: Decision | None) -> None:
+        self._state = state
+        self._seat = seat
+        self._decision = decision
+
+    def sample(self, rng: random.Random, weights: Sequence[float] | None = None) -> GameState:
+        """A full state the seat cannot tell from the real one, drawn from ``rng``
+        (Angela's city from ``weights`` over cities if given, else uniform over
+        the public belief). Draw ``rng`` from the seat's own stream."""
+        if self._state.pending is not self._decision or self._state.over:
+            raise RuntimeError("Worlds.sample: this view's decision has been answered; "
+                               "sample only while deciding")
+        from rnsim.games.red_notice.engine.determinize import determinize
+
+        return determinize(self._state, self._seat, rng, weights)
 
 
 @dataclass(slots=True, eq=True)
@@ -60,6 +94,8 @@ class View:
     my_tokens: tuple[int, ...]  # own tokens still to place this round
     my_pool: tuple[int, ...]  # own tokens not yet drawn this reset cycle
     spent: tuple[tuple[int, ...], tuple[int, ...]]  # revealed tokens this cycle, per seat
+    # --- for search players: samples of the hidden facts (never the real ones)
+    worlds: Worlds | None = field(default=None, compare=False, repr=False)
 
     @property
     def me(self) -> int:
@@ -130,4 +166,5 @@ def build_view(state: GameState, seat: int) -> View:
         my_tokens=tuple(state.token_hand[seat]),
         my_pool=tuple(sorted(state.token_pool[seat])),
         spent=(tuple(state.spent[0]), tuple(state.spent[1])),
+        worlds=Worlds(state, seat, state.pending),
     )
