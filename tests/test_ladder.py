@@ -77,3 +77,49 @@ def test_bad_level_is_a_clear_error() -> None:
         run_ladder(("random", "nobody"), games=2)
     r = CliRunner().invoke(main, ["ladder", "--games", "2", "--levels", "random"])
     assert r.exit_code == 2 and "at least two strategies" in r.output
+
+
+def test_levels_take_params_and_seats_take_their_own_levels() -> None:
+    from rnsim.cli.ladder import parse_level
+
+    assert parse_level("search@iterations=2+margin=1.5") == ("search", {"iterations": 2, "margin": 1.5})
+    assert parse_level("expert") == ("expert", {})
+    with pytest.raises(ConfigError, match="not key=value"):
+        parse_level("search@iterations")
+    # A forger-only plugin is a row, never a column: 2 forger levels x 1 agent level.
+    cells = run_ladder(("random", "rule"), games=4, seed=2, workers=1, jessah_levels=("rule@",))
+    assert set(cells) == {("random", "rule@"), ("rule", "rule@")}
+    # The same strategy at two params is two levels; the agent's param reaches the game.
+    with pytest.raises(ConfigError, match="param 'risk' must be in 0.0..1.0"):
+        run_ladder(("random",), games=1, jessah_levels=("expert@risk=2",))
+
+
+def test_ordering_and_skill_curve_with_one_seat_levels() -> None:
+    from rnsim.cli.ladder import skill_curve
+
+    cells = {
+        ("weak", "agent"): _cell("weak", "agent", 300, 700),
+        ("strong", "agent"): _cell("strong", "agent", 600, 400),
+    }
+    # the only ordering asked is among the forgers, in the one agent column
+    assert ladder_holds(cells, ("weak", "strong"), ("agent",)) == []
+    assert skill_curve(cells, ("weak", "strong"), ("agent",)) == []  # no level in both seats
+    both = {
+        ("a", "a"): _cell("a", "a", 450, 550), ("a", "b"): _cell("a", "b", 300, 700),
+        ("b", "a"): _cell("b", "a", 600, 400), ("b", "b"): _cell("b", "b", 455, 545),
+    }
+    curve = skill_curve(both, ("a", "b"))
+    assert curve[0].startswith("Skill curve (equal levels), Angela's win rate: a 45.0% [")
+    assert "stable at the top" in curve[1] and "NOT" not in curve[1]
+    both[("b", "b")] = _cell("b", "b", 550, 450)
+    assert "NOT stable" in skill_curve(both, ("a", "b"))[1]
+
+
+def test_cli_one_seat_levels_and_plot(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    png = tmp_path / "skill.png"
+    r = CliRunner().invoke(main, ["ladder", "--games", "2", "--workers", "1", "--angela-levels", "random,rule",
+                                  "--jessah-levels", "rule", "--plot", str(png)])
+    assert r.exit_code == 0, r.output
+    assert png.stat().st_size > 0 and "forger rule does not beat" not in r.output.split("ordering")[0]
+    r = CliRunner().invoke(main, ["ladder", "--games", "2", "--plot", str(tmp_path / "x.txt")])
+    assert r.exit_code == 2 and "must end in .png" in r.output and not (tmp_path / "x.txt").exists()

@@ -6,6 +6,15 @@ the win-rate matrices are printed with 95% Wilson intervals. The ladder holds
 when, in every column, the forger's win rate rises with the forger's level and,
 in every row, the agent's win rate rises with the agent's level, each step with
 intervals that do not overlap.
+
+A level is a strategy reference with optional params after ``@``
+(``search@iterations=2``, ``expert@risk=0.8+greed=0.2``), so one strategy can
+stand at several strengths. The seats may have their own levels
+(``--angela-levels``, ``--jessah-levels``): a forger-only plugin is then a row
+and not a column, and is only ordered against the other forgers. Where both
+seats have the same levels, the diagonal (equal levels) is the skill curve:
+Angela's win rate as both players get stronger, the balance verdict a
+designer reads at each strength.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +34,27 @@ from rnsim.analysis.stats import wilson
 from rnsim.errors import ConfigError
 
 DEFAULT_LEVELS = ("random", "rule", "expert")
+
+
+def parse_level(level: str) -> tuple[str, dict[str, Any]]:
+    """``ref@k=v+k=v`` -> (ref, params); values are TOML literals (``2``, ``0.8``,
+    ``true``, ``"a,b"``), anything else a plain string."""
+    ref, _, tail = level.partition("@")
+    ref = ref.strip()
+    if not ref:
+        raise ConfigError(f"ladder: level {level!r} names no strategy (write e.g. 'search@iterations=2')")
+    params: dict[str, Any] = {}
+    for item in (x for x in tail.split("+") if x.strip()) if tail else ():
+        key, eq, raw = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"ladder: level {level!r}: param {item!r} is not key=value "
+                              "(write e.g. 'search@iterations=2+margin=1.5')")
+        try:
+            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw.strip()
+        params[key.strip()] = value
+    return ref, params
 
 
 @dataclass
@@ -53,13 +84,16 @@ def run_ladder(
     params: dict[str, dict[str, Any]] | None = None,
     progress: bool = False,
     backend: str | None = None,
+    jessah_levels: tuple[str, ...] | None = None,
 ) -> dict[tuple[str, str], Cell]:
     """Play the ladder; returns the cells keyed by (forger level, agent level).
 
-    The ladder is a tournament (every level in both seats, a round robin, setups
-    drawn as in the rulebook) played through the tournament backends: the same
-    game indices ``0..games-1`` in every cell, so the results do not depend on
-    ``workers``, ``chunk`` or the backend.
+    ``levels`` are the forger's levels, and the agent's too unless
+    ``jessah_levels`` gives hers. The ladder is a tournament (a round robin of
+    the forger levels against the agent levels, setups drawn as in the
+    rulebook) played through the tournament backends: the same game indices
+    ``0..games-1`` in every cell, so the results do not depend on ``workers``,
+    ``chunk`` or the backend.
     """
     from rnsim.config import config_from_mapping
     from rnsim.tournament.batches import play_ranges, pool_for
@@ -67,17 +101,26 @@ def run_ladder(
     params = params or {}
     if games < 1:
         raise ConfigError(f"ladder: games must be at least 1, got {games}")
-    specs = [{"ref": lv, "params": params.get(lv, {}), "label": lv} for lv in levels]
+    agents = levels if jessah_levels is None else jessah_levels
+
+    def specs(lvs: tuple[str, ...]) -> list[dict[str, Any]]:
+        out = []
+        for lv in lvs:
+            ref, p = parse_level(lv)
+            out.append({"ref": ref, "params": {**p, **params.get(lv, {})}, "label": lv})
+        return out
+
     raw = {"run": {"games": games, "seed": seed, "identities": "random", "chunk_size": chunk},
-           "strategies": {"angela": specs, "jessah": specs}}
+           "strategies": {"angela": specs(levels), "jessah": specs(agents)}}
     cfg = config_from_mapping(raw, src="ladder", workers=max(1, workers),
                               backend=backend or ("process" if workers > 1 else "serial"))
-    cells = {(f, a): Cell(f, a) for f in levels for a in levels}
-    by_id = {c.id: cells[(levels[c.strategies[0]], levels[c.strategies[1]])] for c in cfg.cells()}
+    cells = {(f, a): Cell(f, a) for f in levels for a in agents}
+    by_id = {c.id: cells[(levels[c.strategies[0]], agents[c.strategies[1]])] for c in cfg.cells()}
+    n_cells = len(cells)
 
     from tqdm import tqdm
 
-    bar = tqdm(total=games * len(levels) ** 2, unit="game", disable=not progress, smoothing=0.05)
+    bar = tqdm(total=games * n_cells, unit="game", disable=not progress, smoothing=0.05)
     t0 = time.perf_counter()
     with pool_for(cfg, "ladder") as pool:
         # block by block of game indices, so the bar moves and every cell advances together
@@ -101,7 +144,7 @@ def run_ladder(
     bar.close()
     wall = time.perf_counter() - t0
     for c in cells.values():  # wall time, shared out by games (the pool plays cells together)
-        c.seconds = wall * c.games / max(1, games * len(levels) ** 2)
+        c.seconds = wall * c.games / max(1, games * n_cells)
     errors = sum(c.error for c in cells.values())
     if errors:
         click.echo(f"warning: {errors} game(s) ended in a strategy or engine error (run the cell with "
@@ -109,17 +152,19 @@ def run_ladder(
     return cells
 
 
-def ladder_holds(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...]) -> list[str]:
+def ladder_holds(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
+                 jessah_levels: tuple[str, ...] | None = None) -> list[str]:
     """The failures of the ladder's ordering (empty when it holds)."""
+    agents = levels if jessah_levels is None else jessah_levels
     bad = []
-    for a in levels:  # forger's win rate rises down every column
+    for a in agents:  # forger's win rate rises down every column
         for lo_lv, hi_lv in zip(levels, levels[1:], strict=False):
             _, _, hi_of_low = cells[(lo_lv, a)].rate("angela")
             _, lo_of_high, _ = cells[(hi_lv, a)].rate("angela")
             if not lo_of_high > hi_of_low:
                 bad.append(f"forger {hi_lv} does not beat forger {lo_lv} against agent {a}")
     for f in levels:  # agent's win rate rises along every row
-        for lo_lv, hi_lv in zip(levels, levels[1:], strict=False):
+        for lo_lv, hi_lv in zip(agents, agents[1:], strict=False):
             _, _, hi_of_low = cells[(f, lo_lv)].rate("jessah")
             _, lo_of_high, _ = cells[(f, hi_lv)].rate("jessah")
             if not lo_of_high > hi_of_low:
@@ -127,15 +172,69 @@ def ladder_holds(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...]) ->
     return bad
 
 
-def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...]) -> str:
-    w = max(10, *(len(x) for x in levels)) + 2
+def skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
+                jessah_levels: tuple[str, ...] | None = None) -> list[str]:
+    """Angela's win rate at equal levels, weakest first, and whether the
+    verdict is stable at the top (the two strongest levels' intervals overlap).
+    Empty when the seats have no level in common."""
+    agents = levels if jessah_levels is None else jessah_levels
+    equal = [lv for lv in levels if lv in agents]
+    if not equal:
+        return []
+    rates = [(lv, *cells[(lv, lv)].rate("angela")) for lv in equal]
+    out = ["Skill curve (equal levels), Angela's win rate: " + "; ".join(
+        f"{lv} {100 * p:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]" for lv, p, lo, hi in rates)]
+    if len(rates) >= 2:
+        (a, _, alo, ahi), (b, _, blo, bhi) = rates[-2], rates[-1]
+        if alo <= bhi and blo <= ahi:
+            out.append(f"the verdict is stable at the top: {a} and {b} give overlapping intervals")
+        else:
+            out.append(f"the verdict is NOT stable at the top: {a} and {b} give different balances "
+                       "(a stronger pair may move it again)")
+    return out
+
+
+def plot_skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...], path: Path,
+                     jessah_levels: tuple[str, ...] | None = None) -> None:
+    """Angela's win rate at equal levels with 95% intervals, and each forger
+    level against the other agent levels as lighter points (the cross cells)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = levels if jessah_levels is None else jessah_levels
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(levels)), 4.0))
+    for x, f in enumerate(levels):
+        for a in agents:
+            p, lo, hi = cells[(f, a)].rate("angela")
+            same = a == f
+            ax.errorbar([x + (0 if same else 0.12)], [100 * p], yerr=[[100 * (p - lo)], [100 * (hi - p)]],
+                        fmt="o" if same else ".", color="C0" if same else "0.6", capsize=3,
+                        label=None if not same else "equal levels")
+            if not same:
+                ax.annotate(a, (x + 0.14, 100 * p), fontsize=7, color="0.4")
+    ax.set_xticks(range(len(levels)), levels)
+    ax.set_xlabel("forger level (grey: against the other agent levels)")
+    ax.set_ylabel("Angela wins (%), 95% Wilson interval")
+    ax.set_title("Skill curve: the balance as players get stronger")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
+                  jessah_levels: tuple[str, ...] | None = None) -> str:
+    agents = levels if jessah_levels is None else jessah_levels
+    w = max(10, *(len(x) for x in (*levels, *agents))) + 2
     col = 24
 
     def table(title: str, who: str) -> list[str]:
-        lines = [title, "forger \\ agent".ljust(w + 6) + "".join(a.ljust(col) for a in levels)]
+        lines = [title, "forger \\ agent".ljust(w + 6) + "".join(a.ljust(col) for a in agents)]
         for f in levels:
             row = f.ljust(w + 6)
-            for a in levels:
+            for a in agents:
                 p, lo, hi = cells[(f, a)].rate(who)
                 row += f"{100 * p:5.1f}% [{100 * lo:4.1f}, {100 * hi:5.1f}]".ljust(col)
             lines.append(row)
@@ -153,6 +252,10 @@ def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...]) -
     out.append(f"games per cell: {', '.join(map(str, sorted(n)))}; errors: {errors}")
     out.append("mean rounds: " + ", ".join(
         f"{f}/{a} {c.rounds / max(1, c.games - c.error):.1f}" for (f, a), c in cells.items()))
+    curve = skill_curve(cells, levels, jessah_levels)
+    if curve:
+        out.append("")
+        out += curve
     return "\n".join(out)
 
 
@@ -160,23 +263,46 @@ def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...]) -
 @click.option("--games", type=int, default=5000, show_default=True, help="Games per cell (same indices in every cell).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed.")
 @click.option("--levels", default=",".join(DEFAULT_LEVELS), show_default=True,
-              help="Comma-separated strategy references, weakest first; each plays both roles.")
+              help="Comma-separated levels, weakest first, each played in both seats: a strategy reference "
+                   "with optional params after @ (search@iterations=2, expert@risk=0.8+greed=0.2).")
+@click.option("--angela-levels", default=None, help="The forger's levels (default --levels); e.g. one-seat plugins.")
+@click.option("--jessah-levels", default=None, help="The agent's levels (default --levels).")
 @click.option("--workers", type=int, default=os.cpu_count() or 1, show_default=True, help="Worker processes.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the cell counts here as JSON.")
-def ladder(games: int, seed: int, levels: str, workers: int, json_out: Path | None) -> None:
+@click.option("--plot", "plot_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also draw the skill curve (equal levels, with the cross cells) to this PNG/SVG/PDF.")
+def ladder(games: int, seed: int, levels: str, angela_levels: str | None, jessah_levels: str | None,
+           workers: int, json_out: Path | None, plot_out: Path | None) -> None:
     """Play every forger level against every agent level and print the win-rate
-    matrices with 95% Wilson intervals."""
-    lv = tuple(x.strip() for x in levels.split(",") if x.strip())
-    if len(lv) < 2:
+    matrices with 95% Wilson intervals, and the skill curve."""
+
+    def split(text: str, flag: str) -> tuple[str, ...]:
+        out = tuple(x.strip() for x in text.split(",") if x.strip())
+        if len(out) < 1:
+            raise ConfigError(f"ladder: {flag} names no strategy, got {text!r}")
+        return out
+
+    lv = split(angela_levels if angela_levels is not None else levels,
+               "--angela-levels" if angela_levels is not None else "--levels")
+    jv = split(jessah_levels if jessah_levels is not None else levels,
+               "--jessah-levels" if jessah_levels is not None else "--levels")
+    if len(lv) < 2 and len(jv) < 2:
         raise ConfigError(f"ladder: --levels needs at least two strategies, got {levels!r}")
+    if plot_out is not None and plot_out.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise ConfigError(f"ladder: --plot {str(plot_out)!r}: the file must end in .png, .svg or .pdf")
+    for x in (*lv, *jv):
+        parse_level(x)  # a malformed level fails before any game
     t0 = time.perf_counter()
-    cells = run_ladder(lv, games=games, seed=seed, workers=workers, progress=True)
+    cells = run_ladder(lv, games=games, seed=seed, workers=workers, progress=True, jessah_levels=jv)
     wall = time.perf_counter() - t0
-    click.echo(format_ladder(cells, lv))
+    click.echo(format_ladder(cells, lv, jv))
     total = sum(c.games for c in cells.values())
     click.echo(f"{total} games in {wall:.0f} s with {workers} worker(s); master seed {seed}")
-    bad = ladder_holds(cells, lv)
+    if plot_out is not None:
+        plot_skill_curve(cells, lv, plot_out, jv)
+        click.echo(f"skill curve written to {plot_out}")
+    bad = ladder_holds(cells, lv, jv)
     if bad:
         click.echo("ladder ordering FAILS:\n  " + "\n  ".join(bad))
     else:
@@ -184,5 +310,5 @@ def ladder(games: int, seed: int, levels: str, workers: int, json_out: Path | No
                    "(non-overlapping 95% intervals)")
     if json_out is not None:
         json_out.write_text(json.dumps(
-            {"seed": seed, "games": games, "levels": list(lv),
+            {"seed": seed, "games": games, "levels": list(lv), "jessah_levels": list(jv),
              "cells": [vars(c) for c in cells.values()]}, indent=1))
