@@ -95,8 +95,8 @@ def test_report_files_are_written(reported: Path) -> None:
         pq = pl.read_parquet(reported / "tables" / f"{name}.parquet")
         assert csv.height == pq.height, name
     pngs = sorted((reported / "figures").glob("*.png"))
-    # headline, matchups, and 5 per cell (pairs, identities, upgrades, length, flow) x 2 cells
-    assert len(pngs) == 2 + 5 * 2
+    # headline, matchups, and 6 per cell (pairs, identities, upgrades, length, flow, hiding) x 2 cells
+    assert len(pngs) == 2 + 6 * 2
     for png in pngs:
         assert png.read_bytes().startswith(PNG_MAGIC)
         assert png.with_suffix(".svg").read_text().lstrip().startswith(("<?xml", "<svg"))

@@ -251,6 +251,12 @@ def report_sections(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[Sect
             f"play then (grey: how many), with 95% interval bands for the means; {last}, where at least "
             f"{least:,} games were still in play. Late rounds describe long games only.")],
             f"{ctx.cell_slug}-flow"))
+
+    from rnsim.games.red_notice.report_hiding import section as hiding_section
+
+    hiding = hiding_section(ctx)  # replays a sample of the cell's games (report_hiding.py)
+    if hiding is not None:
+        out.append(hiding)
     return out
 
 
