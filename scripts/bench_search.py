@@ -5,7 +5,7 @@ run them on an idle machine and quote the command next to each number.
         clone and determinize microseconds, expert rollouts per second (CPU)
     python scripts/bench_search.py speed --games 20 --budgets 1,2,4,8
         games/s of search vs search per budget (CPU seconds of one core)
-    python scripts/bench_search.py cells --games 1000 --budget 4 --workers 2
+    python scripts/bench_search.py cells --games 1000 --budget 2 --workers 2
         the ordering cells: search and expert in each seat, against expert
         and against search, on the same game indices (master seed --seed);
         Angela's win rate with 95% Wilson intervals, and each seat's paired
@@ -156,7 +156,7 @@ def main() -> None:
     s.add_argument("--budgets", default="1,2,4,8")
     o = sub.add_parser("cells")
     o.add_argument("--games", type=int, default=1000)
-    o.add_argument("--budget", type=int, default=4)
+    o.add_argument("--budget", type=int, default=2)
     o.add_argument("--workers", type=int, default=2)
     for p in (c, s, o):
         p.add_argument("--seed", type=int, default=1)

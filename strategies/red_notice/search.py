@@ -20,7 +20,10 @@ The expert is the prior: the player keeps the expert's choice unless another
 option wins more rollouts than it by a clear paired margin (``margin``
 standard errors of the paired difference, and at least two rollouts). Among
 options tied at the top it draws at random from its own stream, so it is
-not predictable. Forced decisions (one option), decisions of the kinds it
+not predictable. The budget goes where the choice matters: after two
+worlds, an option two rollouts behind the expert's choice is dropped, and a
+decision where no option has changed any rollout's result stops there
+(``iterations`` is the most worlds per decision). Forced decisions (one option), decisions of the kinds it
 does not search, and those with more than ``max_options`` options are the
 expert's, with no rollout.
 
@@ -56,7 +59,7 @@ class Search(Strategy):
 
     name = "search"
     PARAMS: ClassVar[dict[str, Any]] = {
-        "iterations": 4, "max_options": 8, "margin": 1.0, "kinds": DEFAULT_KINDS,
+        "iterations": 2, "max_options": 8, "margin": 1.0, "kinds": DEFAULT_KINDS,
         "first_step": True, "risk": 0.5, "greed": 0.5,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
@@ -119,18 +122,33 @@ class Search(Strategy):
         rng = self._search_rng
         worlds = view.worlds
         assert worlds is not None
-        scores = [[0.0] * self.iterations for _ in opts]
+        p = opts.index(pick)
+        alive = list(range(len(opts)))
+        scores: list[list[float]] = [[] for _ in opts]
         for i in range(self.iterations):
             world = worlds.sample(rng)
             seeds = (rng.getrandbits(63), rng.getrandbits(63))
-            for k, o in enumerate(opts):
-                scores[k][i] = self._rollout(world if k == len(opts) - 1 else world.clone(), o, seeds, me)
+            for j, k in enumerate(alive):
+                scores[k].append(self._rollout(world if j == len(alive) - 1 else world.clone(), opts[k], seeds, me))
+            if i + 1 < 2:
+                continue
+            # Successive elimination on the paired gains against the expert's
+            # choice: an option two rollouts behind it is dropped, and once
+            # no option differs from it in any world the rest is not worth
+            # the rollouts (the choice matters little here).
+            base = scores[p]
+            gains = {k: sum(a - b for a, b in zip(scores[k], base, strict=False)) for k in alive}
+            if all(scores[k] == base[:len(scores[k])] for k in alive):
+                break
+            alive = [k for k in alive if k == p or gains[k] > -2]
+            if alive == [p]:
+                break
         self.searched += 1
-        base = scores[opts.index(pick)]
+        base = scores[p]
         best: list[int] = []
         best_gain = 0.0
-        for k, s in enumerate(scores):
-            diffs = [a - b for a, b in zip(s, base, strict=True)]
+        for k in alive:
+            diffs = [a - b for a, b in zip(scores[k], base, strict=True)]
             gain = sum(diffs)
             if gain < 2 or gain < self.margin * math.sqrt(sum(d * d for d in diffs)):
                 continue  # not clearly better than the expert's choice
