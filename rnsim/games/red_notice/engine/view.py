@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
+from rnsim.games.red_notice.engine.frames import Card, Move
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
@@ -94,6 +95,11 @@ class View:
     my_tokens: tuple[int, ...]  # own tokens still to place this round
     my_pool: tuple[int, ...]  # own tokens not yet drawn this reset cycle
     spent: tuple[tuple[int, ...], tuple[int, ...]]  # revealed tokens this cycle, per seat
+    # --- what is resolving now (public; Angela's own movement only in her view)
+    resolving: int = -1  # round position of the card being resolved; -1 while placing or between rounds
+    performances: tuple[tuple[int, int], ...] = ()  # its (seat, half) performances in order (R1-R3)
+    performed: int = 0  # how many of them have started
+    movement: tuple[int, int, int] | None = None  # (seat, steps, steps left) of the movement in progress
     # --- for search players: samples of the hidden facts (never the real ones)
     worlds: Worlds | None = field(default=None, compare=False, repr=False)
 
@@ -133,7 +139,7 @@ def build_view(state: GameState, seat: int) -> View:
                 row.append((s[0], -1))
         slots.append(tuple(row))
     mine = seat == ANGELA
-    return View(
+    v = View(
         seat=seat,
         rules=state.rules,
         comps=comps,
@@ -168,3 +174,17 @@ def build_view(state: GameState, seat: int) -> View:
         spent=(tuple(state.spent[0]), tuple(state.spent[1])),
         worlds=Worlds(state, seat, state.pending),
     )
+    # The few frames on top of the stack say what is resolving (cheap: the
+    # stack is a handful of frames deep).
+    top_move = True
+    for f in reversed(state.stack):
+        if isinstance(f, Move):
+            if top_move and (f.seat == JESSAH or mine):
+                v.movement = (f.seat, f.steps, f.left)
+            top_move = False  # only the innermost movement is in progress (an escape inside a hunt)
+        elif isinstance(f, Card):
+            v.resolving = f.card
+            v.performances = f.performances if f.performances is not None else ()
+            v.performed = f.next
+            break
+    return v
