@@ -88,7 +88,7 @@ def test_entry_point_plugin_is_usable_by_name(monkeypatch: pytest.MonkeyPatch) -
     assert r.end_reason in ("million", "arrest", "timeout")
     with pytest.raises(ConfigError, match="not a Strategy subclass"):
         load_strategy("not_a_strategy")
-    with pytest.raises(ConfigError, match="available: random, rule, expert, my_hunter"):
+    with pytest.raises(ConfigError, match="available: random, rule, expert, search, my_hunter"):
         load_strategy("nobody")
 
 

@@ -29,7 +29,7 @@ def test_search_plays_whole_legal_games_in_both_seats_deterministically():
     runs = [play_game(angela="search", jessah="search", angela_params=CHEAP, jessah_params=CHEAP,
                       seed=3, game_index=1, log=True) for _ in range(2)]
     assert runs[0].events == runs[1].events
-    assert runs[0].end_reason in ("captured", "cashed", "timeout", "rounds") or runs[0].winner is not None
+    assert runs[0].end_reason in ("million", "arrest", "timeout")
 
 
 def test_zero_iterations_is_the_expert_and_a_budget_searches():
