@@ -33,6 +33,10 @@ class CompiledBuild:
     folder: Path  # the package's folder
     modules: tuple[str, ...]  # compiled modules, in import order
     label: str  # for messages
+    # other sources the compiled code was type-checked against (a base class, a
+    # compiled dependency): a change to one makes the build stale too, since a
+    # native class built against an old base can crash rather than fail cleanly
+    depends: tuple[Path, ...] = ()
 
     @property
     def stamp(self) -> Path:
@@ -42,8 +46,13 @@ class CompiledBuild:
     def group(self) -> str:
         return f"{self.package}._group"
 
-    def sources(self) -> list[Path]:
+    def module_files(self) -> list[Path]:
+        """The compiled modules' sources."""
         return [self.folder / f"{m}.py" for m in self.modules]
+
+    def sources(self) -> list[Path]:
+        """What the stamp hashes: the compiled modules and what they depend on."""
+        return [*self.module_files(), *self.depends]
 
     def source_hash(self) -> str:
         h = hashlib.sha256()
@@ -100,6 +109,10 @@ TARGETS: dict[str, CompiledBuild] = {
     # The strategies/ folder is installed under the import name rnsim_strategies
     # (pyproject.toml), so its build is compiled from a staging tree laid out by
     # import name (scripts/build_native.py).
-    "strategies": CompiledBuild("rnsim_strategies.red_notice", ROOT / "strategies" / "red_notice", ("board", "expert"),
-                                "expert strategy"),
+    "strategies": CompiledBuild(
+        "rnsim_strategies.red_notice", ROOT / "strategies" / "red_notice", ("board", "expert"), "expert strategy",
+        depends=(ROOT / "strategies" / "red_notice" / "base.py", ROOT / "strategies" / "red_notice" / "__init__.py",
+                 ROOT / "rnsim" / "strategy.py",
+                 *(ROOT / "rnsim" / "games" / "red_notice" / "engine" / f"{m}.py"
+                   for m in ("decision", "belief", "frames", "effects", "state", "view")))),
 }

@@ -70,7 +70,7 @@ def build(target: CompiledBuild) -> None:
         (work / "mypy.ini").write_text("[mypy]\npython_version = 3.11\nignore_missing_imports = True\n"
                                        f"[mypy-{top}.*]\nignore_missing_imports = False\n")
         (work / "rnsim").symlink_to(ROOT / "rnsim")
-    paths = [str((work / import_path / p.name).relative_to(work)) for p in target.sources()]
+    paths = [str((work / import_path / p.name).relative_to(work)) for p in target.module_files()]
     old = os.getcwd()
     os.chdir(work)  # mypy reads its settings from pyproject.toml here
     try:
