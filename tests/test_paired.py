@@ -102,10 +102,36 @@ def test_the_overall_row_is_stratified_by_cell() -> None:
     out = paired_differences(df, "a", "b")
     cells = out.filter(pl.col("identity_pair") != ALL)
     overall = out.filter(pl.col("identity_pair") == ALL).row(0, named=True)
-    assert overall["var_paired"] == pytest.approx((cells["var_paired"] * 0.25).sum())
+    # cells on different game indices: the clustered variance is the stratified one
+    # (up to the n/(n-1) factors of each)
+    assert overall["var_paired"] == pytest.approx((cells["var_paired"] * 0.25).sum(), rel=0.01)
     assert overall["diff"] == pytest.approx(cells["diff"].mean())
 
 
 def test_no_common_games_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="under both variants"):
         paired_differences(table("a", ["angela"] * 5), "a", "b")
+
+
+def test_the_overall_interval_counts_one_deal_in_several_cells_once() -> None:
+    """Game i of every cell shares its chance stream: when two cells' outcomes
+    move together game by game, the overall interval must not treat them as
+    twice the evidence (clustered on the game index)."""
+    rng = np.random.default_rng(1)
+    n = 400
+    ref = rng.random(n) < 0.4
+    var = np.where(rng.random(n) < 0.2, ~ref, ref)  # about 20% of games change outcome
+    rows = []
+    for cell in ("a+b", "c+d"):  # two cells, identical outcomes per game index
+        for v, ys in (("base", ref), ("other", var)):
+            rows += [{"variant": v, "identity_pair": cell, "angela_strategy": "x", "jessah_strategy": "y",
+                      "game_index": i, "end_reason": "million" if y else "arrest",
+                      "winner": "angela" if y else "jessah"} for i, y in enumerate(ys)]
+    df = pl.DataFrame(rows)
+    t = paired_differences(df, "base", "other", seat="angela", keys=["identity_pair", "angela_strategy",
+                                                                     "jessah_strategy"])
+    one = t.filter(pl.col("identity_pair") == "a+b").row(0, named=True)
+    both = t.filter(pl.col("identity_pair") == ALL).row(0, named=True)
+    assert both["diff"] == pytest.approx(one["diff"])
+    # the same evidence as one cell, not twice it
+    assert both["se_paired"] == pytest.approx(one["se_paired"], rel=0.01)

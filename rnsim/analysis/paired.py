@@ -137,8 +137,9 @@ def paired_differences(
     and ``variance_removed`` by the pairing.
 
     The overall row is stratified by cell: the difference is the games-weighted mean
-    of the cells' differences and its variance the weighted sum of theirs, so the
-    cells' different base rates do not inflate it.
+    of the cells' differences, so the cells' different base rates do not inflate
+    its variance; that variance is clustered on the game index, because game i of
+    every cell shares its chance stream (see the comment below).
     """
     seat = seat or first_seat(results)
     keys = list(keys or cell_keys(results))
@@ -171,6 +172,22 @@ def paired_differences(
         (w * w * pl.col("var_paired")).sum().alias("var_paired"),
         (w * w * pl.col("var_unpaired")).sum().alias("var_unpaired"),
     )
+    # Game i of every cell shares its chance stream (the same deck order under
+    # another setup or strategy pair), so the cells' differences are not
+    # independent: the overall variance is clustered on the game index (each
+    # game's difference centred on its cell's), which reduces to the
+    # stratified one when the cells are unrelated.
+    centred = (
+        paired_games(results, reference, variant, seat, keys)
+        .join(cells.lazy().select(*keys, pl.col("diff").alias("_cell_diff")), on=keys, how="inner", nulls_equal=True)
+        .group_by("game_index")
+        .agg((pl.col("y_var") - pl.col("y_ref") - pl.col("_cell_diff")).sum().alias("u"))
+        .collect()
+    )
+    clusters = centred.height
+    if clusters > 1:
+        var_cl = clusters / (clusters - 1) * float((centred["u"] ** 2).sum()) / float(total) ** 2
+        overall = overall.with_columns(pl.lit(var_cl).alias("var_paired"))
     out = pl.concat([cells, overall], how="vertical_relaxed").with_columns(_intervals(z))
     return out.with_columns(
         pl.lit(reference).alias("reference"), pl.lit(variant).alias("variant"), pl.lit(seat).alias("seat")
