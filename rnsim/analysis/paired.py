@@ -143,8 +143,10 @@ def paired_differences(
     """
     seat = seat or first_seat(results)
     keys = list(keys or cell_keys(results))
+    # the join of the two variants' games, once: the cells and the overall row read it
+    pairs = paired_games(results, reference, variant, seat, keys).collect().lazy()
     cells = (
-        paired_games(results, reference, variant, seat, keys)
+        pairs
         .group_by(keys)
         .agg(_moments())
         .filter(pl.col("games") >= 2)
@@ -178,7 +180,7 @@ def paired_differences(
     # game's difference centred on its cell's), which reduces to the
     # stratified one when the cells are unrelated.
     centred = (
-        paired_games(results, reference, variant, seat, keys)
+        pairs
         .join(cells.lazy().select(*keys, pl.col("diff").alias("_cell_diff")), on=keys, how="inner", nulls_equal=True)
         .group_by("game_index")
         .agg((pl.col("y_var") - pl.col("y_ref") - pl.col("_cell_diff")).sum().alias("u"))

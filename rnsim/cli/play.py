@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -83,6 +84,27 @@ def play(game_name: str | None, seat_refs: tuple[str, ...], setup_value: str | N
         click.echo(f"  event log: {log_file} ({len(r.events)} events)")
 
 
+def setup_arg(text: str) -> object:
+    """A ``--setup`` value as a config would hold it: a whole number (FBI's
+    player count) or the text itself."""
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def seat_args(game: Any, items: tuple[str, ...], seats: tuple[str, ...],
+              refs: dict[str, str] | None = None) -> dict[str, str]:
+    """``--seat SEAT=STRATEGY`` options as {seat: strategy}, on top of ``refs``;
+    a seat not among ``seats`` is refused, naming them."""
+    out = dict(refs or {})
+    for item in items:
+        seat, eq, ref = item.partition("=")
+        if not eq or not ref:
+            raise RnsimError(f"--seat: expected SEAT=STRATEGY like {seats[0]}=random, got {item!r}")
+        if seat not in seats:
+            raise RnsimError(f"--seat: {game.name} has no seat {seat!r} in this game; seats: {', '.join(seats)}")
+        out[seat] = ref
+    return out
+
+
 def _play_any(name: str, seat_refs: tuple[str, ...], setup_value: str | None, seed: int, game_index: int,
               log_file: Path | None) -> None:
     """One game of any registered game: strategies per seat, the game's own summary."""
@@ -95,17 +117,8 @@ def _play_any(name: str, seat_refs: tuple[str, ...], setup_value: str | None, se
     rules = g.rules()
     setup = None
     if setup_value is not None:
-        value: object = int(setup_value) if setup_value.lstrip("-").isdigit() else setup_value
-        ((_, setup),) = g.setups(rules, value, source="--setup")
-    seats = g.seats(rules, setup)
-    refs: dict[str, str] = {}
-    for item in seat_refs:
-        seat, eq, ref = item.partition("=")
-        if not eq or not ref:
-            raise RnsimError(f"--seat: expected SEAT=STRATEGY like {seats[0]}=random, got {item!r}")
-        if seat not in seats:
-            raise RnsimError(f"--seat: {g.name} has no seat {seat!r} in this game; seats: {', '.join(seats)}")
-        refs[seat] = ref
+        ((_, setup),) = g.setups(rules, setup_arg(setup_value), source="--setup")
+    refs = seat_args(g, seat_refs, g.seats(rules, setup))
     if log_file is not None:
         _check_writable("--log", log_file)
     out = play_game(rules, game=g, seed=seed, game_index=game_index, log=log_file is not None,

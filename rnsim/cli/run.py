@@ -94,8 +94,8 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     """
     import statistics
 
+    from rnsim.cli.play import seat_args, setup_arg
     from rnsim.config import config_from_mapping
-    from rnsim.errors import ConfigError
     from rnsim.games import DEFAULT_GAME, get_game
     from rnsim.play import run_game
     from rnsim.strategy import load_strategy
@@ -103,21 +103,14 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
 
     counts = [int(x) for x in worker_counts.split(",") if x.strip()]
     g = get_game(game_name or DEFAULT_GAME)
-    refs = {k: v for k, v in (("angela", angela), ("jessah", jessah)) if v is not None}
-    for item in seat_refs:
-        seat, eq, ref = item.partition("=")
-        if not eq or not ref:
-            raise ConfigError(f"--seat: expected SEAT=STRATEGY, got {item!r}")
-        refs[seat] = ref
+    refs = seat_args(g, seat_refs, g.seats(None),
+                     {k: v for k, v in (("angela", angela), ("jessah", jessah)) if v is not None})
     run: dict[str, object] = {"game": g.name, "games": games, "seed": 0, "chunk_size": chunk_size}
     if setup_value is not None:
-        run[g.setup_key] = int(setup_value) if setup_value.isdigit() else setup_value
+        run[g.setup_key] = setup_arg(setup_value)
     elif g.name == DEFAULT_GAME:
         run[g.setup_key] = "random"
     raw = {"run": run, "strategies": {seat: refs.get(seat, "random") for seat in g.seats(None)}}
-    unknown = sorted(set(refs) - set(g.seats(None)))
-    if unknown:
-        raise ConfigError(f"--seat: {g.name} has no seat {unknown[0]!r}; seats: {', '.join(g.seats(None))}")
     cfg0 = config_from_mapping(raw, src="bench")
     cell = cfg0.cells()[0]
     if len(cfg0.cells()) > 1:

@@ -5,7 +5,6 @@ A game's own figures live beside it and use the helpers here."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -19,6 +18,8 @@ import polars as pl  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from rnsim.report.sections import pct  # noqa: E402,F401  (a figure's text and the report's agree)
 
 #: one colour per seat, seat 0 first (red, then blue: a two-seat game reads as red vs blue)
 SEAT_COLOURS = ("#b2182b", "#2166ac", "#1b7837", "#762a83", "#e08214", "#35978f", "#8c510a", "#c51b7d")
@@ -45,12 +46,6 @@ def save(fig: Figure, directory: Path, name: str, svg: bool = True) -> Path:
         fig.savefig(directory / f"{name}.svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     return png
-
-
-def pct(x: float | None, digits: int = 1) -> str:
-    """A rate as the report's text writes it (one decimal), so a figure's
-    legend and the text around it agree."""
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f}%"
 
 
 def arr(df: pl.DataFrame, col: str) -> np.ndarray:

@@ -38,6 +38,8 @@ from rnsim.report.sections import (
     Section,
     Table,
     Verdict,
+    pct,
+    rate_ci,
     seat_label,
     slug,
 )
@@ -128,20 +130,6 @@ def _title(name: str, plugin: ModuleType | None) -> str:
 
 
 # ---------------------------------------------------------------- formatting
-
-def pct(x: float | None, digits: int = 1) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return f"{100 * x:.{digits}f}%"
-
-
-def rate_ci(r: dict[str, Any], prefix: str) -> str:
-    """``52.0% [48.9, 55.1]``: a rate and its 95% Wilson interval."""
-    v = r[prefix]
-    if v is None or r[prefix + "_lo"] is None:
-        return "–"
-    return f"{pct(v)} [{100 * r[prefix + '_lo']:.1f}, {100 * r[prefix + '_hi']:.1f}]"
-
 
 def num(x: float | int | None, digits: int = 1) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):

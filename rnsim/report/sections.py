@@ -48,6 +48,7 @@ a table's rows of the current cell.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -113,6 +114,20 @@ class Section:
     title: str
     blocks: list[Block]
     anchor: str = ""
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{100 * x:.{digits}f}%"
+
+
+def rate_ci(r: dict[str, Any], prefix: str) -> str:
+    """``52.0% [48.9, 55.1]``: a rate and its 95% Wilson interval."""
+    v = r[prefix]
+    if v is None or r[prefix + "_lo"] is None:
+        return "–"
+    return f"{pct(v)} [{100 * r[prefix + '_lo']:.1f}, {100 * r[prefix + '_hi']:.1f}]"
 
 
 def slug(text: str) -> str:

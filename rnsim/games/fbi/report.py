@@ -16,7 +16,6 @@ so their intervals are clustered by game index
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import polars as pl
@@ -24,7 +23,7 @@ import polars as pl
 from rnsim.analysis.paired import paired_differences
 from rnsim.analysis.stats import clustered_rate_columns
 from rnsim.games.fbi.state import SEAT_NAMES
-from rnsim.report.sections import Figure, Para, ReportContext, Section, Table
+from rnsim.report.sections import Figure, Para, ReportContext, Section, Table, pct, rate_ci
 
 TITLE = "FBI"
 NO_WINNER = "ended in a shared win (a tie for the most points, F13)"
@@ -155,14 +154,6 @@ def tables(base: pl.LazyFrame, rows: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
 
 # ---------------------------------------------------------------- text
 
-def _pct(x: float | None) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
-
-
-def _ci(r: dict[str, Any], prefix: str) -> str:
-    return f"{_pct(r[prefix])} [{_pct(r[prefix + '_lo'])[:-1]}, {_pct(r[prefix + '_hi'])[:-1]}]"
-
-
 def _pts(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:+.1f}"
 
@@ -187,7 +178,7 @@ def run_verdict(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
         else:
             who = "the start player is not measurably favoured or disadvantaged"
         out.append(f"{pre}{r['players']} players: {who}: the player with the first handcuffs wins "
-                   f"{_ci(r, 'rate')} of {int(r['observations']):,} games, against {_pct(r['even'])} in an even "
+                   f"{rate_ci(r, 'rate')} of {int(r['observations']):,} games, against {pct(r['even'])} in an even "
                    f"game ({_pts(r['rate'] - r['even'])} points).")
     return out
 
@@ -201,17 +192,17 @@ def run_findings(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
         if test is None or test["p_value"] >= 0.05:
             continue
         g = g.with_columns((pl.col("rate") - pl.col("even")).abs().alias("gap")).sort("gap", descending=True)
-        which = ", ".join(f"position {r['position']} wins {_ci(r, 'rate')}" for r in g.head(2).iter_rows(named=True))
+        which = ", ".join(f"position {r['position']} wins {rate_ci(r, 'rate')}" for r in g.head(2).iter_rows(named=True))
         out.append(f"{variant}, {players} players: seat position matters (χ² test across positions, "
-                   f"p = {test['p_value']:.3g}): {which}, against an even {_pct(g['even'][0])}.")
+                   f"p = {test['p_value']:.3g}): {which}, against an even {pct(g['even'][0])}.")
     for r in _players_order(t["fbi_bonus"]).iter_rows(named=True):
         out.append(f"{r['variant']}, {r['players']} players: the bonus cards decide the winner in "
-                   f"{_ci(r, 'rate')} of games.")
+                   f"{rate_ci(r, 'rate')} of games.")
     strat = t["fbi_strategies"]
     for (variant, players), g in _players_order(strat).group_by(["variant", "players"], maintain_order=True):
         if g.height > 1:
             best = g.sort("rate", descending=True).row(0, named=True)
-            out.append(f"{variant}, {players} players: {best['strategy']} wins most, {_ci(best, 'rate')} of its "
+            out.append(f"{variant}, {players} players: {best['strategy']} wins most, {rate_ci(best, 'rate')} of its "
                        f"seat-games.")
     for r in t.get("fbi_variants", pl.DataFrame()).iter_rows(named=True):
         if r["players"] == "all" and (r["paired_lo"] > 0 or r["paired_hi"] < 0):
@@ -233,7 +224,7 @@ def _positions(t: dict[str, pl.DataFrame], ctx: ReportContext) -> Section:
     blocks.append(Table(
         ["variant", "players", "position", "games", "win rate [95% CI]", "even", "design effect"],
         [[r["variant"], r["players"], "start player (0)" if r["position"] == 0 else str(r["position"]),
-          f"{int(r['observations']):,}", _ci(r, "rate"), _pct(r["even"]), f"{r['design_effect']:.2f}"]
+          f"{int(r['observations']):,}", rate_ci(r, "rate"), pct(r["even"]), f"{r['design_effect']:.2f}"]
          for r in pos.iter_rows(named=True)],
         "Win rate by position; shared wins count 1/k.", numeric=[False, True, True, True, True, True, True]))
     blocks.append(Table(
@@ -257,7 +248,7 @@ def _strategies(t: dict[str, pl.DataFrame], ctx: ReportContext) -> Section:
                            "count (each 1/players by symmetry)."))
     blocks.append(Table(
         ["variant", "players", "strategy", "seat-games", "win rate [95% CI]", "mean score"],
-        [[r["variant"], r["players"], r["strategy"], f"{int(r['observations']):,}", _ci(r, "rate"),
+        [[r["variant"], r["players"], r["strategy"], f"{int(r['observations']):,}", rate_ci(r, "rate"),
           f"{r['mean_score']:.1f}"] for r in st.iter_rows(named=True)],
         "Win rate by strategy (seat-games: one per seat a strategy held).",
         numeric=[False, True, False, True, True, True]))
@@ -287,7 +278,7 @@ def _bonus(t: dict[str, pl.DataFrame], ctx: ReportContext) -> Section:
     b = _players_order(t["fbi_bonus"])
     return Section("Bonus cards", [Table(
         ["variant", "players", "games", "bonus cards decide the winner [95% CI]", "shared wins [95% CI]"],
-        [[r["variant"], r["players"], f"{int(r['observations']):,}", _ci(r, "rate"), _ci(r, "shared")]
+        [[r["variant"], r["players"], f"{int(r['observations']):,}", rate_ci(r, "rate"), rate_ci(r, "shared")]
          for r in b.iter_rows(named=True)],
         "How often the bonus cards change who wins (FR10), and how often the win is shared (F13).",
         numeric=[False, True, True, True, True])], "fbi-bonus")
@@ -302,7 +293,7 @@ def _variants(t: dict[str, pl.DataFrame], ctx: ReportContext) -> Section | None:
     for r in v.iter_rows(named=True):
         lineup = "all" if r["players"] == "all" else " vs ".join(str(r[c]) for c in strat if r[c] not in (None, "all"))
         rows.append([r["variant"], r["reference"], "**all**" if r["players"] == "all" else r["players"], lineup,
-                     f"{r['games']:,}", _pct(r["rate_ref"]), _pct(r["rate_var"]),
+                     f"{r['games']:,}", pct(r["rate_ref"]), pct(r["rate_var"]),
                      f"{_pts(r['diff'])} [{_pts(r['paired_lo'])}, {_pts(r['paired_hi'])}]"])
     return Section("Variants, paired", [
         Para("The start player's win rate (strict wins) under each variant against the reference, on the same "
