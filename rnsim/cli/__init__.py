@@ -23,7 +23,7 @@ class _Group(click.Group):
 @click.group(cls=_Group)
 @click.version_option(package_name="rnsim")
 def main() -> None:
-    """rnsim: play Red Notice by the million to measure its balance."""
+    """rnsim: play board games (Red Notice, FBI, ...) by the million to measure their balance."""
 
 
 from rnsim.cli.drift import baseline, check, compare  # noqa: E402
