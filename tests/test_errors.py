@@ -18,6 +18,7 @@ from click.testing import CliRunner, Result
 
 from rnsim.cli import main
 from rnsim.games.red_notice.rules.components import DATA_DIR
+from tests.unprivileged import REASON, unprivileged
 
 RUN = '[run]\ngames = 2\nidentities = "random"\nbackend = "serial"\n[strategies]\nangela = "random"\njessah = "random"\n'
 
@@ -96,9 +97,7 @@ def shared_dir() -> Iterator[Path]:
 
 
 def _unprivileged() -> list[str] | None:
-    if os.geteuid() != 0 or shutil.which("setpriv") is None:
-        return None
-    return ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"]
+    return unprivileged()
 
 
 def _run_as_nobody(args: list[str], where: Path) -> subprocess.CompletedProcess[str]:
@@ -110,7 +109,7 @@ def _run_as_nobody(args: list[str], where: Path) -> subprocess.CompletedProcess[
                           timeout=120, cwd=where)
 
 
-@pytest.mark.skipif(_unprivileged() is None, reason="needs root and setpriv to drop privileges")
+@pytest.mark.skipif(_unprivileged() is None, reason=REASON)
 def test_an_output_folder_without_write_permission(shared_dir: Path) -> None:
     # as root every folder is writable: drop to an ordinary user
     (shared_dir / "c.toml").write_text(RUN)
@@ -257,7 +256,7 @@ def test_workers_are_capped_at_the_chunks_and_warned_above_the_cores(tmp_path: P
     assert asked == [4, 2] and "warning" not in r.output
 
 
-@pytest.mark.skipif(_unprivileged() is None, reason="needs root and setpriv to drop privileges")
+@pytest.mark.skipif(_unprivileged() is None, reason=REASON)
 def test_an_existing_run_folder_without_write_permission(shared_dir: Path) -> None:
     (shared_dir / "c.toml").write_text(RUN)
     out = shared_dir / "run"

@@ -28,6 +28,7 @@ from rnsim.tournament.backends import SerialBackend
 from rnsim.tournament.schedule import Chunk
 from rnsim.tournament.shards import ShardWriteError
 from rnsim.tournament.worker import ChunkOutput, Plan
+from tests.unprivileged import REASON, unprivileged
 
 KEY = ["variant", "identity_pair", "angela_strategy", "jessah_strategy", "game_index"]
 RAW: dict[str, Any] = {
@@ -263,14 +264,10 @@ def test_verify_passes_a_sound_run_and_names_every_problem(finished: Path) -> No
 
 
 def _setpriv() -> list[str] | None:
-    import shutil
-
-    if os.geteuid() != 0 or shutil.which("setpriv") is None:
-        return None
-    return ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"]
+    return unprivileged()
 
 
-@pytest.mark.skipif(_setpriv() is None, reason="needs root and setpriv to drop privileges")
+@pytest.mark.skipif(_setpriv() is None, reason=REASON)
 def test_report_on_a_read_only_run_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
     import shutil
     import tempfile
