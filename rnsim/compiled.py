@@ -1,8 +1,8 @@
 """Optional mypyc-compiled builds of the hot modules, and the choice between
 a build and its Python source.
 
-Two packages have one: the engine (rules, about 3x faster) and the expert
-strategy (about 1.4x). scripts/build_native.py compiles them next to their
+Four packages have one: Red Notice's engine (rules, about 3x faster) and
+expert strategy (about 1.4x), FBI's engine and expert strategy. scripts/build_native.py compiles them next to their
 source and writes a stamp with the hash of the sources they were built from.
 Each package calls ``select()`` before importing those modules: the compiled
 build is used only when its stamp matches the current sources, so an edit is
@@ -115,4 +115,13 @@ TARGETS: dict[str, CompiledBuild] = {
                  ROOT / "rnsim" / "strategy.py",
                  *(ROOT / "rnsim" / "games" / "red_notice" / "engine" / f"{m}.py"
                    for m in ("decision", "belief", "frames", "effects", "state", "view")))),
+    # FBI's engine and expert, built the same way (a 5-player expert game is
+    # mostly the expert's play-outs, then the engine's state machine and views).
+    "fbi-engine": CompiledBuild(
+        "rnsim.games.fbi", ROOT / "rnsim" / "games" / "fbi", ("state", "view"), "FBI engine",
+        depends=(*(ROOT / "rnsim" / "games" / "fbi" / f"{m}.py" for m in ("__init__", "components", "rules")),
+                 ROOT / "rnsim" / "errors.py")),
+    "fbi-strategies": CompiledBuild(
+        "rnsim_strategies.fbi", ROOT / "strategies" / "fbi", ("model", "expert"), "FBI expert strategy",
+        depends=(ROOT / "strategies" / "fbi" / "__init__.py", ROOT / "rnsim" / "strategy.py")),
 }

@@ -5,7 +5,11 @@ runs instead of a native class built against an old base (which can crash)."""
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
+
+import pytest
 
 from rnsim.compiled import TARGETS, CompiledBuild
 
@@ -35,3 +39,25 @@ def test_a_change_to_a_dependency_makes_the_build_stale(tmp_path: Path) -> None:
 def test_the_expert_build_depends_on_its_base_class_and_the_engine() -> None:
     deps = {p.name for p in TARGETS["strategies"].depends}
     assert {"base.py", "strategy.py", "frames.py", "state.py"} <= deps
+
+
+def test_the_fbi_builds_depend_on_what_they_were_type_checked_against() -> None:
+    engine, expert = TARGETS["fbi-engine"], TARGETS["fbi-strategies"]
+    assert {p.name for p in engine.module_files()} == {"state.py", "view.py"}
+    assert {"rules.py", "components.py", "errors.py"} <= {p.name for p in engine.depends}
+    assert {p.name for p in expert.module_files()} == {"model.py", "expert.py"}
+    assert "strategy.py" in {p.name for p in expert.depends}
+
+
+def test_a_stale_build_is_not_used_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _build(tmp_path)
+    (tmp_path / "fake.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")  # not loaded: the build is stale
+    b = CompiledBuild("pkg_stale_test", tmp_path, ("hot", "fake"), "test build", depends=(tmp_path / "base.py",))
+    (tmp_path / "fake.py").write_text("Y = 3\n")
+    b.stamp.write_text("0" * 64 + "\n")
+    monkeypatch.setitem(sys.modules, "pkg_stale_test", types.ModuleType("pkg_stale_test"))
+    with pytest.warns(UserWarning, match="older than its source; using the Python source"):
+        assert b.select() is False
+    assert sys.modules["pkg_stale_test.fake"].Y == 3 and sys.modules["pkg_stale_test.hot"].X == 1
+    monkeypatch.delitem(sys.modules, "pkg_stale_test.fake")
+    monkeypatch.delitem(sys.modules, "pkg_stale_test.hot")

@@ -23,7 +23,15 @@ at ``bonus_weight`` before it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed the module only ever runs as source
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 from rnsim_strategies.fbi.model import (
     evaluate,
@@ -43,11 +51,12 @@ from rnsim_strategies.fbi.model import (
 
 from rnsim.strategy import Strategy
 
-NOT_YET, NO_CARD = -2, -1
+NOT_YET: Final = -2
+NO_CARD: Final = -1
 # Bounds prune only options whose value is provably this far below the best
 # one: far above float rounding on scores of a few hundred points, far below
 # any real difference between scores.
-MARGIN = 1e-7
+MARGIN: Final = 1e-7
 
 
 def legal_pairs(table: list[list[int]], colours: tuple[str, ...], doubler: str, with_doubler: bool) -> list[tuple[str, ...]]:
@@ -133,10 +142,10 @@ class _Pairs:
 
 # Pure functions of their keys, so a cache changes no choice; emptied when
 # full (the keys of one game are never needed by the next).
-_FACTS: dict[Any, _Pairs] = {}  # by card ids
-_BY_VALUES: dict[Any, _Pairs] = {}
-_POSITIONS: dict[Any, tuple[list[list[int]], list[int]]] = {}
-_CACHE_SIZE = 512
+_FACTS: Final[dict[Any, _Pairs]] = {}  # by card ids
+_BY_VALUES: Final[dict[Any, _Pairs]] = {}
+_POSITIONS: Final[dict[Any, tuple[list[list[int]], list[int]]]] = {}
+_CACHE_SIZE: Final = 512
 
 
 def _pairs(values: list[list[int]], comps: Any, rules: Any) -> _Pairs:
@@ -162,6 +171,8 @@ def _facts(view: Any) -> _Pairs:
     return f
 
 
+# Designers subclass the expert to model play styles, also when it is compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ExpertStrategy(Strategy):
     name = "expert"
     AGENTS_RIVAL = 1.0
@@ -184,11 +195,13 @@ class ExpertStrategy(Strategy):
             return got
         if len(_POSITIONS) >= _CACHE_SIZE:
             _POSITIONS.clear()
-        col, val = comps.card_colour, comps.card_value
+        col: tuple[int, ...] = comps.card_colour
+        val: tuple[int, ...] = comps.card_value
+        slammers: tuple[tuple[int, ...], ...] = view.slammers
         k = len(comps.colours)
         totals = [[0] * view.players for _ in range(k)]
         points = [0] * view.players
-        for s, cards in enumerate(view.slammers):
+        for s, cards in enumerate(slammers):
             for c in cards:
                 points[s] += val[c]
                 if col[c] >= 0:
@@ -312,8 +325,8 @@ class ExpertStrategy(Strategy):
             if card >= 0:
                 before[col[card]].append(val[card])
         if not stacked:
-            for t in before:
-                t.sort(reverse=True)
+            for stack in before:
+                stack.sort(reverse=True)
         then = _pairs(before, comps, view.rules)
         agents: list[list[int]] = []
         for s in range(view.players):
@@ -372,8 +385,8 @@ class ExpertStrategy(Strategy):
         return best
 
     @staticmethod
-    def _exact_bid(results: list[Any], scored: list[Any], me: int, c: int, x: int, needs: bool,
-                   bonus: tuple[int, ...], w: float) -> float:
+    def _exact_bid(results: list[tuple[list[list[int]], list[int]]], scored: list[tuple[float, list[int], list[float]]],
+                   me: int, c: int, x: int, needs: bool, bonus: tuple[int, ...], w: float) -> float:
         """With exact scores: the best result's score once my card of colour
         ``c`` and value ``x`` is taken off, by bonus-card bookkeeping."""
         v = -1e9
@@ -382,17 +395,19 @@ class ExpertStrategy(Strategy):
             col[me] -= x
             now = leader(col, needs)
             col[me] += x
-            if now == lead[c]:
-                v = max(v, sc - x)
-            else:
-                v = max(v, rescored(me, with_bonus, lead, -x, [(c, now)], bonus, w))
+            got = sc - x if now == lead[c] else rescored(me, with_bonus, lead, -x, [(c, now)], bonus, w)
+            if got > v:
+                v = got
         return v
 
     def on_bid(self, view: Any, decision: Any) -> Any:
         comps = view.comps
-        val, colour_of = comps.card_value, comps.card_colour
-        n = view.players
-        h = view.handcuffs
+        # typed once here: compiled, the loops below then index natively
+        val: tuple[int, ...] = comps.card_value
+        colour_of: tuple[int, ...] = comps.card_colour
+        bids: tuple[int, ...] = view.bids
+        n: int = view.players
+        h: int = view.handcuffs
         me = self.seat
         f = _facts(view)
         front = f.front
@@ -406,7 +421,7 @@ class ExpertStrategy(Strategy):
         # the later bidders, modelled as the rule player: dump the worst bystander
         later: dict[int, int] = {}
         for s in range(n):
-            if s != me and view.bids[s] == NOT_YET:
+            if s != me and bids[s] == NOT_YET:
                 cards = [c for c in view.slammers[s] if mode == "any" or (mode == "purple" and c in comps.purple)]
                 worst = min(cards, key=lambda c: val[c], default=None)
                 later[s] = worst if worst is not None and val[worst] < 0 else NO_CARD
@@ -419,11 +434,11 @@ class ExpertStrategy(Strategy):
                     base_tot[colour_of[c]][s] -= val[c]
         bid_val = [0] * n
         for s in range(n):
-            b = later[s] if s in later else view.bids[s]
+            b = later[s] if s in later else bids[s]
             bid_val[s] = val[b] if b >= 0 else 0
-        bonus = comps.bonus
+        bonus: tuple[int, ...] = comps.bonus
         w = self._weight(view)
-        needs = view.rules.bonus_needs_positive
+        needs: bool = view.rules.bonus_needs_positive
         exact = exact_scores(w, bonus)
         # The arrests add cards whatever the bid removed, so the turn is played
         # out once per distinct order of arrests and pair, and every bid with
@@ -434,7 +449,8 @@ class ExpertStrategy(Strategy):
         # exact scores, a bid that leaves every bonus card where it was scores
         # exactly the result's score minus x.
         outcomes: dict[tuple[int, ...], list[Any]] = {}
-        best, best_v = "none", -1e9
+        best: Any = "none"  # an option: "none" or a card id
+        best_v = -1e9
         # the order of arrests (F4): highest bid first, ties from the holder;
         # the others' order does not depend on my bid
         rank = [(-bid_val[s], (s - h) % n) for s in range(n)]
@@ -474,7 +490,8 @@ class ExpertStrategy(Strategy):
                 scored = [scored_leaders(me, tot, pts, bonus, w, needs) for tot, pts in results]
                 top = -1e9
                 for sc, _, _ in scored:
-                    top = max(top, sc)
+                    if sc > top:
+                        top = sc
                 entry[1], entry[2] = top, scored
             if opt == "none":
                 v = entry[1]
@@ -493,7 +510,9 @@ class ExpertStrategy(Strategy):
                         pts[me] -= x
                         if c >= 0:
                             tot[c][me] -= x
-                        v = max(v, evaluate(me, tot, pts, bonus, w, needs))
+                        sc = evaluate(me, tot, pts, bonus, w, needs)
+                        if sc > v:
+                            v = sc
                         pts[me] += x
                         if c >= 0:
                             tot[c][me] += x

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import Any, Final
+
+# Written as loops over typed lists, not max()/count()/index(): compiled
+# (scripts/build_native.py) a loop is native code, a builtin call generic.
+_NEG_INF: Final = -math.inf
 
 
 def take_index(cards: list[int], stacked: bool) -> int:
@@ -153,7 +157,7 @@ def front_first(table: list[list[int]], stacked: bool) -> list[list[int]]:
     return [t[::-1] for t in table] if stacked else table
 
 
-def first_round(order: tuple[int, ...] | list[int], start: int, stop: int, held: list[list[int]],
+def first_round(order: tuple[int, ...], start: int, stop: int, held: list[list[int]],
                 front: list[list[int]], taken: list[int], totals: list[list[int]],
                 points: list[int], left: list[int]) -> None:
     """Steps ``start``..``stop`` - 1 of a turn's first round of arrests
@@ -169,7 +173,8 @@ def first_round(order: tuple[int, ...] | list[int], start: int, stop: int, held:
         seat = order[i]
         ag = held[seat]
         if len(ag) == 2:
-            a, b = ag
+            a = ag[0]
+            b = ag[1]
             ta, tb = front[a], front[b]
             ka, kb = taken[a], taken[b]
             va = ta[ka] if ka < len(ta) else 0
@@ -189,11 +194,12 @@ def first_round(order: tuple[int, ...] | list[int], start: int, stop: int, held:
         if k < len(t):
             v = t[k]
             taken[c] = k + 1
-            totals[c][seat] += v
-            points[seat] += v
+            row = totals[c]
+            row[seat] = row[seat] + v
+            points[seat] = points[seat] + v
 
 
-def second_round(order: tuple[int, ...] | list[int], left: list[int], front: list[list[int]], taken: list[int],
+def second_round(order: tuple[int, ...], left: list[int], front: list[list[int]], taken: list[int],
                  totals: list[list[int]], points: list[int]) -> None:
     """The second round (``order`` reversed): each seat plays the agent it kept."""
     for i in range(len(order) - 1, -1, -1):
@@ -206,8 +212,9 @@ def second_round(order: tuple[int, ...] | list[int], left: list[int], front: lis
         if k < len(t):
             v = t[k]
             taken[c] = k + 1
-            totals[c][seat] += v
-            points[seat] += v
+            row = totals[c]
+            row[seat] = row[seat] + v
+            points[seat] = points[seat] + v
 
 
 def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
@@ -218,17 +225,26 @@ def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[i
 
     Each seat's bonus points are added in colour order, so the float sums are
     the same whatever shortcut a caller takes around this function."""
-    pts: list[float] = list(points)
-    for col, b in zip(totals, bonus, strict=True):
-        best = max(col)
-        if (best > 0 or not needs_positive) and col.count(best) == 1:
-            pts[col.index(best)] += b * bonus_weight
+    pts = [float(p) for p in points]  # exact: int + float adds the int as this float
+    for c in range(len(totals)):
+        s = leader(totals[c], needs_positive)
+        if s >= 0:
+            pts[s] += bonus[c] * bonus_weight
     mine = pts[me]
     if rival_weight == 0.0:
         return mine
-    pts[me] = -math.inf
-    return mine - rival_weight * max(pts)
+    return mine - rival_weight * best_rival(pts, me)
 
+
+def best_rival(pts: list[float], me: int) -> float:
+    """The highest of the others' points (``max`` with mine left out)."""
+    best = _NEG_INF
+    for s in range(len(pts)):
+        if s != me:
+            p = pts[s]
+            if p > best:
+                best = p
+    return best
 
 
 def scored_leaders(me: int, totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
@@ -237,22 +253,17 @@ def scored_leaders(me: int, totals: list[list[int]], points: list[int], bonus: t
     """``evaluate`` (the same operations in the same order), per colour the
     seat given the bonus card (-1: nobody), and each seat's points with its
     bonus cards."""
-    pts: list[float] = list(points)
-    leaders = []
-    for col, b in zip(totals, bonus, strict=True):
-        best = max(col)
-        if (best > 0 or not needs_positive) and col.count(best) == 1:
-            s = col.index(best)
-            pts[s] += b * bonus_weight
-            leaders.append(s)
-        else:
-            leaders.append(-1)
-    with_bonus = pts[:]
+    pts = [float(p) for p in points]
+    leaders = [-1] * len(totals)
+    for c in range(len(totals)):
+        s = leader(totals[c], needs_positive)
+        if s >= 0:
+            pts[s] += bonus[c] * bonus_weight
+            leaders[c] = s
     mine = pts[me]
     if rival_weight == 0.0:
-        return mine, leaders, with_bonus
-    pts[me] = -math.inf
-    return mine - rival_weight * max(pts), leaders, with_bonus
+        return mine, leaders, pts
+    return mine - rival_weight * best_rival(pts, me), leaders, pts
 
 
 def rescored(me: int, with_bonus: list[float], leaders: list[int], my_gain: int,
@@ -269,20 +280,27 @@ def rescored(me: int, with_bonus: list[float], leaders: list[int], my_gain: int,
             pts[old] -= bonus[c] * bonus_weight
         if s >= 0:
             pts[s] += bonus[c] * bonus_weight
-    mine = pts[me]
-    pts[me] = -math.inf
-    return mine - max(pts)
+    return pts[me] - best_rival(pts, me)
 
 
 def leader(col: list[int], needs_positive: bool) -> int:
-    """The seat given a colour's bonus card with these totals (-1: nobody, F11)."""
-    best = max(col)
-    if (best > 0 or not needs_positive) and col.count(best) == 1:
-        return col.index(best)
+    """The seat given a colour's bonus card with these totals (-1: nobody,
+    F11): the single highest total, above 0 unless ``needs_positive`` is off."""
+    best = col[0]
+    at = 0
+    ties = 1
+    for s in range(1, len(col)):
+        v = col[s]
+        if v > best:
+            best, at, ties = v, s, 1
+        elif v == best:
+            ties += 1
+    if ties == 1 and (best > 0 or not needs_positive):
+        return at
     return -1
 
 
-EXACT_STEP = 2.0 ** 20
+EXACT_STEP: Final = 2.0 ** 20
 
 
 def exact_scores(bonus_weight: float, bonus: tuple[int, ...]) -> bool:

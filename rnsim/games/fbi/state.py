@@ -38,16 +38,21 @@ kind       options
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from rnsim.errors import IllegalOption, RulesError
 from rnsim.games.fbi.components import MIN_PLAYERS, Components
 from rnsim.games.fbi.rules import FbiRules
 
 SEAT_NAMES = ("ann", "bert", "chris", "donna", "emil")  # the rulebook's example players, clockwise (F1, FR1)
-BID, AGENTS, ARREST, OVER = range(4)
+# Final: compiled, the phase tests read constants, not module globals
+BID: Final = 0
+AGENTS: Final = 1
+ARREST: Final = 2
+OVER: Final = 3
 PHASES = ("bid", "agents", "arrest", "over")
-NOT_YET, NO_CARD = -2, -1  # bids[seat] before bidding / after bidding no card
+NOT_YET: Final = -2  # bids[seat] before bidding
+NO_CARD: Final = -1  # bids[seat] after bidding no card
 
 
 class Decision:
@@ -113,7 +118,7 @@ class FbiState:
     # ------------------------------------------------------------------ setup
 
     @classmethod
-    def new(cls, rules: FbiRules, players: int, chance: random.Random, seed: int = 0,
+    def new(cls, rules: FbiRules, players: Any, chance: random.Random, seed: int = 0,
             log: bool = False, comps: Components | None = None) -> FbiState:
         comps = comps if comps is not None else rules.load_components()
         n = check_players(players, comps)

@@ -10,35 +10,62 @@ or released is in the deck), so ``unseen()`` offers it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rnsim.games.fbi.components import Components
 from rnsim.games.fbi.rules import FbiRules
 from rnsim.games.fbi.state import NO_CARD, FbiState
 
+_FIELDS = ("seat", "players", "rules", "comps", "turn", "last_turn", "handcuffs", "first_handcuffs", "deck_size",
+           "table", "slammers", "released", "bids", "order", "phase", "step", "my_pair", "my_agents", "played",
+           "arrests")
 
-@dataclass(slots=True, eq=True)
+
 class FbiView:
-    seat: int
-    players: int
-    rules: FbiRules
-    comps: Components
-    turn: int
-    last_turn: bool  # the deck is empty: this turn is the last (F9)
-    handcuffs: int
-    first_handcuffs: int
-    deck_size: int
-    table: tuple[tuple[int, ...], ...]  # per colour: card ids in placement order (top last)
-    slammers: tuple[tuple[int, ...], ...]  # per seat
-    released: tuple[int, ...]
-    bids: tuple[int, ...]  # per seat: -2 not yet, -1 no card, else the card id (F2: open)
-    order: tuple[int, ...]  # seats in slammer order, once the bids are in
-    phase: str  # "bid", "agents", "arrest", "over"
-    step: int
-    my_pair: tuple[str, ...] | None  # own chosen agents this turn
-    my_agents: tuple[int, ...]  # own agents' colours not yet played
-    played: tuple[tuple[int, ...], ...]  # per seat: colours played this turn
-    arrests: tuple[tuple[int, int], ...]  # this turn's arrests so far: (seat, card id or -1 for a pass)
+    """Built once per decision, so a plain class with a positional
+    constructor rather than a dataclass: compiled (scripts/build_native.py),
+    building it is a native call, not a generated __init__ run by the
+    interpreter. Equal views have equal fields."""
+
+    __slots__ = _FIELDS
+
+    def __init__(self, seat: int, players: int, rules: FbiRules, comps: Components, turn: int, last_turn: bool,
+                 handcuffs: int, first_handcuffs: int, deck_size: int, table: tuple[tuple[int, ...], ...],
+                 slammers: tuple[tuple[int, ...], ...], released: tuple[int, ...], bids: tuple[int, ...],
+                 order: tuple[int, ...], phase: str, step: int, my_pair: tuple[str, ...] | None,
+                 my_agents: tuple[int, ...], played: tuple[tuple[int, ...], ...],
+                 arrests: tuple[tuple[int, int], ...]) -> None:
+        self.seat = seat
+        self.players = players
+        self.rules = rules
+        self.comps = comps
+        self.turn = turn
+        self.last_turn = last_turn  # the deck is empty: this turn is the last (F9)
+        self.handcuffs = handcuffs
+        self.first_handcuffs = first_handcuffs
+        self.deck_size = deck_size
+        self.table = table  # per colour: card ids in placement order (top last)
+        self.slammers = slammers  # per seat
+        self.released = released
+        self.bids = bids  # per seat: -2 not yet, -1 no card, else the card id (F2: open)
+        self.order = order  # seats in slammer order, once the bids are in
+        self.phase = phase  # "bid", "agents", "arrest", "over"
+        self.step = step
+        self.my_pair = my_pair  # own chosen agents this turn
+        self.my_agents = my_agents  # own agents' colours not yet played
+        self.played = played  # per seat: colours played this turn
+        self.arrests = arrests  # this turn's arrests so far: (seat, card id or -1 for a pass)
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.seat, self.players, self.rules, self.comps, self.turn, self.last_turn, self.handcuffs,
+                self.first_handcuffs, self.deck_size, self.table, self.slammers, self.released, self.bids,
+                self.order, self.phase, self.step, self.my_pair, self.my_agents, self.played, self.arrests)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FbiView) and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return "FbiView(" + ", ".join(f"{k}={v!r}" for k, v in zip(_FIELDS, self._fields(), strict=True)) + ")"
 
     def unseen(self) -> list[int]:
         """Card ids of the coloured cards still in the deck (FR9: by counting; which
@@ -69,8 +96,8 @@ def build_view(state: FbiState, seat: int) -> FbiView:
         handcuffs=state.handcuffs,
         first_handcuffs=state.first_handcuffs,
         deck_size=len(state.deck),
-        table=tuple(map(tuple, state.table)),
-        slammers=tuple(map(tuple, state.slammer)),
+        table=tuple([tuple(t) for t in state.table]),
+        slammers=tuple([tuple(t) for t in state.slammer]),
         released=tuple(state.released),
         bids=tuple(state.bids),
         order=tuple(state.order),
@@ -78,7 +105,7 @@ def build_view(state: FbiState, seat: int) -> FbiView:
         step=state.step,
         my_pair=mine,
         my_agents=tuple(state.agents[seat]) if state.agents else (),
-        played=tuple(map(tuple, state.played)),
+        played=tuple([tuple(p) for p in state.played]),
         arrests=tuple(state.arrests),
     )
 
