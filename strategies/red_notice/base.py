@@ -6,7 +6,16 @@ seat's own stream."""
 
 from __future__ import annotations
 
-from rnsim.games.red_notice.engine.decision import Decision, Option
+from rnsim.games.red_notice.engine.decision import (
+    AngelaMoveOption,
+    AngelaSecurityOption,
+    BankOption,
+    CheckOption,
+    Decision,
+    JessahMoveOption,
+    JessahSecurityOption,
+    JokerOption,
+)
 from rnsim.games.red_notice.engine.view import View
 from rnsim.strategy import Strategy
 
@@ -14,34 +23,34 @@ from rnsim.strategy import Strategy
 class RedNoticeStrategy(Strategy):
     """Subclass this to write a Red Notice strategy; override only what you care about."""
 
-    def on_check(self, view: View, decision: Decision) -> Option:
+    def on_check(self, view: View, decision: Decision[CheckOption]) -> CheckOption:
         return "draw"
 
-    def on_angela_security(self, view: View, decision: Decision) -> Option:
+    def on_angela_security(self, view: View, decision: Decision[AngelaSecurityOption]) -> AngelaSecurityOption:
         return "gain"
 
-    def on_bank(self, view: View, decision: Decision) -> Option:
+    def on_bank(self, view: View, decision: Decision[BankOption]) -> BankOption:
         """Cash the most valuable check that can be cashed here."""
         checks = view.comps.checks
         cashable = [o for o in decision.options if o != "pass"]
         return max(cashable, key=lambda c: (checks[c].value, -c))
 
-    def on_joker(self, view: View, decision: Decision) -> Option:
+    def on_joker(self, view: View, decision: Decision[JokerOption]) -> JokerOption:
         """Any action rather than none."""
         opts = [o for o in decision.options if o != "pass"]
         return opts[self.rng.randrange(len(opts))]
 
-    def on_jessah_security(self, view: View, decision: Decision) -> Option:
+    def on_jessah_security(self, view: View, decision: Decision[JessahSecurityOption]) -> JessahSecurityOption:
         """Place something rather than nothing."""
         opts = [o for o in decision.options if o != "pass"] or decision.options
         return opts[self.rng.randrange(len(opts))]
 
-    def on_angela_move(self, view: View, decision: Decision) -> Option:
+    def on_angela_move(self, view: View, decision: Decision[AngelaMoveOption]) -> AngelaMoveOption:
         """A random step (or standing still); never spends security by default."""
         opts = [o for o in decision.options if o in ("stay", "stop") or o[0] == "move"]
         return opts[self.rng.randrange(len(opts))]
 
-    def on_jessah_move(self, view: View, decision: Decision) -> Option:
+    def on_jessah_move(self, view: View, decision: Decision[JessahMoveOption]) -> JessahMoveOption:
         """A random step or inspection; never gives up the movement by default."""
         opts = [o for o in decision.options if o != "stop"]
         return opts[self.rng.randrange(len(opts))]

@@ -45,7 +45,25 @@ from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
 from rnsim_strategies.red_notice.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, bits, board_for
 
 from rnsim.games.red_notice.engine.belief import expand
-from rnsim.games.red_notice.engine.decision import ANGELA, Decision, Option
+from rnsim.games.red_notice.engine.decision import (
+    ANGELA,
+    AngelaMoveOption,
+    AngelaSecurityOption,
+    BankOption,
+    CheckOption,
+    City,
+    Continent,
+    Decision,
+    IdentityId,
+    JessahMoveOption,
+    JessahSecurityOption,
+    JokerOption,
+    Option,
+    Route,
+    StartOption,
+    TokenPlacement,
+    UpgradeId,
+)
 from rnsim.games.red_notice.engine.view import View
 from rnsim.games.red_notice.rules.components import POW
 
@@ -157,12 +175,12 @@ class Expert(Strategy):
     def _b(view: View) -> Board:
         return board_for(view.comps)
 
-    def on_check(self, view: View, decision: Decision) -> Option:
+    def on_check(self, view: View, decision: Decision[CheckOption]) -> CheckOption:
         # Angela wants colours; Jessah takes checks out of Angela's reach and
         # may cash them for upgrades.
         return "draw"
 
-    def on_start(self, view: View, decision: Decision) -> Option:
+    def on_start(self, view: View, decision: Decision[StartOption]) -> StartOption:
         b = self._b(view)
         if view.seat != ANGELA:
             # A central post, showing the check whose colour is the least useful to keep.
@@ -178,7 +196,7 @@ class Expert(Strategy):
                 best, best_key = (chk, city), key
         return best
 
-    def on_setup_radar(self, view: View, decision: Decision) -> Option:
+    def on_setup_radar(self, view: View, decision: Decision[Continent]) -> Continent:
         # Angela's start continent is one of her checks' colours; the big,
         # central continents hold most of her options.
         b = self._b(view)
@@ -301,7 +319,7 @@ class Expert(Strategy):
         self._odds_cache = odds
         return odds
 
-    def on_place_token(self, view: View, decision: Decision) -> Option:
+    def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
         b = self._b(view)
         me = view.seat
         mine, theirs = self._placement_values(view, b)
@@ -442,7 +460,7 @@ class Expert(Strategy):
         alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
         return best_got / (size + extra * focus.bit_count()), best_first, alts
 
-    def on_jessah_move(self, view: View, decision: Decision) -> Option:
+    def on_jessah_move(self, view: View, decision: Decision[JessahMoveOption]) -> JessahMoveOption:
         b = self._b(view)
         left = decision.info.get("left", 1)
         p, first, alts = self._best_path(view, b, view.jessah_city, left)
@@ -523,7 +541,7 @@ class Expert(Strategy):
             out.append(s / norm)
         return out
 
-    def on_jessah_security(self, view: View, decision: Decision) -> Option:
+    def on_jessah_security(self, view: View, decision: Decision[JessahSecurityOption]) -> JessahSecurityOption:
         b = self._b(view)
         opts = decision.options
         best: Option = "pass"
@@ -553,16 +571,16 @@ class Expert(Strategy):
                 best, best_s = o2, gain
         return best
 
-    def on_black_radar(self, view: View, decision: Decision) -> Option:
+    def on_black_radar(self, view: View, decision: Decision[Continent]) -> Continent:
         b = self._b(view)
         nxt = self._likely_next(view, b)
         return max(decision.options, key=lambda k: (self._radar_score(view, b, k, nxt), -k))
 
-    def on_black_barrier(self, view: View, decision: Decision) -> Option:
+    def on_black_barrier(self, view: View, decision: Decision[Route]) -> Route:
         scores = self._barrier_scores(view, self._b(view))
         return max(decision.options, key=lambda r: (scores[r], -r))
 
-    def on_informant(self, view: View, decision: Decision) -> Option:
+    def on_informant(self, view: View, decision: Decision[City]) -> City:
         b = self._b(view)
         belief = view.belief
         size = belief.bit_count()
@@ -611,23 +629,24 @@ class Expert(Strategy):
             v = 4.5 + (1.0 if dj <= 2 else 0.0)
         return v
 
-    def on_upgrade(self, view: View, decision: Decision) -> Option:
+    def on_upgrade(self, view: View, decision: Decision[UpgradeId]) -> UpgradeId:
         b = self._b(view)
         if view.seat == ANGELA:
             return min(decision.options, key=lambda u: (self._angela_upgrade_harm(view, b, u), u))
         return max(decision.options, key=lambda u: (self._jessah_upgrade_value(view, b, u), u))
 
-    def on_joker(self, view: View, decision: Decision) -> Option:
+    def on_joker(self, view: View, decision: Decision[JokerOption]) -> JokerOption:
         b = self._b(view)
         if view.seat == ANGELA:
             vals = self._angela_half_values(view, b)
         else:
             vals = self._jessah_half_values(view, b, -1)
         choice = {"bank": (BANK, 1), "movement": (MOVEMENT, 1), "check": (CHECK, 1), "security": (SECURITY, 1)}
-        best = max(("bank", "movement", "check", "security"), key=lambda o: vals.get(choice[o], 0.0))
+        actions: tuple[JokerOption, ...] = ("bank", "movement", "check", "security")
+        best = max(actions, key=lambda o: vals.get(choice[o], 0.0))
         return best if best in decision.options else decision.options[0]
 
-    def on_bank(self, view: View, decision: Decision) -> Option:
+    def on_bank(self, view: View, decision: Decision[BankOption]) -> BankOption:
         b = self._b(view)
         cashable = [o for o in decision.options if o != "pass"]
         if view.seat != ANGELA:
@@ -659,7 +678,7 @@ class Expert(Strategy):
 
     # ------------------------------------------------------------ Angela
 
-    def on_angela_move(self, view: View, decision: Decision) -> Option:
+    def on_angela_move(self, view: View, decision: Decision[AngelaMoveOption]) -> AngelaMoveOption:
         b = self._b(view)
         here = view.angela_city
         opts = decision.options
@@ -832,7 +851,7 @@ class Expert(Strategy):
                 return near[self.rng.randrange(len(near))]
         return best
 
-    def on_angela_security(self, view: View, decision: Decision) -> Option:
+    def on_angela_security(self, view: View, decision: Decision[AngelaSecurityOption]) -> AngelaSecurityOption:
         opts = decision.options
         spends = [o for o in opts if isinstance(o, tuple)]
         if spends and view.security >= view.rules.security_cap:
@@ -847,7 +866,7 @@ class Expert(Strategy):
                 return min(bars, key=lambda o: (min(b.dist[view.angela_city][e] for e in b.route_ends[o[1]]), o[1]))
         return "gain"
 
-    def on_identity(self, view: View, decision: Decision) -> Option:
+    def on_identity(self, view: View, decision: Decision[IdentityId]) -> IdentityId:
         b = self._b(view)
         ids = {x.id: x for x in view.comps.identities}
         white = sum(1 for r in view.radars if r == 1) + sum(1 for x in view.barriers if x == 1)
@@ -872,23 +891,23 @@ class Expert(Strategy):
 
         return max(decision.options, key=value)
 
-    def on_destroy_upgrade(self, view: View, decision: Decision) -> Option:
+    def on_destroy_upgrade(self, view: View, decision: Decision[UpgradeId]) -> UpgradeId:
         return max(decision.options, key=lambda u: (_UPGRADE_HELP.get(u, 1.0), u))
 
     def _nearest_route(self, view: View, b: Board, routes: Sequence[int]) -> int:
         here = view.angela_city
         return min(routes, key=lambda r: (min(b.dist[here][e] for e in b.route_ends[r]), r))
 
-    def on_lawyer_barrier(self, view: View, decision: Decision) -> Option:
+    def on_lawyer_barrier(self, view: View, decision: Decision[Route]) -> Route:
         return self._nearest_route(view, self._b(view), decision.options)
 
-    def on_remove_black_barrier(self, view: View, decision: Decision) -> Option:
+    def on_remove_black_barrier(self, view: View, decision: Decision[Route]) -> Route:
         return self._nearest_route(view, self._b(view), decision.options)
 
-    def on_lawyer_radar(self, view: View, decision: Decision) -> Option:
+    def on_lawyer_radar(self, view: View, decision: Decision[Continent]) -> Continent:
         b = self._b(view)
         here = view.angela_city
         return min(decision.options, key=lambda k: (min(b.dist[here][c] for c in view.comps.continents[k].cities), k))
 
-    def on_remove_black_radar(self, view: View, decision: Decision) -> Option:
+    def on_remove_black_radar(self, view: View, decision: Decision[Continent]) -> Continent:
         return self.on_lawyer_radar(view, decision)

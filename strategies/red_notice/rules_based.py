@@ -13,7 +13,21 @@ from __future__ import annotations
 from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
 from rnsim_strategies.red_notice.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, board_for
 
-from rnsim.games.red_notice.engine.decision import ANGELA, Decision, Option
+from rnsim.games.red_notice.engine.decision import (
+    ANGELA,
+    AngelaMoveOption,
+    BankOption,
+    City,
+    Continent,
+    Decision,
+    IdentityId,
+    JessahMoveOption,
+    JessahSecurityOption,
+    JokerOption,
+    StartOption,
+    TokenPlacement,
+    UpgradeId,
+)
 from rnsim.games.red_notice.engine.view import View
 
 
@@ -47,7 +61,7 @@ class RuleBased(Strategy):
 
     # ------------------------------------------------------------------ setup
 
-    def on_start(self, view: View, decision: Decision) -> Option:
+    def on_start(self, view: View, decision: Decision[StartOption]) -> StartOption:
         b = self._board(view)
         if view.seat == ANGELA:
             best, best_key = decision.options[0], None
@@ -59,7 +73,7 @@ class RuleBased(Strategy):
             return best
         return min(decision.options, key=lambda o: (b.centrality[o[1]], o))
 
-    def on_setup_radar(self, view: View, decision: Decision) -> Option:
+    def on_setup_radar(self, view: View, decision: Decision[Continent]) -> Continent:
         b = self._board(view)
         return max(decision.options, key=lambda k: (b.cont_mask[k].bit_count(), -k))
 
@@ -88,7 +102,7 @@ class RuleBased(Strategy):
             return 0.2
         return 0.1
 
-    def on_place_token(self, view: View, decision: Decision) -> Option:
+    def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
         b = self._board(view)
         best, best_key = decision.options[0], None
         top = max(v for v, _, _ in decision.options)
@@ -103,7 +117,7 @@ class RuleBased(Strategy):
 
     # --------------------------------------------------------------- actions
 
-    def on_joker(self, view: View, decision: Decision) -> Option:
+    def on_joker(self, view: View, decision: Decision[JokerOption]) -> JokerOption:
         b = self._board(view)
         if view.seat == ANGELA:
             if any(b.check_cont[c] == b.cont[view.angela_city] for c in view.hand):
@@ -111,19 +125,19 @@ class RuleBased(Strategy):
             return "check" if not view.hand else "movement"
         return "movement"
 
-    def on_bank(self, view: View, decision: Decision) -> Option:
+    def on_bank(self, view: View, decision: Decision[BankOption]) -> BankOption:
         b = self._board(view)
         cashable = [o for o in decision.options if o != "pass"]
         return max(cashable, key=lambda c: (b.check_value[c], -c))
 
-    def on_upgrade(self, view: View, decision: Decision) -> Option:
+    def on_upgrade(self, view: View, decision: Decision[UpgradeId]) -> UpgradeId:
         return decision.options[0]
 
-    def on_identity(self, view: View, decision: Decision) -> Option:
+    def on_identity(self, view: View, decision: Decision[IdentityId]) -> IdentityId:
         ids = {x.id: x for x in view.comps.identities}
         return max(decision.options, key=lambda i: (ids[i].moves, i))
 
-    def on_angela_move(self, view: View, decision: Decision) -> Option:
+    def on_angela_move(self, view: View, decision: Decision[AngelaMoveOption]) -> AngelaMoveOption:
         b = self._board(view)
         here = view.angela_city
         targets = self._hand_targets(view, b)
@@ -142,7 +156,7 @@ class RuleBased(Strategy):
         step = min(moves, key=lambda o: (d[o[1]], o[1]))
         return step if d[step[1]] < d[here] or d[here] >= FAR else "stop"
 
-    def on_jessah_move(self, view: View, decision: Decision) -> Option:
+    def on_jessah_move(self, view: View, decision: Decision[JessahMoveOption]) -> JessahMoveOption:
         b = self._board(view)
         goal = self._last_known(view, b)
         here = view.jessah_city
@@ -151,7 +165,7 @@ class RuleBased(Strategy):
         moves = [o for o in decision.options if isinstance(o, tuple)]
         return min(moves, key=lambda o: (b.dist[o[1]][goal], o[1]))
 
-    def on_jessah_security(self, view: View, decision: Decision) -> Option:
+    def on_jessah_security(self, view: View, decision: Decision[JessahSecurityOption]) -> JessahSecurityOption:
         b = self._board(view)
         goal = self._last_known(view, b)
         k = b.cont[goal]
@@ -163,6 +177,6 @@ class RuleBased(Strategy):
                 return ("barrier", r)
         return "pass"
 
-    def on_informant(self, view: View, decision: Decision) -> Option:
+    def on_informant(self, view: View, decision: Decision[City]) -> City:
         b = self._board(view)
         return self._last_known(view, b)

@@ -9,7 +9,7 @@ from rnsim_strategies.red_notice.board import Board
 from rnsim_strategies.red_notice.expert import _PROXIMITY, Expert
 
 from rnsim.games.red_notice.engine.belief import after_movement
-from rnsim.games.red_notice.engine.decision import Decision, Option
+from rnsim.games.red_notice.engine.decision import AngelaMoveOption, BankOption, Decision, Option
 from rnsim.games.red_notice.engine.view import View
 
 Path = tuple[Option, ...]
@@ -59,7 +59,7 @@ class Dodger(Expert):
         self._plan: list[Option] = []
         self._plan_left = -1
 
-    def on_angela_move(self, view: View, decision: Decision) -> Option:
+    def on_angela_move(self, view: View, decision: Decision[AngelaMoveOption]) -> AngelaMoveOption:
         left = int(decision.info.get("left", 1))
         if left == self._plan_left:  # the movement planned at its first step goes on
             if self._plan and self._plan[0] in decision.options:
@@ -164,7 +164,7 @@ class SafeCasher(Expert):
     PARAMS = {**Expert.PARAMS, "reach": 2}
     PARAM_RANGES = {**Expert.PARAM_RANGES, "reach": (int, 0, 6)}
 
-    def on_bank(self, view: View, decision: Decision) -> Option:
+    def on_bank(self, view: View, decision: Decision[BankOption]) -> BankOption:
         if view.seat != 0:
             return super().on_bank(view, decision)
         b = self._b(view)

@@ -37,20 +37,65 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import islice
-from typing import Any
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 SEATS = ("angela", "jessah")
 ANGELA, JESSAH = 0, 1
 
-Option = Any
+# Typed options: one alias per decision kind, as in the table above. A
+# strategy's ``on_<kind>`` handler takes a ``Decision[<alias>]`` and returns
+# the alias, so a type checker catches an answer of the wrong shape (a bare
+# city where ``("move", city)`` is due) before a game does. OPTION_TYPES maps
+# each kind to its alias; a test holds every option the engine offers to it.
+Pass: TypeAlias = Literal["pass"]
+Continent: TypeAlias = int  # index into comps.continents
+City: TypeAlias = int  # index into comps.cities
+Route: TypeAlias = int  # index into comps.routes
+CheckId: TypeAlias = int  # index into comps.checks
+UpgradeId: TypeAlias = str  # an upgrade's id, e.g. "bank_alert"
+IdentityId: TypeAlias = str  # an identity's id, e.g. "pilot"
+StartOption: TypeAlias = tuple[CheckId, City]  # the check shown, the start city
+TokenPlacement: TypeAlias = tuple[int, int, int]  # (value or POW, card position, half)
+CheckOption: TypeAlias = Literal["draw", "pass"]
+JokerOption: TypeAlias = Literal["check", "bank", "security", "movement", "pass"]
+BankOption: TypeAlias = CheckId | Pass
+RadarPlacement: TypeAlias = tuple[Literal["radar"], Continent]
+BarrierPlacement: TypeAlias = tuple[Literal["barrier"], Route]
+BarrierMove: TypeAlias = tuple[Literal["move_barrier"], Route, Route]
+JessahSecurityOption: TypeAlias = RadarPlacement | BarrierPlacement | BarrierMove | Pass
+RemoveRadar: TypeAlias = tuple[Literal["remove_radar"], Continent]  # R11
+RemoveBarrier: TypeAlias = tuple[Literal["remove_barrier"], Route]  # R11
+AngelaSecurityOption: TypeAlias = Literal["gain", "pass"] | RemoveRadar | RemoveBarrier
+Step: TypeAlias = tuple[Literal["move"], City]
+AngelaMoveOption: TypeAlias = Step | Literal["stay", "stop"] | RemoveRadar | RemoveBarrier
+JessahMoveOption: TypeAlias = Step | Literal["inspect", "stop"]
+
+#: the option type of every decision kind the engine asks
+OPTION_TYPES: dict[str, Any] = {
+    "start": StartOption, "setup_radar": Continent, "place_token": TokenPlacement,
+    "check": CheckOption, "joker": JokerOption, "bank": BankOption, "upgrade": UpgradeId,
+    "jessah_security": JessahSecurityOption, "angela_security": AngelaSecurityOption,
+    "angela_move": AngelaMoveOption, "jessah_move": JessahMoveOption, "identity": IdentityId,
+    "lawyer_barrier": Route, "lawyer_radar": Continent, "destroy_upgrade": UpgradeId,
+    "remove_black_radar": Continent, "remove_black_barrier": Route,
+    "black_radar": Continent, "black_barrier": Route, "informant": City,
+}
+
+#: an answer of any kind: where code handles every kind at once (a
+#: strategy's ``choose``, the engine's ``apply``, which checks the answer
+#: against the decision's legal options at run time)
+Option: TypeAlias = Any
+
+OptionT = TypeVar("OptionT")
 
 
-class Decision:
-    """A question to one seat. ``options`` is the full list of legal answers."""
+class Decision(Generic[OptionT]):
+    """A question to one seat. ``options`` is the full list of legal answers,
+    of the kind's type (``Decision[BankOption]`` for a ``bank`` decision)."""
 
     __slots__ = ("seat", "kind", "options", "info")
 
-    def __init__(self, seat: int, kind: str, options: Sequence[Option], info: dict[str, Any] | None = None) -> None:
+    def __init__(self, seat: int, kind: str, options: Sequence[OptionT], info: dict[str, Any] | None = None) -> None:
         self.seat = seat
         self.kind = kind
         self.options = options
@@ -61,7 +106,7 @@ class Decision:
         return f"Decision({SEATS[self.seat]}, {self.kind!r}, {opts}, {self.info})"
 
 
-class JessahSecurityOptions(Sequence):
+class JessahSecurityOptions(Sequence[JessahSecurityOption]):
     """The options of a ``jessah_security`` decision, without building them.
 
     There can be ~200 of them (every barrier to every free route), and most
@@ -85,7 +130,7 @@ class JessahSecurityOptions(Sequence):
     def __len__(self) -> int:
         return len(self.radars) + self._nnew + len(self.placed) * self._nf + 1
 
-    def __getitem__(self, i: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, i: Any) -> Any:  # type: ignore[override]  # an option, or a list for a slice
         if isinstance(i, slice):
             return list(islice(iter(self), *i.indices(len(self))))
         n = len(self)
@@ -105,7 +150,7 @@ class JessahSecurityOptions(Sequence):
             return ("move_barrier", self.placed[i // nf], self.free[i % nf])
         return "pass"
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[JessahSecurityOption]:
         for k in self.radars:
             yield ("radar", k)
         if self.new_barriers:
