@@ -211,7 +211,8 @@ def _save(fig: Any, stem: Path) -> list[Path]:
 @click.option("--tolerance", type=float, required=True, help="Stop when the crossing's 95% interval is narrower than this (knob units).")
 @click.option("--range", "span", default=None, help='Search range "lo:hi" (default: 5 notches either side of the config\'s value).')
 @click.option("--step", type=int, default=None, help="Lattice step of the values played (default: the knob's notch).")
-@click.option("--batch", type=int, default=400, show_default=True, help="Games of the first batch at each value.")
+@click.option("--batch", type=int, default=100, show_default=True,
+              help="Games of the first look at each value (later batches are sized from --tolerance).")
 @click.option("--max-games", type=int, default=200_000, show_default=True, help="Budget of games.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Directory of the batches' runs (default runs/<config>-tune-<knob>).")
