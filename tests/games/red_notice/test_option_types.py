@@ -21,7 +21,6 @@ from rnsim.games.red_notice.engine import decision as D
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.seeding import game_seeds
-
 from tests.games.red_notice.scenario import capture, kind, play, scenario
 
 RULES = RuleSet()
@@ -109,12 +108,12 @@ def test_handlers_are_annotated_with_their_kinds_option_type(cls):
     ns = {n: getattr(D, n) for n in dir(D)}
     handlers = [k for k in D.OPTION_TYPES if f"on_{k}" in vars(cls)]
     assert handlers, f"{cls.__name__} overrides no handler"
-    for kind in handlers:
-        fn = vars(cls)[f"on_{kind}"]
+    for handled in handlers:
+        fn = vars(cls)[f"on_{handled}"]
         # compiled (mypyc) methods keep no annotations; the source's do
         ann = getattr(fn, "__annotations__", None)
         if not ann:
             continue
         hints = typing.get_type_hints(fn, globalns={**ns, **vars(__import__(cls.__module__, fromlist=["_"]))})
-        assert hints["return"] == D.OPTION_TYPES[kind], f"{cls.__name__}.on_{kind} returns {hints['return']}"
-        assert hints["decision"] == D.Decision[D.OPTION_TYPES[kind]]
+        assert hints["return"] == D.OPTION_TYPES[handled], f"{cls.__name__}.on_{handled} returns {hints['return']}"
+        assert hints["decision"] == D.Decision[D.OPTION_TYPES[handled]]
