@@ -5,7 +5,8 @@ hidden from ``seat`` are changed, while everything ``seat`` may know stays:
 the opponent's hand (exchanged with checks of the deck, sizes kept), which of
 the opponent's tokens is where among her pool, hand and face-down tokens, the
 order of the check deck, and, when Jessah is the viewer, Angela's city within
-the public belief (R24, R25). If the seat's view of the copy differs from its
+the public belief (R24, R25); and the opponent's own history loses its
+hidden parts. If the seat's view of the copy differs from its
 view of the original, the view leaks.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import random
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
+from rnsim.games.red_notice.engine.history import public
 from rnsim.games.red_notice.engine.state import GameState
 
 
@@ -66,6 +68,9 @@ def conceal(state: GameState, seat: int, rng: random.Random) -> GameState:
     other = state.clone()
     opponent = JESSAH if seat == ANGELA else ANGELA
     swap_hand_with_deck(other, opponent, rng)
+    # The opponent's secrets in her own history (her steps, the checks she
+    # drew, her face-down tokens) are dropped: if a view showed them, it changes.
+    other.history[opponent] = public(other.history[seat], seat)
     shuffle_hidden_tokens(other, opponent, rng)
     # Mid-movement the belief describes the step in progress, and before
     # setup there is no city yet: only then is her city left where it is.

@@ -20,7 +20,8 @@ Each hidden fact is put in a canonical order (sorted) before it is shuffled,
 so a sample depends on the seat's view and ``rng`` only: re-drawing the
 hidden facts first (Game.conceal) gives the very same sample. That is what
 lets a search player (``View.worlds``) use samples without reading the real
-game. Not modelled: a Wiretap reveal of Angela's hand is not kept in
+game. The opponent's history in a sample is the public one (her own hidden
+parts, e.g. Angela's steps, are not re-drawn). Not modelled: a Wiretap reveal of Angela's hand is not kept in
 Jessah's samples (her hand is re-drawn from the unseen checks).
 
 Draw ``rng`` from the game's reserved ``copies`` stream
@@ -36,6 +37,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
+from rnsim.games.red_notice.engine.history import public
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.seeding import game_seeds
 
@@ -83,6 +85,9 @@ def determinize(state: GameState, seat: int, rng: random.Random, weights: Sequen
     rng.shuffle(s.upgrade_deck)
     s.action_deck.sort()
     rng.shuffle(s.action_deck)
+    # The opponent's own history holds her secrets (her steps, her draws):
+    # the sample gives her the public history instead.
+    s.history[opponent] = public(s.history[seat], seat)
     if _city_is_hidden(s, seat):
         cities = [c for c in range(s.comps.n_cities) if s.belief >> c & 1]
         if weights is None:

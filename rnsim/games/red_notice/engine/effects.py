@@ -103,6 +103,7 @@ class SecretAgent(IdentityEffect):
 def _s_security_to_cap(s: GameState, frame: SecurityToCap) -> None:
     s.stack.pop()
     s.security = s.rules.security_cap
+    s._seen("security_set", ANGELA, s.security)
     if s.log is not None:
         s._event("security_set", security=s.security)
 
@@ -143,6 +144,7 @@ def _s_lawyer_barrier(s: GameState, frame: LawyerBarrier) -> Decision | None:
 def _a_lawyer_barrier(s: GameState, frame: LawyerBarrier, r: int) -> None:
     s.stack.pop()
     s._remove_barrier(r)
+    s._seen("lawyer_discard", ANGELA, "barrier", -1, r)
     if s.log is not None:
         s._event("lawyer_discard", barrier=s.comps.route_name(r))
 
@@ -158,6 +160,7 @@ def _s_lawyer_radar(s: GameState, frame: LawyerRadar) -> Decision | None:
 def _a_lawyer_radar(s: GameState, frame: LawyerRadar, k: int) -> None:
     s.stack.pop()
     s._remove_radar(k)
+    s._seen("lawyer_discard", ANGELA, "radar", k)
     if s.log is not None:
         s._event("lawyer_discard", radar=s.comps.continents[k].id)
 
@@ -195,6 +198,7 @@ def _a_destroy(s: GameState, frame: DestroyUpgrade, opt: str) -> None:
     u = next(x for x in s.permanents if cards[x].id == opt)
     s.permanents.remove(u)
     s.upgrades_gone.append(u)
+    s._seen("upgrade_destroyed", ANGELA, opt)
     if s.log is not None:
         s._event("upgrade_destroyed", upgrade=opt)
     UPGRADE_EFFECTS[cards[u].effect].on_destroy(s)
@@ -271,6 +275,7 @@ def _s_black_radar(s: GameState, frame: BlackRadar) -> Decision | None:
 def _a_black_radar(s: GameState, frame: BlackRadar, k: int) -> None:
     s.stack.pop()
     s._place_radar(k, BLACK)
+    s._seen("black_radar", JESSAH, k)
     if s.log is not None:
         s._event("black_radar", continent=s.comps.continents[k].id)
 
@@ -287,6 +292,7 @@ def _s_black_barrier(s: GameState, frame: BlackBarrier) -> Decision | None:
 def _a_black_barrier(s: GameState, frame: BlackBarrier, r: int) -> None:
     s.stack.pop()
     s._place_barrier(r, BLACK)
+    s._seen("black_barrier", JESSAH, r)
     if s.log is not None:
         s._event("black_barrier", route=s.comps.route_name(r))
 
@@ -302,6 +308,7 @@ def _s_remove_black_radar(s: GameState, frame: RemoveBlackRadar) -> Decision | N
 def _a_remove_black_radar(s: GameState, frame: RemoveBlackRadar, k: int) -> None:
     s.stack.pop()
     s._remove_radar(k)
+    s._seen("black_removed", ANGELA, "radar", k)
     if s.log is not None:
         s._event("black_removed", radar=s.comps.continents[k].id)
 
@@ -317,6 +324,7 @@ def _s_remove_black_barrier(s: GameState, frame: RemoveBlackBarrier) -> Decision
 def _a_remove_black_barrier(s: GameState, frame: RemoveBlackBarrier, r: int) -> None:
     s.stack.pop()
     s._remove_barrier(r)
+    s._seen("black_removed", ANGELA, "barrier", -1, r)
     if s.log is not None:
         s._event("black_removed", barrier=s.comps.route_name(r))
 
@@ -371,6 +379,7 @@ class Wiretap(UpgradeEffect):
 
     def on_gain(self, s: GameState) -> None:
         s.revealed_hand = (s.round, tuple(s.hands[ANGELA]))
+        s._seen("wiretap", JESSAH, items=s.revealed_hand[1])
         if s.log is not None:
             s._event("wiretap", hand=[s._check_name(c) for c in s.hands[ANGELA]])
 
@@ -384,6 +393,7 @@ class SatelliteSweep(UpgradeEffect):
         k = s.comps.city_continent[s.angela_city]
         s.belief &= s.comps.continent_mask[k]
         s.last_seen = (-1, k, s.round)
+        s._seen("satellite_sweep", JESSAH, k)
         if s.log is not None:
             s._event("satellite_sweep", continent=s.comps.continents[k].id)
 
@@ -425,6 +435,7 @@ def _a_informant(s: GameState, frame: Informant, city: int) -> None:
     near = bel.adjacent_or_same(city, s.comps.neighbour_mask)
     yes = bool(near >> s.angela_city & 1)
     s.belief = s.belief & near if yes else s.belief & ~near
+    s._seen("informant", JESSAH, city, yes)
     if s.log is not None:
         s._event("informant", city=s._city_name(city), answer=yes)
 

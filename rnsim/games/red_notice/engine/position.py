@@ -21,6 +21,12 @@ Checks alike (same colour and value) are interchangeable pieces: a loaded
 position may number them differently from the state that was saved. No rule
 depends on the numbering; a strategy that broke ties by check id could.
 
+The history each seat has seen (``history``, engine/history.py) is saved
+too, as two lists of events in the same names, one per seat: a position
+cannot be replayed from its past, so the past is kept. A position written
+before histories existed (or by hand without ``history``) loads with empty
+histories: its views start their history at the position.
+
 Designers use positions to study a situation; the tests build rule cases
 from them (tests/games/red_notice/scenario.py).
 """
@@ -37,6 +43,8 @@ from typing import Any
 from rnsim.errors import PositionError, RnsimError
 from rnsim.games.red_notice.engine.decision import SEATS
 from rnsim.games.red_notice.engine.frames import KINDS, Frame, Move
+from rnsim.games.red_notice.engine.history import FIELDS as EVENT_FIELDS
+from rnsim.games.red_notice.engine.history import Record
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import BLACK, POW, WHITE, Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
@@ -60,6 +68,7 @@ SAVED = frozenset({
     "action_deck", "round_cards", "token_pool", "token_hand", "slots", "revealed", "spent",
     "stack", "over", "winner", "end_reason", "belief", "last_seen", "last_announcement",
     "revealed_hand", "stats", "cash_by_round", "captures_by_round", "upgrade_rounds", "burnt", "rng",
+    "history",
 })
 DERIVED = frozenset({"comps", "n_radars", "n_barriers", "cash_total", "pending", "log"})
 
@@ -158,6 +167,7 @@ def save_position(game: GameState) -> dict[str, Any]:
         },
         "stack": [frame_out(f) for f in state.stack],
         "rng": _jsonable(state.rng.getstate()),
+        "history": {SEATS[seat]: [_event_out(comps, e) for e in state.history[seat]] for seat in (0, 1)},
     }
     return out
 
@@ -192,7 +202,7 @@ def load_position(
     r = _Reader(source)
     r.table(data, "", {"format", "version", "rules", "seed", "round", "initiative", "over", "winner",
                        "end_reason", "decision", "angela", "jessah", "board", "check_deck", "upgrades",
-                       "action_cards", "tokens", "public", "stats", "by_round", "stack", "rng"},
+                       "action_cards", "tokens", "public", "stats", "by_round", "stack", "rng", "history"},
             required={"angela", "jessah"})
     if data.get("format", FORMAT) != FORMAT:
         raise r.err("format", f"must be {FORMAT!r}, got {data.get('format')!r}")
@@ -384,6 +394,12 @@ def load_position(
     s.cash_by_round = [r.ints(br.get("angela_cash", []), "by_round.angela_cash"),
                        r.ints(br.get("jessah_cash", []), "by_round.jessah_cash")]
     s.captures_by_round = r.ints(br.get("captures", []), "by_round.captures")
+    hist = data.get("history", {})
+    r.table(hist, "history.", set(SEATS))
+    s.history = [[], []]
+    for seat, name in enumerate(SEATS):
+        events = r.typed(hist.get(name, []), list, f"history.{name}", "a list of events")
+        s.history[seat] = [_event_in(r, ids, e, f"history.{name}[{i}]") for i, e in enumerate(events)]
 
     # the machine
     s.over = r.typed(data.get("over", False), bool, "over", "true or false")
@@ -470,6 +486,138 @@ def frame_fields(kind: str, **fields: Any) -> list[Any]:
     if set(fields) != set(names):
         raise ValueError(f"a {kind!r} frame has the fields {', '.join(names) or 'none'}, got {', '.join(fields)}")
     return [_jsonable(fields[n]) for n in names]
+
+
+# ------------------------------------------------------------------ history
+
+# An event is written as a table of its kind's fields (history.FIELDS), in
+# the names used above: a city by name, a continent by id, a route as
+# "City|City", a check as {colour, value}, a token by value or "POW"; a field
+# hidden from the seat (or unused) is null, seat and card are left out when none.
+
+
+def _event_out(comps: Components, e: Record) -> dict[str, Any]:
+    kind, rnd, seat, card, *abc, items = e
+    out: dict[str, Any] = {"kind": kind, "round": rnd}
+    if seat >= 0:
+        out["seat"] = SEATS[seat]
+    if card >= 0:
+        out["card"] = card
+    for name, x in zip(EVENT_FIELDS[kind], abc, strict=True):
+        if name is not None:
+            out[name] = _field_out(comps, kind, name, x)
+    if items:
+        out["items"] = _items_out(comps, kind, items)
+    return out
+
+
+def _field_out(comps: Components, kind: str, name: str, x: Any) -> Any:
+    if name in ("found", "name", "half") or (name == "value" and kind != "token_placed"):
+        return x
+    if isinstance(x, int) and x < 0:
+        return None  # hidden from this seat, or none
+    if name == "city":
+        return comps.cities[x]
+    if name == "continent":
+        return comps.continents[x].id
+    if name in ("route", "from_route"):
+        return comps.route_name(x)
+    if name == "check":
+        return _check_namer(comps)(x)
+    return _token_out(x)  # a token placed
+
+
+def _items_out(comps: Components, kind: str, items: tuple[Any, ...]) -> list[Any]:
+    if kind in ("deal", "draw", "wiretap"):
+        chk = _check_namer(comps)
+        return [chk(c) for c in items]
+    if kind == "round_start":
+        return [_card_label(comps, c) for c in items]
+    if kind == "card":
+        return [None if x is None else {"seat": SEATS[x[0]], "value": _token_out(x[1])} for x in items]
+    if kind == "announce":
+        return [{"continent": comps.continents[k].id, "city": None if c < 0 else comps.cities[c]} for k, c in items]
+    return list(items)  # upgrade ids
+
+
+def _event_in(r: _Reader, ids: _Names, e: Any, key: str) -> Record:
+    kind = e.get("kind") if isinstance(e, dict) else None
+    if kind not in EVENT_FIELDS:
+        raise r.err(f"{key}.kind", f"unknown event kind {kind!r}; kinds are: {', '.join(EVENT_FIELDS)}")
+    names = EVENT_FIELDS[kind]
+    r.table(e, key + ".", {"kind", "round", "seat", "card", "items", *(n for n in names if n is not None)},
+            required={"round"})
+    comps = ids.comps
+    seat = -1 if e.get("seat") is None else r.seat(e["seat"], f"{key}.seat")
+    card = -1 if e.get("card") is None else r.int_(e["card"], f"{key}.card", 0, None)
+    abc: list[Any] = []
+    for name in names:
+        x = e.get(name) if name is not None else None
+        k = f"{key}.{name}"
+        if name is None:
+            abc.append(-1)
+        elif name == "found":
+            abc.append(r.typed(x if x is not None else False, bool, k, "true or false"))
+        elif name == "name":
+            abc.append(r.typed(x if x is not None else "", str, k, "a name"))
+        elif name == "half":
+            abc.append(r.int_(x, k, 0, 1))
+        elif name == "value" and kind != "token_placed":
+            abc.append(r.int_(x if x is not None else -1, k, -1, None))
+        elif x is None:
+            abc.append(-1)
+        elif name == "city":
+            abc.append(ids.city(x, k))
+        elif name == "continent":
+            abc.append(ids.continent(x, k))
+        elif name in ("route", "from_route"):
+            abc.append(ids.route(x, k))
+        elif name == "check":
+            abc.append(_check_id(ids, x, k))
+        else:
+            abc.append(r.token(x, k))
+    raw = r.typed(e.get("items", []), list, f"{key}.items", "a list")
+    items: tuple[Any, ...]
+    if kind in ("deal", "draw", "wiretap"):
+        items = tuple(_check_id(ids, x, f"{key}.items[{i}]") for i, x in enumerate(raw))
+    elif kind == "round_start":
+        labels = [_card_label(comps, i) for i in range(len(comps.cards))]
+        for i, x in enumerate(raw):
+            if x not in labels:
+                raise r.err(f"{key}.items[{i}]", f"unknown action card {x!r}; cards are: {', '.join(sorted(set(labels)))}")
+        items = tuple(labels.index(x) for x in raw)
+    elif kind == "card":
+        if len(raw) != 2:
+            raise r.err(f"{key}.items", f"a revealed card lists its 2 halves (null or {{seat, value}}), got {raw!r}")
+        halves: list[tuple[int, int] | None] = []
+        for h, x in enumerate(raw):
+            if x is None:
+                halves.append(None)
+                continue
+            r.table(x, f"{key}.items[{h}].", {"seat", "value"}, required={"seat", "value"})
+            halves.append((r.seat(x["seat"], f"{key}.items[{h}].seat"), r.token(x["value"], f"{key}.items[{h}].value")))
+        items = tuple(halves)
+    elif kind == "announce":
+        trig = []
+        for i, x in enumerate(raw):
+            r.table(x, f"{key}.items[{i}].", {"continent", "city"}, required={"continent"})
+            trig.append((ids.continent(x["continent"], f"{key}.items[{i}].continent"),
+                         ids.city(x.get("city"), f"{key}.items[{i}].city", allow_none=True)))
+        items = tuple(trig)
+    else:
+        items = tuple(ids.upgrade_key(x, f"{key}.items[{i}]") for i, x in enumerate(raw))
+    rnd = r.int_(e["round"], f"{key}.round", 1, None)
+    return (kind, rnd, seat, card, abc[0], abc[1], abc[2], items)
+
+
+def _check_id(ids: _Names, v: Any, key: str) -> int:
+    # Checks alike are interchangeable (module doc): an event names the first of its kind.
+    name = ids.check_key(v, key)
+    comps = ids.comps
+    for i, c in enumerate(comps.checks):
+        if comps.continents[c.continent].colour + f" ${c.value // 1000}k" == name:
+            return i
+    raise ids.r.err(key, f"no check {name!r} in the component set")
 
 
 # ------------------------------------------------------------------ helpers

@@ -52,6 +52,7 @@ from rnsim.games.red_notice.engine.frames import (
     Round,
     SetupRadar,
 )
+from rnsim.games.red_notice.engine.history import Record
 from rnsim.games.red_notice.rules.components import BANK, BLACK, CHECK, MOVEMENT, POW, SECURITY, WHITE, Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 
@@ -109,6 +110,7 @@ class GameState:
     captures_by_round: list[int]
     upgrade_rounds: dict[str, int]
     burnt: list[str]
+    history: list[list[Record]]
 
     # ------------------------------------------------------------------ setup
 
@@ -204,6 +206,10 @@ class GameState:
         s.captures_by_round = []
         s.upgrade_rounds = {}
         s.burnt = []
+        s.history = [[], []]
+        for seat in (ANGELA, JESSAH):  # each seat sees its own hand, and the other's size
+            full: Record = ("deal", s.round, seat, -1, len(s.hands[seat]), -1, -1, tuple(s.hands[seat]))
+            s._secret(full, ("deal", s.round, seat, -1, len(s.hands[seat]), -1, -1, ()))
         s.stack = [Round(P_START, 0), AngelaStart()]
         s.stack.extend(SetupRadar() for _ in range(rules.radars_at_setup))
         s.stack.append(JessahStart())
@@ -288,6 +294,8 @@ class GameState:
         c.captures_by_round = self.captures_by_round[:]
         c.upgrade_rounds = dict(self.upgrade_rounds)
         c.burnt = self.burnt[:]
+        # Records are immutable tuples: the lists are copied, the records shared.
+        c.history = [self.history[0][:], self.history[1][:]]
         return c
 
     # ------------------------------------------------------------ the machine
@@ -309,6 +317,29 @@ class GameState:
             data["t"] = kind
             data["round"] = self.round
             self.log.append(data)
+
+    def _card_now(self) -> int:
+        """The round position of the card being resolved, -1 outside the cards."""
+        st = self.stack
+        if st:
+            r = st[0]
+            if isinstance(r, Round) and r.phase == P_RESOLVE:
+                return r.next_card - 1
+        return -1
+
+    def _seen(self, kind: str, seat: int, a: Any = -1, b: Any = -1, c: Any = -1, items: tuple[Any, ...] = ()) -> None:
+        """Record a public event in both seats' histories (engine/history.py)."""
+        e = (kind, self.round, seat, self._card_now(), a, b, c, items)
+        self.history[0].append(e)
+        self.history[1].append(e)
+
+    def _secret(self, full: Record, masked: Record | None) -> None:
+        """Record an event of seat full[2]: in full for her, ``masked`` (or
+        nothing) for the other seat."""
+        seat = full[2]
+        self.history[seat].append(full)
+        if masked is not None:
+            self.history[1 - seat].append(masked)
 
     def _end(self, winner: int | None, reason: str) -> None:
         self.over = True
@@ -355,6 +386,7 @@ class GameState:
         self.hands[JESSAH].remove(chk)
         self.deck.insert(0, chk)  # shown, then placed beneath the deck (R19)
         self.jessah_city = city
+        self._seen("jessah_start", JESSAH, city, chk)
         if self.log is not None:
             self._event("jessah_start", city=self._city_name(city), shown=self._check_name(chk))
 
@@ -368,6 +400,7 @@ class GameState:
     def _a_setup_radar(self, frame: SetupRadar, k: int) -> None:
         self.stack.pop()
         self._place_radar(k, WHITE)
+        self._seen("setup_radar", JESSAH, k)
         if self.log is not None:
             self._event("setup_radar", continent=self.comps.continents[k].id)
 
@@ -383,6 +416,8 @@ class GameState:
         k = self.comps.city_continent[city]
         self.belief = self.comps.continent_mask[k]  # her continent is public, not her city
         self.last_seen = (-1, k, 0)
+        self._secret(("angela_start", self.round, ANGELA, -1, k, chk, city, ()),
+                     ("angela_start", self.round, ANGELA, -1, k, chk, -1, ()))
         if self.log is not None:
             self._event("angela_start", city=self._city_name(city), continent=self.comps.continents[k].id,
                         shown=self._check_name(chk))
@@ -410,6 +445,7 @@ class GameState:
                     hand.append(pool.pop(self.rng.randrange(len(pool))))
                 hand.sort()
                 self.token_hand[seat] = hand
+            self._seen("round_start", self.initiative, items=tuple(self.round_cards))
             if self.log is not None:
                 self._event("round_start", initiative=SEATS[self.initiative],
                             cards=[[h.label() for h in self.comps.cards[c]] for c in self.round_cards],
@@ -431,6 +467,7 @@ class GameState:
             return None
         # P_END: prepare the next round
         self._close_round_stats()
+        self._seen("round_end", -1)
         if self.log is not None:
             self._event("round_end", cashed=list(self.cash_total), captures=self.captures)
         self.initiative = 1 - self.initiative
@@ -464,6 +501,8 @@ class GameState:
         self.token_hand[seat].remove(v)
         self.slots[i][half] = (seat, v)
         frame.placed += 1
+        self._secret(("token_placed", self.round, seat, i, half, v, -1, ()),
+                     ("token_placed", self.round, seat, i, half, -1, -1, ()))
         if self.log is not None:
             self._event("token_placed", seat=SEATS[seat], card=i, half=half, value=_token_name(v))
 
@@ -491,6 +530,7 @@ class GameState:
         for s in (a, b):
             if s is not None:
                 self.spent[s[0]].append(s[1])
+        self._seen("card", -1, items=(a if a is None else (a[0], a[1]), b if b is None else (b[0], b[1])))
         if a is None and b is None:
             self._event("card", card=i, tokens=None)
             return ()
@@ -554,6 +594,11 @@ class GameState:
 
     def _end_check(self, frame: CheckAction) -> None:
         self.stack.pop()
+        if frame.drawn:
+            seat = frame.seat
+            self._secret(("draw", self.round, seat, self._card_now(), frame.drawn, -1, -1,
+                          tuple(self.hands[seat][-frame.drawn:])),
+                         ("draw", self.round, seat, self._card_now(), frame.drawn, -1, -1, ()))
         # One event per Check action, with the number drawn, as for the
         # Doctor's draw: the log reads "draws 2", not "draws 1" twice.
         if frame.drawn and self.log is not None:
@@ -567,6 +612,9 @@ class GameState:
             self.hands[seat].append(self.deck.pop())
             got += 1
         self.stats["checks_drawn_" + SEATS[seat]] += got
+        self._secret(("draw", self.round, seat, self._card_now(), got, -1, -1,
+                      tuple(self.hands[seat][len(self.hands[seat]) - got:])),
+                     ("draw", self.round, seat, self._card_now(), got, -1, -1, ()))
         if self.log is not None:
             self._event("draw", seat=SEATS[seat], n=got)
 
@@ -576,6 +624,7 @@ class GameState:
 
     def _a_joker(self, frame: Joker, opt: str) -> None:
         self.stack.pop()
+        self._seen("joker", frame.seat, opt)
         if self.log is not None:
             self._event("joker", seat=SEATS[frame.seat], choice=opt)
         if opt != "pass":
@@ -609,6 +658,7 @@ class GameState:
         self.cash_total[seat] += value
         self.stats["checks_cashed_" + SEATS[seat]] += 1
         city = self._city_of(seat)
+        self._seen("cash", seat, chk, city)
         if self.log is not None:
             self._event("cash", seat=SEATS[seat], check=self._check_name(chk), city=self._city_name(city))
         if seat == ANGELA:
@@ -663,11 +713,13 @@ class GameState:
         if opt[0] == "radar":
             self._place_radar(opt[1], WHITE)
             self.stats["radars_placed"] += 1
+            self._seen("radar", JESSAH, opt[1])
             if self.log is not None:
                 self._event("radar", continent=self.comps.continents[opt[1]].id)
         elif opt[0] == "barrier":
             self._place_barrier(opt[1], WHITE)
             self.stats["barriers_placed"] += 1
+            self._seen("barrier", JESSAH, opt[1])
             if self.log is not None:
                 self._event("barrier", route=self.comps.route_name(opt[1]))
         else:
@@ -675,6 +727,7 @@ class GameState:
             self.barriers[to] = self.barriers[frm]  # a moved barrier keeps its side
             self.barriers[frm] = 0
             self.stats["barriers_moved"] += 1
+            self._seen("barrier_moved", JESSAH, frm, to)
             if self.log is not None:
                 self._event("barrier_moved", frm=self.comps.route_name(frm), to=self.comps.route_name(to))
 
@@ -712,10 +765,12 @@ class GameState:
         self.stats["security_spent"] += self.rules.security_removal_cost
         if opt[0] == "remove_radar":
             self._remove_radar(opt[1])
+            self._seen("security_spent", ANGELA, "radar", opt[1], -1)
             if self.log is not None:
                 self._event("security_spent", removed="radar", continent=self.comps.continents[opt[1]].id)
         else:
             self._remove_barrier(opt[1])
+            self._seen("security_spent", ANGELA, "barrier", -1, opt[1])
             if self.log is not None:
                 self._event("security_spent", removed="barrier", route=self.comps.route_name(opt[1]))
         # The public knows the token is gone; a movement in progress is judged
@@ -739,6 +794,7 @@ class GameState:
         if opt == "gain":
             frame.left -= 1
             self.security = min(self.rules.security_cap, self.security + 1)  # excess lost (R11)
+            self._seen("security_gain", ANGELA, self.security)
             if self.log is not None:
                 self._event("security_gain", security=self.security)
         elif opt == "pass":
@@ -789,6 +845,7 @@ class GameState:
             frame.left -= 1
             city = self.jessah_city if opt == "inspect" else opt[1]
             if city != self.jessah_city:
+                self._seen("jessah_move", JESSAH, city)
                 self._event("jessah_move", to=self._city_name(city))
             self.jessah_city = city
             self._inspect(city)
@@ -799,6 +856,7 @@ class GameState:
         frame.left -= 1
         city = self.angela_city if opt == "stay" else opt[1]
         self.angela_city = city
+        self._secret(("angela_step", self.round, ANGELA, self._card_now(), city, -1, -1, ()), None)
         if self.log is not None:
             self._event("angela_step", to=self._city_name(city))
         if frame.mode & M_JOURNALIST:
@@ -826,6 +884,9 @@ class GameState:
         self.radar_pending = 0
         self.last_announcement = triggered
         comps = self.comps
+        mode = frame.mode
+        self._seen("announce", ANGELA, frame.steps,
+                   "journalist" if mode & M_JOURNALIST else "escape" if mode & M_ESCAPE else "", -1, triggered)
         if self.log is not None:
             self._event("announce", triggers=[
                 comps.continents[k].id + ("" if c < 0 else f" ({comps.cities[c]})") for k, c in triggered])
@@ -846,6 +907,7 @@ class GameState:
 
     def _inspect(self, city: int) -> None:
         self.stats["inspections"] += 1
+        self._seen("inspect", JESSAH, city, self.angela_city == city)
         if self.angela_city == city:
             self._event("inspect", city=self._city_name(city), found=True)
             # A capture ends Jessah's current movement (R17).
@@ -862,6 +924,7 @@ class GameState:
         city = frame.city
         self.captures += 1
         self._reveal_angela(city)
+        self._seen("capture", JESSAH, city, self.captures)
         if self.log is not None:
             self._event("capture", city=self._city_name(city), captures=self.captures)
         self.stack.pop()
@@ -881,6 +944,7 @@ class GameState:
         self.identities_up.remove(i)
         self.identities_down.append(i)
         self.burnt.append(opt)
+        self._seen("identity", ANGELA, opt)
         ident = self.comps.identities[i]
         if self.log is not None:
             self._event("identity", identity=opt)
@@ -907,6 +971,7 @@ class GameState:
         if not self.upgrades_face_up:
             # R9: no upgrade left: 1 Security action, then 1 Movement action.
             self.stack.pop()
+            self._seen("no_upgrade_left", JESSAH)
             if self.log is not None:
                 self._event("no_upgrade_left")
             self._push_move(JESSAH, 1, 0)
@@ -929,6 +994,7 @@ class GameState:
         self._reveal_upgrades()
         card = cards[chosen]
         self.upgrade_rounds.setdefault(card.id, self.round)
+        self._seen("upgrade", frame.chooser, card.id, items=tuple([cards[u].id for u in self.upgrades_face_up]))
         if self.log is not None:
             self._event("upgrade", chooser=SEATS[frame.chooser], upgrade=card.id,
                         face_up=[cards[u].id for u in self.upgrades_face_up])

@@ -9,11 +9,13 @@ view unless Angela is standing on a revealed city right now).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
 from rnsim.games.red_notice.engine.frames import Card, Move
+from rnsim.games.red_notice.engine.history import Event, Record, decode
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
@@ -49,6 +51,64 @@ class Worlds:
         from rnsim.games.red_notice.engine.determinize import determinize
 
         return determinize(self._state, self._seat, rng, weights)
+
+
+class History:
+    """The events one seat has seen so far, oldest first, as :class:`Event`
+    (engine/history.py; every kind is listed in docs/strategies.md).
+
+    A snapshot: it holds the seat's append-only record list and its length
+    when the view was built, so building it costs the same at round 1 and
+    round 20, and events recorded later never show. Records are decoded when
+    read; a strategy that follows the game reads only what is new since its
+    last decision (``view.history[self.seen:]``).
+    """
+
+    __slots__ = ("_records", "_n")
+
+    def __init__(self, records: list[Record], n: int) -> None:
+        self._records = records
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Event, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Event | tuple[Event, ...]:
+        if isinstance(i, slice):
+            return tuple([decode(r) for r in self._records[:self._n][i]])
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(f"history index out of range (0..{self._n - 1})")
+        return decode(self._records[i])
+
+    def __iter__(self) -> Iterator[Event]:
+        records = self._records
+        for i in range(self._n):
+            yield decode(records[i])
+
+    def __reversed__(self) -> Iterator[Event]:
+        records = self._records
+        for i in range(self._n - 1, -1, -1):
+            yield decode(records[i])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, History):
+            return NotImplemented
+        n = self._n
+        return n == other._n and self._records[:n] == other._records[:n]
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._records[:self._n]))
+
+    def __repr__(self) -> str:
+        return f"History({len(self)} events)"
 
 
 @dataclass(slots=True, eq=True)
@@ -100,6 +160,8 @@ class View:
     performances: tuple[tuple[int, int], ...] = ()  # its (seat, half) performances in order (R1-R3)
     performed: int = 0  # how many of them have started
     movement: tuple[int, int, int] | None = None  # (seat, steps, steps left) of the movement in progress
+    # --- every event this seat has seen, oldest first (engine/history.py)
+    history: History = field(default_factory=lambda: History([], 0))
     # --- for search players: samples of the hidden facts (never the real ones)
     worlds: Worlds | None = field(default=None, compare=False, repr=False)
 
@@ -172,6 +234,7 @@ def build_view(state: GameState, seat: int) -> View:
         my_tokens=tuple(state.token_hand[seat]),
         my_pool=tuple(sorted(state.token_pool[seat])),
         spent=(tuple(state.spent[0]), tuple(state.spent[1])),
+        history=History(state.history[seat], len(state.history[seat])),
         worlds=Worlds(state, seat, state.pending),
     )
     # The few frames on top of the stack say what is resolving (cheap: the

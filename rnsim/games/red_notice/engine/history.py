@@ -1,0 +1,141 @@
+"""The public history of a game, event by event, as each seat saw it.
+
+The engine (state.py) records every event a player sees as a compact record
+``(kind, round, seat, card, a, b, c, items)`` in one append-only list per
+seat (``GameState.history[seat]``). A public event is the same record in both
+lists. An event with a hidden part (Angela's start city, the value of a token
+placed face down, which checks were drawn, a hand dealt) is recorded in full
+for the seat that knows it and as :func:`mask` of it for the other seat;
+Angela's steps are in her list only (the public learns a movement's outcome
+from its announcement, R15). So a seat's list holds exactly what that seat
+has seen (R24, R25), and nothing in it changes once recorded.
+
+A strategy reads it as ``View.history``, a sequence of :class:`Event`
+(see view.py): records are decoded into named fields only when read, so a
+game whose strategies never look costs only the recording. What each field
+means for each kind is documented in docs/strategies.md ("What a strategy
+can know") and in ``FIELDS`` below.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+# A record as the engine stores it: (kind, round, seat, card, a, b, c, items).
+Record = tuple[str, int, int, int, Any, Any, Any, tuple[Any, ...]]
+
+
+class Event(NamedTuple):
+    """One event of the game as one seat saw it. Unused fields keep their
+    defaults (-1, False, "", ()). Cities, continents, routes and checks are
+    the engine's indexes (``comps.cities[city]``, ``comps.continents[k].id``,
+    ``comps.route_name(route)``, ``comps.checks[check]``); identities and
+    upgrades are their ids."""
+
+    round: int  # 0 during setup, then the round number
+    kind: str  # one of FIELDS' keys
+    seat: int  # who acts (0 Angela, 1 Jessah), -1 for nobody
+    card: int  # round position of the card the event belongs to, -1 outside the cards
+    city: int = -1
+    continent: int = -1
+    route: int = -1
+    from_route: int = -1
+    check: int = -1
+    half: int = -1
+    value: int = -1
+    found: bool = False
+    name: str = ""
+    items: tuple[Any, ...] = ()
+
+
+# kind -> the Event fields that the record's a, b, c fill (None: unused).
+FIELDS: dict[str, tuple[str | None, str | None, str | None]] = {
+    "deal": ("value", None, None),  # value: checks dealt; items: the hand (own seat only)
+    "jessah_start": ("city", "check", None),  # the check shown (R19) and her city
+    "setup_radar": ("continent", None, None),
+    "angela_start": ("continent", "check", "city"),  # city: hers only (-1 for Jessah)
+    "round_start": (None, None, None),  # seat: the initiative; items: the round's card ids
+    "token_placed": ("half", "value", None),  # value: -1 for the opponent until the card is revealed
+    "card": (None, None, None),  # revealed: items = per half, (seat, value) or None
+    "draw": ("value", None, None),  # value: how many; items: the checks (own seat only)
+    "joker": ("name", None, None),  # name: "check", "bank", "security", "movement" or "pass"
+    "cash": ("check", "city", None),  # Angela's cash reveals her city (R8)
+    "radar": ("continent", None, None),
+    "barrier": ("route", None, None),
+    "barrier_moved": ("from_route", "route", None),
+    "security_gain": ("value", None, None),  # value: her security after it
+    "security_set": ("value", None, None),  # the Secret Agent's escape
+    "security_spent": ("name", "continent", "route"),  # name: "radar" (continent) or "barrier" (route)
+    "jessah_move": ("city", None, None),
+    "inspect": ("city", "found", None),
+    "angela_step": ("city", None, None),  # Angela's own list only
+    "announce": ("value", "name", None),  # value: steps; name: "", "escape" or "journalist";
+    # items: the triggers as (continent, city or -1) (R14, R15)
+    "capture": ("city", "value", None),  # value: captures so far
+    "identity": ("name", None, None),  # the identity burnt (R22)
+    "upgrade": ("name", None, None),  # seat: who chose it; items: upgrade ids face up after
+    "upgrade_destroyed": ("name", None, None),
+    "no_upgrade_left": (None, None, None),  # R9
+    "wiretap": (None, None, None),  # items: Angela's hand, shown
+    "satellite_sweep": ("continent", None, None),
+    "informant": ("city", "found", None),  # found: she is in the city or next to it
+    "lawyer_discard": ("name", "continent", "route"),
+    "black_radar": ("continent", None, None),
+    "black_barrier": ("route", None, None),
+    "black_removed": ("name", "continent", "route"),
+    "round_end": (None, None, None),
+}
+
+# Kinds with a part hidden from the seat that did not act: what the other
+# seat's copy hides (see mask).
+SECRET = frozenset({"deal", "angela_start", "token_placed", "draw", "angela_step"})
+
+_INDEX = {name: i for i, name in enumerate(Event._fields)}
+_DEFAULTS = tuple(Event._field_defaults.get(n, -1) for n in Event._fields)
+# kind -> ((a's position in Event, b's, c's), with -1 for unused)
+_SLOTS = {k: tuple(-1 if n is None else _INDEX[n] for n in names) for k, names in FIELDS.items()}
+
+
+def decode(r: Record) -> Event:
+    """The Event of a record."""
+    kind = r[0]
+    out = list(_DEFAULTS)
+    out[0], out[1], out[2], out[3] = r[1], kind, r[2], r[3]
+    for pos, x in zip(_SLOTS[kind], (r[4], r[5], r[6]), strict=True):
+        if pos >= 0:
+            out[pos] = x
+    if _INDEX["found"] in _SLOTS[kind]:
+        out[_INDEX["found"]] = bool(out[_INDEX["found"]])
+    out[-1] = r[7]
+    return Event._make(out)
+
+
+def mask(r: Record) -> Record | None:
+    """The record as the seat that did not act sees it (None: not at all).
+    A public record is returned unchanged."""
+    kind = r[0]
+    if kind not in SECRET:
+        return r
+    if kind == "angela_step":
+        return None
+    if kind == "angela_start":
+        return (kind, r[1], r[2], r[3], r[4], r[5], -1, ())
+    if kind == "token_placed":
+        return (kind, r[1], r[2], r[3], r[4], -1, -1, ())
+    return (kind, r[1], r[2], r[3], r[4], -1, -1, ())  # deal, draw: the count only
+
+
+def public(records: list[Record], seat: int) -> list[Record]:
+    """``seat``'s list with her own hidden parts masked and her steps left
+    out: the events as anyone saw them. It is also what her opponent saw,
+    short of his own hidden parts; samples and concealed copies give it to
+    the opponent, so they carry no secret of his."""
+    out: list[Record] = []
+    for r in records:
+        if r[0] in SECRET and r[2] == seat:
+            m = mask(r)
+            if m is not None:
+                out.append(m)
+        else:
+            out.append(r)
+    return out
