@@ -1,9 +1,12 @@
 """One seat's view of the game: public facts plus that seat's own hidden facts.
 
 A strategy receives a View, never the GameState (R24, R25). The View is a
-snapshot: nothing in it refers back to the state. Fields holding the
+snapshot: changing the game changes nothing in it. Fields holding the
 opponent's hidden facts are simply absent (``angela_city`` is -1 in Jessah's
-view unless Angela is standing on a revealed city right now).
+view unless Angela is standing on a revealed city right now). The one thing
+it shares with the state is the seat's own append-only history list, read
+only up to its length at the view's decision (History), so a view costs the
+same however long the game has run.
 """
 
 from __future__ import annotations
