@@ -274,6 +274,10 @@ def test_each_seat_sees_the_same_public_events_and_only_its_own_secrets(seed):
         d = s.decision()
         if n % 9 == 0:
             views.append([build_view(s, seat) for seat in (ANGELA, JESSAH)])
+        # While a card resolves, the latest event belongs to it (its "card" event comes first).
+        v = build_view(s, d.seat)
+        if v.resolving >= 0:
+            assert v.history[-1].card == v.resolving
         s.apply(d.options[rng.randrange(len(d.options))])
         n += 1
     h = s.history
@@ -291,6 +295,12 @@ def test_each_seat_sees_the_same_public_events_and_only_its_own_secrets(seed):
                 assert len(e.items) == e.value
             if e.seat == seat and e.kind == "token_placed":
                 assert e.value >= 0
+    # Any slice reads like the whole history cut (the card tags of its first events included).
+    whole = tuple(build_view(s, JESSAH).history)
+    cut = random.Random(seed).sample(range(len(whole)), min(6, len(whole)))
+    for a, b in zip(cut, sorted(cut), strict=True):
+        assert build_view(s, JESSAH).history[a:b] == whole[a:b]
+        assert build_view(s, JESSAH).history[b] == whole[b]
     # Append-only: an old view's history is a prefix of the later ones, and did not move.
     for before, after in zip(views, views[1:], strict=False):
         for seat in (ANGELA, JESSAH):
@@ -393,6 +403,44 @@ def _scenario_defaults() -> dict:
     kw = {k: p.default for k, p in params.items()}
     kw["then"] = [move("angela", 1)]
     return kw
+
+
+def test_a_game_nobody_reads_views_of_keeps_no_history_and_says_so():
+    s = GameState.new(RULES, random.Random(3))
+    s.stop_history()
+    for _ in range(60):
+        s.apply(s.decision().options[0])
+    assert s.history == [[], []]
+    v = build_view(s, JESSAH)
+    with pytest.raises(RuntimeError, match="keeps no history"):
+        len(v.history)
+    with pytest.raises(RuntimeError, match="keeps no history"):
+        list(v.history)
+
+
+def test_run_game_keeps_the_history_when_one_seat_reads_views():
+    from rnsim.games import get_game
+    from rnsim.play import run_game
+    from rnsim.strategy import load_strategy
+
+    class Watcher:
+        uses_view = True
+
+        def __init__(self) -> None:
+            self.seen: list[int] = []
+
+        def new_game(self, seat, rng) -> None:
+            self.rng = rng
+
+        def choose(self, view, decision):
+            self.seen.append(len(view.history))
+            return decision.options[self.rng.randrange(len(decision.options))]
+
+    game = get_game("red_notice")
+    watcher = Watcher()
+    run_game(game, RULES, [load_strategy("random", None, game), watcher], 0, 5)
+    # Jessah decides first (R19): she sees both deals, then every later event.
+    assert watcher.seen[0] == 2 and watcher.seen == sorted(watcher.seen) and watcher.seen[-1] > 50
 
 
 # ------------------------------------------------------------------ docs

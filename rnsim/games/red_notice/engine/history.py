@@ -1,7 +1,7 @@
 """The public history of a game, event by event, as each seat saw it.
 
 The engine (state.py) records every event a player sees as a compact record
-``(kind, round, seat, card, a, b, c, items)`` in one append-only list per
+``(kind, round, seat, a, b, c, items)`` in one append-only list per
 seat (``GameState.history[seat]``). A public event is the same record in both
 lists. An event with a hidden part (Angela's start city, the value of a token
 placed face down, which checks were drawn, a hand dealt) is recorded in full
@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-# A record as the engine stores it: (kind, round, seat, card, a, b, c, items).
-Record = tuple[str, int, int, int, Any, Any, Any, tuple[Any, ...]]
+# A record as the engine stores it: (kind, round, seat, a, b, c, items). The
+# card an event belongs to is not stored: it is the card of the last "card"
+# record of the round (card_at), which keeps recording cheap.
+Record = tuple[str, int, int, Any, Any, Any, tuple[Any, ...]]
 
 
 class Event(NamedTuple):
@@ -55,8 +57,8 @@ FIELDS: dict[str, tuple[str | None, str | None, str | None]] = {
     "setup_radar": ("continent", None, None),
     "angela_start": ("continent", "check", "city"),  # city: hers only (-1 for Jessah)
     "round_start": (None, None, None),  # seat: the initiative; items: the round's card ids
-    "token_placed": ("half", "value", None),  # value: -1 for the opponent until the card is revealed
-    "card": (None, None, None),  # revealed: items = per half, (seat, value) or None
+    "token_placed": ("card", "half", "value"),  # value: -1 for the opponent until the card is revealed
+    "card": ("card", None, None),  # revealed: items = per half, (seat, value) or None
     "draw": ("value", None, None),  # value: how many; items: the checks (own seat only)
     "joker": ("name", None, None),  # name: "check", "bank", "security", "movement" or "pass"
     "cash": ("check", "city", None),  # Angela's cash reveals her city (R8)
@@ -96,18 +98,60 @@ _DEFAULTS = tuple(Event._field_defaults.get(n, -1) for n in Event._fields)
 _SLOTS = {k: tuple(-1 if n is None else _INDEX[n] for n in names) for k, names in FIELDS.items()}
 
 
-def decode(r: Record) -> Event:
-    """The Event of a record."""
+# Kinds outside the cards of a round: their card is -1, and an event after
+# one of them (and before a "card" record) belongs to no card.
+_NO_CARD = frozenset({"deal", "jessah_start", "setup_radar", "angela_start", "round_start", "token_placed",
+                      "round_end"})
+
+
+def card_at(records: list[Record], i: int) -> int:
+    """The card record ``i`` belongs to (module doc)."""
+    r = records[i]
+    if r[0] == "card" or r[0] == "token_placed":
+        return int(r[3])
+    return _card_after(records, i)
+
+
+def _card_after(records: list[Record], i: int) -> int:
+    """The card in resolution once record ``i`` happened: that of the last
+    "card" record at or before ``i`` in its round, else -1 (a few records
+    back at most)."""
+    for j in range(i, -1, -1):
+        k = records[j][0]
+        if k == "card":
+            return int(records[j][3])
+        if k in _NO_CARD:
+            return -1
+    return -1  # a position loaded without its history: unknown
+
+
+def decode(r: Record, card: int) -> Event:
+    """The Event of a record, which belongs to ``card``."""
     kind = r[0]
     out = list(_DEFAULTS)
-    out[0], out[1], out[2], out[3] = r[1], kind, r[2], r[3]
-    for pos, x in zip(_SLOTS[kind], (r[4], r[5], r[6]), strict=True):
+    out[0], out[1], out[2], out[3] = r[1], kind, r[2], card
+    for pos, x in zip(_SLOTS[kind], (r[3], r[4], r[5]), strict=True):
         if pos >= 0:
             out[pos] = x
     if _INDEX["found"] in _SLOTS[kind]:
         out[_INDEX["found"]] = bool(out[_INDEX["found"]])
-    out[-1] = r[7]
+    out[-1] = r[6]
     return Event._make(out)
+
+
+def decode_range(records: list[Record], start: int, stop: int) -> list[Event]:
+    """Events ``start`` to ``stop`` (exclusive) of a record list, in order."""
+    out: list[Event] = []
+    card = _card_after(records, start - 1) if start > 0 else -1
+    for i in range(start, stop):
+        r = records[i]
+        k = r[0]
+        if k == "card":
+            card = int(r[3])
+        elif k in _NO_CARD:
+            card = -1
+        out.append(decode(r, int(r[3]) if k == "token_placed" else card))
+    return out
 
 
 def mask(r: Record) -> Record | None:
@@ -119,10 +163,10 @@ def mask(r: Record) -> Record | None:
     if kind == "angela_step":
         return None
     if kind == "angela_start":
-        return (kind, r[1], r[2], r[3], r[4], r[5], -1, ())
+        return (kind, r[1], r[2], r[3], r[4], -1, ())
     if kind == "token_placed":
-        return (kind, r[1], r[2], r[3], r[4], -1, -1, ())
-    return (kind, r[1], r[2], r[3], r[4], -1, -1, ())  # deal, draw: the count only
+        return (kind, r[1], r[2], r[3], r[4], -1, ())
+    return (kind, r[1], r[2], r[3], -1, -1, ())  # deal, draw: the count only
 
 
 def public(records: list[Record], seat: int) -> list[Record]:

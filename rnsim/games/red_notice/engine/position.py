@@ -70,7 +70,7 @@ SAVED = frozenset({
     "revealed_hand", "stats", "cash_by_round", "captures_by_round", "upgrade_rounds", "burnt", "rng",
     "history",
 })
-DERIVED = frozenset({"comps", "n_radars", "n_barriers", "cash_total", "pending", "log"})
+DERIVED = frozenset({"comps", "n_radars", "n_barriers", "cash_total", "pending", "log", "recording"})
 
 
 # ------------------------------------------------------------------- saving
@@ -397,6 +397,7 @@ def load_position(
     hist = data.get("history", {})
     r.table(hist, "history.", set(SEATS))
     s.history = [[], []]
+    s.recording = True
     for seat, name in enumerate(SEATS):
         events = r.typed(hist.get(name, []), list, f"history.{name}", "a list of events")
         s.history[seat] = [_event_in(r, ids, e, f"history.{name}[{i}]") for i, e in enumerate(events)]
@@ -493,16 +494,15 @@ def frame_fields(kind: str, **fields: Any) -> list[Any]:
 # An event is written as a table of its kind's fields (history.FIELDS), in
 # the names used above: a city by name, a continent by id, a route as
 # "City|City", a check as {colour, value}, a token by value or "POW"; a field
-# hidden from the seat (or unused) is null, seat and card are left out when none.
+# hidden from the seat (or unused) is null, the seat is left out when none.
+# The card an event belongs to is derived (history.card_at), not saved.
 
 
 def _event_out(comps: Components, e: Record) -> dict[str, Any]:
-    kind, rnd, seat, card, *abc, items = e
+    kind, rnd, seat, *abc, items = e
     out: dict[str, Any] = {"kind": kind, "round": rnd}
     if seat >= 0:
         out["seat"] = SEATS[seat]
-    if card >= 0:
-        out["card"] = card
     for name, x in zip(EVENT_FIELDS[kind], abc, strict=True):
         if name is not None:
             out[name] = _field_out(comps, kind, name, x)
@@ -512,7 +512,7 @@ def _event_out(comps: Components, e: Record) -> dict[str, Any]:
 
 
 def _field_out(comps: Components, kind: str, name: str, x: Any) -> Any:
-    if name in ("found", "name", "half") or (name == "value" and kind != "token_placed"):
+    if name in ("found", "name", "half", "card") or (name == "value" and kind != "token_placed"):
         return x
     if isinstance(x, int) and x < 0:
         return None  # hidden from this seat, or none
@@ -545,11 +545,10 @@ def _event_in(r: _Reader, ids: _Names, e: Any, key: str) -> Record:
     if kind not in EVENT_FIELDS:
         raise r.err(f"{key}.kind", f"unknown event kind {kind!r}; kinds are: {', '.join(EVENT_FIELDS)}")
     names = EVENT_FIELDS[kind]
-    r.table(e, key + ".", {"kind", "round", "seat", "card", "items", *(n for n in names if n is not None)},
-            required={"round"})
+    r.table(e, key + ".", {"kind", "round", "seat", "items", *(n for n in names if n is not None)},
+            required={"round", *(n for n in names if n in ("card", "half"))})
     comps = ids.comps
     seat = -1 if e.get("seat") is None else r.seat(e["seat"], f"{key}.seat")
-    card = -1 if e.get("card") is None else r.int_(e["card"], f"{key}.card", 0, None)
     abc: list[Any] = []
     for name in names:
         x = e.get(name) if name is not None else None
@@ -562,6 +561,8 @@ def _event_in(r: _Reader, ids: _Names, e: Any, key: str) -> Record:
             abc.append(r.typed(x if x is not None else "", str, k, "a name"))
         elif name == "half":
             abc.append(r.int_(x, k, 0, 1))
+        elif name == "card":
+            abc.append(r.int_(x, k, 0, None))  # a round position
         elif name == "value" and kind != "token_placed":
             abc.append(r.int_(x if x is not None else -1, k, -1, None))
         elif x is None:
@@ -607,7 +608,7 @@ def _event_in(r: _Reader, ids: _Names, e: Any, key: str) -> Record:
     else:
         items = tuple(ids.upgrade_key(x, f"{key}.items[{i}]") for i, x in enumerate(raw))
     rnd = r.int_(e["round"], f"{key}.round", 1, None)
-    return (kind, rnd, seat, card, abc[0], abc[1], abc[2], items)
+    return (kind, rnd, seat, abc[0], abc[1], abc[2], items)
 
 
 def _check_id(ids: _Names, v: Any, key: str) -> int:

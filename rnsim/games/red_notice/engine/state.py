@@ -111,6 +111,7 @@ class GameState:
     upgrade_rounds: dict[str, int]
     burnt: list[str]
     history: list[list[Record]]
+    recording: bool
 
     # ------------------------------------------------------------------ setup
 
@@ -207,9 +208,10 @@ class GameState:
         s.upgrade_rounds = {}
         s.burnt = []
         s.history = [[], []]
+        s.recording = True
         for seat in (ANGELA, JESSAH):  # each seat sees its own hand, and the other's size
-            full: Record = ("deal", s.round, seat, -1, len(s.hands[seat]), -1, -1, tuple(s.hands[seat]))
-            s._secret(full, ("deal", s.round, seat, -1, len(s.hands[seat]), -1, -1, ()))
+            full: Record = ("deal", s.round, seat, len(s.hands[seat]), -1, -1, tuple(s.hands[seat]))
+            s._secret(full, ("deal", s.round, seat, len(s.hands[seat]), -1, -1, ()))
         s.stack = [Round(P_START, 0), AngelaStart()]
         s.stack.extend(SetupRadar() for _ in range(rules.radars_at_setup))
         s.stack.append(JessahStart())
@@ -296,6 +298,7 @@ class GameState:
         c.burnt = self.burnt[:]
         # Records are immutable tuples: the lists are copied, the records shared.
         c.history = [self.history[0][:], self.history[1][:]]
+        c.recording = self.recording
         return c
 
     # ------------------------------------------------------------ the machine
@@ -318,24 +321,26 @@ class GameState:
             data["round"] = self.round
             self.log.append(data)
 
-    def _card_now(self) -> int:
-        """The round position of the card being resolved, -1 outside the cards."""
-        st = self.stack
-        if st:
-            r = st[0]
-            if isinstance(r, Round) and r.phase == P_RESOLVE:
-                return r.next_card - 1
-        return -1
+    def stop_history(self) -> None:
+        """Record no history from now on (its lists are emptied): for games in
+        which no strategy reads a view (rnsim.play.run_game), so that they do
+        not pay for it. Views of such a game refuse to show a history."""
+        self.recording = False
+        self.history = [[], []]
 
     def _seen(self, kind: str, seat: int, a: Any = -1, b: Any = -1, c: Any = -1, items: tuple[Any, ...] = ()) -> None:
         """Record a public event in both seats' histories (engine/history.py)."""
-        e = (kind, self.round, seat, self._card_now(), a, b, c, items)
+        if not self.recording:
+            return
+        e = (kind, self.round, seat, a, b, c, items)
         self.history[0].append(e)
         self.history[1].append(e)
 
     def _secret(self, full: Record, masked: Record | None) -> None:
         """Record an event of seat full[2]: in full for her, ``masked`` (or
         nothing) for the other seat."""
+        if not self.recording:
+            return
         seat = full[2]
         self.history[seat].append(full)
         if masked is not None:
@@ -416,8 +421,8 @@ class GameState:
         k = self.comps.city_continent[city]
         self.belief = self.comps.continent_mask[k]  # her continent is public, not her city
         self.last_seen = (-1, k, 0)
-        self._secret(("angela_start", self.round, ANGELA, -1, k, chk, city, ()),
-                     ("angela_start", self.round, ANGELA, -1, k, chk, -1, ()))
+        self._secret(("angela_start", self.round, ANGELA, k, chk, city, ()),
+                     ("angela_start", self.round, ANGELA, k, chk, -1, ()))
         if self.log is not None:
             self._event("angela_start", city=self._city_name(city), continent=self.comps.continents[k].id,
                         shown=self._check_name(chk))
@@ -445,7 +450,8 @@ class GameState:
                     hand.append(pool.pop(self.rng.randrange(len(pool))))
                 hand.sort()
                 self.token_hand[seat] = hand
-            self._seen("round_start", self.initiative, items=tuple(self.round_cards))
+            if self.recording:
+                self._seen("round_start", self.initiative, items=tuple(self.round_cards))
             if self.log is not None:
                 self._event("round_start", initiative=SEATS[self.initiative],
                             cards=[[h.label() for h in self.comps.cards[c]] for c in self.round_cards],
@@ -501,8 +507,9 @@ class GameState:
         self.token_hand[seat].remove(v)
         self.slots[i][half] = (seat, v)
         frame.placed += 1
-        self._secret(("token_placed", self.round, seat, i, half, v, -1, ()),
-                     ("token_placed", self.round, seat, i, half, -1, -1, ()))
+        if self.recording:
+            self._secret(("token_placed", self.round, seat, i, half, v, ()),
+                         ("token_placed", self.round, seat, i, half, -1, ()))
         if self.log is not None:
             self._event("token_placed", seat=SEATS[seat], card=i, half=half, value=_token_name(v))
 
@@ -530,7 +537,7 @@ class GameState:
         for s in (a, b):
             if s is not None:
                 self.spent[s[0]].append(s[1])
-        self._seen("card", -1, items=(a if a is None else (a[0], a[1]), b if b is None else (b[0], b[1])))
+        self._seen("card", -1, i, items=(a, b))  # slots hold immutable (seat, value) tuples
         if a is None and b is None:
             self._event("card", card=i, tokens=None)
             return ()
@@ -594,11 +601,10 @@ class GameState:
 
     def _end_check(self, frame: CheckAction) -> None:
         self.stack.pop()
-        if frame.drawn:
+        if frame.drawn and self.recording:
             seat = frame.seat
-            self._secret(("draw", self.round, seat, self._card_now(), frame.drawn, -1, -1,
-                          tuple(self.hands[seat][-frame.drawn:])),
-                         ("draw", self.round, seat, self._card_now(), frame.drawn, -1, -1, ()))
+            self._secret(("draw", self.round, seat, frame.drawn, -1, -1, tuple(self.hands[seat][-frame.drawn:])),
+                         ("draw", self.round, seat, frame.drawn, -1, -1, ()))
         # One event per Check action, with the number drawn, as for the
         # Doctor's draw: the log reads "draws 2", not "draws 1" twice.
         if frame.drawn and self.log is not None:
@@ -612,9 +618,9 @@ class GameState:
             self.hands[seat].append(self.deck.pop())
             got += 1
         self.stats["checks_drawn_" + SEATS[seat]] += got
-        self._secret(("draw", self.round, seat, self._card_now(), got, -1, -1,
-                      tuple(self.hands[seat][len(self.hands[seat]) - got:])),
-                     ("draw", self.round, seat, self._card_now(), got, -1, -1, ()))
+        if self.recording:
+            self._secret(("draw", self.round, seat, got, -1, -1, tuple(self.hands[seat][len(self.hands[seat]) - got:])),
+                         ("draw", self.round, seat, got, -1, -1, ()))
         if self.log is not None:
             self._event("draw", seat=SEATS[seat], n=got)
 
@@ -856,7 +862,8 @@ class GameState:
         frame.left -= 1
         city = self.angela_city if opt == "stay" else opt[1]
         self.angela_city = city
-        self._secret(("angela_step", self.round, ANGELA, self._card_now(), city, -1, -1, ()), None)
+        if self.recording:
+            self._secret(("angela_step", self.round, ANGELA, city, -1, -1, ()), None)
         if self.log is not None:
             self._event("angela_step", to=self._city_name(city))
         if frame.mode & M_JOURNALIST:
@@ -994,7 +1001,8 @@ class GameState:
         self._reveal_upgrades()
         card = cards[chosen]
         self.upgrade_rounds.setdefault(card.id, self.round)
-        self._seen("upgrade", frame.chooser, card.id, items=tuple([cards[u].id for u in self.upgrades_face_up]))
+        if self.recording:
+            self._seen("upgrade", frame.chooser, card.id, items=tuple([cards[u].id for u in self.upgrades_face_up]))
         if self.log is not None:
             self._event("upgrade", chooser=SEATS[frame.chooser], upgrade=card.id,
                         face_up=[cards[u].id for u in self.upgrades_face_up])

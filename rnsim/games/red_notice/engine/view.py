@@ -18,7 +18,7 @@ from typing import overload
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
 from rnsim.games.red_notice.engine.frames import Card, Move
-from rnsim.games.red_notice.engine.history import Event, Record, decode
+from rnsim.games.red_notice.engine.history import Event, Record, card_at, decode, decode_range
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
@@ -67,13 +67,20 @@ class History:
     last decision (``view.history[self.seen:]``).
     """
 
-    __slots__ = ("_records", "_n")
+    __slots__ = ("_records", "_n", "_kept")
 
-    def __init__(self, records: list[Record], n: int) -> None:
+    def __init__(self, records: list[Record], n: int, kept: bool = True) -> None:
         self._records = records
         self._n = n
+        self._kept = kept
+
+    def _check(self) -> None:
+        if not self._kept:
+            raise RuntimeError("view.history: this game keeps no history (GameState.stop_history: it was "
+                               "started for strategies that read no view)")
 
     def __len__(self) -> int:
+        self._check()
         return self._n
 
     @overload
@@ -83,35 +90,37 @@ class History:
     def __getitem__(self, i: slice) -> tuple[Event, ...]: ...
 
     def __getitem__(self, i: int | slice) -> Event | tuple[Event, ...]:
+        self._check()
         if isinstance(i, slice):
-            return tuple([decode(r) for r in self._records[:self._n][i]])
+            start, stop, step = i.indices(self._n)
+            if step == 1:
+                return tuple(decode_range(self._records, start, max(start, stop)))
+            return tuple(decode_range(self._records, 0, self._n)[i])
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError(f"history index out of range (0..{self._n - 1})")
-        return decode(self._records[i])
+        return decode(self._records[i], card_at(self._records, i))
 
     def __iter__(self) -> Iterator[Event]:
-        records = self._records
-        for i in range(self._n):
-            yield decode(records[i])
+        self._check()
+        return iter(decode_range(self._records, 0, self._n))
 
     def __reversed__(self) -> Iterator[Event]:
-        records = self._records
-        for i in range(self._n - 1, -1, -1):
-            yield decode(records[i])
+        self._check()
+        return reversed(decode_range(self._records, 0, self._n))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, History):
             return NotImplemented
         n = self._n
-        return n == other._n and self._records[:n] == other._records[:n]
+        return n == other._n and self._kept == other._kept and self._records[:n] == other._records[:n]
 
     def __hash__(self) -> int:
         return hash(tuple(self._records[:self._n]))
 
     def __repr__(self) -> str:
-        return f"History({len(self)} events)"
+        return f"History({self._n} events)" if self._kept else "History(not kept)"
 
 
 @dataclass(slots=True, eq=True)
@@ -237,7 +246,7 @@ def build_view(state: GameState, seat: int) -> View:
         my_tokens=tuple(state.token_hand[seat]),
         my_pool=tuple(sorted(state.token_pool[seat])),
         spent=(tuple(state.spent[0]), tuple(state.spent[1])),
-        history=History(state.history[seat], len(state.history[seat])),
+        history=History(state.history[seat], len(state.history[seat]), state.recording),
         worlds=Worlds(state, seat, state.pending),
     )
     # The few frames on top of the stack say what is resolving (cheap: the
