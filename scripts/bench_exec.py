@@ -26,6 +26,15 @@ is far steadier than either rate (on this machine rates spread +-25% between
 runs while pair ratios spread about +-8%). Use short measurements and many
 repeats (e.g. --games 500 --repeat 15).
 
+``--instructions`` measures instead the instructions a game costs, counted by
+valgrind's callgrind (installed from Debian's `valgrind` package): the count
+of a run of 2N games minus that of N games (the same imports, warm-up and
+first N games), divided by N. Counts do not depend on the machine's load, so
+one run of each suffices; they are a proxy for time (they ignore cache misses
+and the cost per instruction), which is why both measures are reported.
+
+    python scripts/bench_exec.py OLD NEW --instructions --games 100 --expert-games 40
+
 A checkout's interpreter is DIR/.venv/bin/python (with rnsim installed from
 DIR). The ratio must stay >= 0.95 for random-vs-random and expert-vs-expert.
 """
@@ -34,6 +43,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -82,7 +94,7 @@ else:
     t = time.process_time()
     out = play_chunk(ws, Chunk(0, 0, games))
     dt = time.process_time() - t
-print(json.dumps({"games_per_s": games / dt, "generic": generic,
+print(json.dumps({"games_per_s": games / dt if dt > 0 else 0.0, "generic": generic,
                   "native": [getattr(_engine, "NATIVE", None), getattr(_strats, "NATIVE", None)]}))
 """
 
@@ -97,6 +109,39 @@ def measure(root: Path, mode: str, a: str, b: str, games: int) -> float:
     res = json.loads(out.stdout.strip().splitlines()[-1])
     NATIVE[str(root)] = res["native"]
     return float(res["games_per_s"])
+
+
+def instructions(root: Path, mode: str, a: str, b: str, games: int) -> int:
+    """Instructions of one run of ``games`` games (callgrind's total)."""
+    py = root / ".venv" / "bin" / "python"
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(py), "-c", SNIPPET,
+                          mode, a, b, str(games)], cwd=root, capture_output=True, text=True, check=True, env=env)
+    m = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+    if m is None:
+        raise RuntimeError(f"no instruction count from callgrind: {out.stderr[-500:]}")
+    return int(m.group(1))
+
+
+def per_game_instructions(root: Path, mode: str, a: str, b: str, games: int) -> float:
+    return (instructions(root, mode, a, b, 2 * games) - instructions(root, mode, a, b, games)) / games
+
+
+def main_instructions(args: argparse.Namespace, cases: list[tuple[str, str, int]]) -> None:
+    if shutil.which("valgrind") is None:
+        sys.exit("bench_exec --instructions needs valgrind (apt-get install valgrind)")
+    print(f"bench_exec --instructions: old = {args.old}, new = {args.new}; callgrind instructions per game "
+          f"(2N minus N games); speed ratio new/old = old instructions / new instructions")
+    worst = float("inf")
+    for a, b, n in cases:
+        for mode in args.modes.split(","):
+            old = per_game_instructions(args.old, mode, a, b, n)
+            new = per_game_instructions(args.new, mode, a, b, n)
+            worst = min(worst, old / new)
+            print(f"  {a} vs {b:10s} {mode:5s} N={n:4d}: old {old / 1e6:8.2f} M instructions/game, "
+                  f"new {new / 1e6:8.2f} M, ratio new/old {old / new:.3f}", flush=True)
+    print(f"  lowest ratio {worst:.3f} ({'ok' if worst >= 0.95 else 'BELOW 0.95'})")
+    sys.exit(0 if worst >= 0.95 else 1)
 
 
 def _runs(xs: list[float]) -> str:
@@ -128,8 +173,12 @@ def main() -> None:
     ap.add_argument("--cases", default="random,expert",
                     help="strategies played against themselves: random (--games), others (--expert-games); "
                          "e.g. random,rule when the expert changed on purpose between the checkouts")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions per game with valgrind's callgrind instead of timing")
     args = ap.parse_args()
     cases = [(c, c, args.games if c == "random" else args.expert_games) for c in args.cases.split(",")]
+    if args.instructions:
+        main_instructions(args, cases)
     rates: dict[tuple[str, str, str], list[float]] = {}
     for r in range(args.repeat):
         for a, b, n in cases:
