@@ -3,6 +3,7 @@
     python scripts/bench_fbi.py ladder --games 1200 --players 3
     python scripts/bench_fbi.py speed --games 200 --players 5
     python scripts/bench_fbi.py versus-red-notice --games 100
+    python scripts/bench_fbi.py games --game fbi --games 30   # no timing: for callgrind
 
 ``ladder`` plays tables holding random, rule and expert together (3 players:
 one each; 4 and 5 players: the strongest fills the extra seats in turn...),
@@ -10,7 +11,10 @@ rotating the strategies over every seat permutation so seat position cancels
 out, and prints each strategy's win rate per seat it held (shared wins count
 1/k, F13) with a 95% Wilson interval; the ladder holds when the intervals are
 strictly ordered and do not overlap. ``speed`` plays games of one strategy in
-every seat on one core and prints games/s.
+every seat on one core and prints games/s. ``games`` only plays expert games
+(FBI at ``--players``, or Red Notice): run it under
+``valgrind --tool=callgrind`` and subtract a ``--games 0`` run for the
+instructions per game, a cost a loaded machine does not change.
 """
 
 from __future__ import annotations
@@ -116,6 +120,20 @@ def versus_red_notice(games: int, seed: int, runs: int) -> None:
           f"(min {min(ratios):.2f}, max {max(ratios):.2f})")
 
 
+def games_only(game: str, games: int, players: int, seed: int) -> None:
+    if game == "fbi":
+        rules = GAME.rules({})
+        for g in range(games):
+            play(rules, players, [ExpertStrategy() for _ in range(players)], seed, g)
+        return
+    from rnsim.play import play_game
+    from rnsim.strategy import load_strategy
+
+    a, j = load_strategy("expert"), load_strategy("expert")
+    for g in range(games):
+        play_game(angela=a, jessah=j, seed=seed, game_index=g)
+
+
 def _compiled(module: str) -> bool:
     import importlib
 
@@ -125,7 +143,8 @@ def _compiled(module: str) -> bool:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("ladder", "speed", "versus-red-notice"))
+    ap.add_argument("what", choices=("ladder", "speed", "versus-red-notice", "games"))
+    ap.add_argument("--game", choices=("fbi", "red-notice"), default="fbi", help="games: which game's expert games")
     ap.add_argument("--games", type=int, default=600)
     ap.add_argument("--players", type=int, nargs="+", default=[3],
                     help="player counts (ladder: the first; speed: each)")
@@ -135,6 +154,9 @@ def main() -> int:
     a = ap.parse_args()
     if a.what == "ladder":
         return 0 if ladder(a.games, a.players[0], a.seed, {"stacked": a.stacked}) else 1
+    if a.what == "games":
+        games_only(a.game, a.games, a.players[0] if a.game == "fbi" else 2, a.seed)
+        return 0
     if a.what == "versus-red-notice":
         versus_red_notice(a.games, a.seed, a.runs)
         return 0
