@@ -450,3 +450,17 @@ def test_every_event_kind_is_documented():
     doc = (ROOT / "docs" / "strategies.md").read_text()
     missing = [k for k in FIELDS if f"`{k}`" not in doc]
     assert not missing, f"docs/strategies.md does not describe the event kinds {missing}"
+
+
+def test_every_event_reads_as_a_line_and_hidden_parts_stay_hidden():
+    from rnsim.games.red_notice.engine.narrative import describe
+
+    s = random_game(12)
+    comps = s.comps
+    for seat in (ANGELA, JESSAH):
+        lines = [describe(e, comps) for e in build_view(s, seat).history]
+        assert all(isinstance(x, str) and x and not x.startswith(e.kind + " ")
+                   for x, e in zip(lines, build_view(s, seat).history, strict=True))
+    jessah = [describe(e, comps) for e in build_view(s, JESSAH).history]
+    assert any("starts somewhere in" in x for x in jessah) and not any("Angela steps" in x for x in jessah)
+    assert any("face-down token" in x for x in jessah)

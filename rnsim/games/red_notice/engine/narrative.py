@@ -55,3 +55,89 @@ _LINES = {
     "game_end": lambda e: f"\nGAME OVER in round {e['round']}: "
     + (f"{e['winner']} wins ({e['reason']})." if e["winner"] else f"no winner ({e['reason']})."),
 }
+
+
+# ------------------------------------------------- one seat's history, in words
+
+
+def describe(e: Any, comps: Any) -> str:
+    """One event of ``View.history`` (engine/history.Event) as a line of text,
+    as the seat that holds it saw it: what was hidden from it reads
+    "a hidden ..." (for debugging a strategy: what did it know?)."""
+    who = {0: "Angela", 1: "Jessah"}.get(e.seat, "")
+
+    def city(c: int) -> str:
+        return comps.cities[c] if c >= 0 else "a hidden city"
+
+    def cont(k: int) -> str:
+        return comps.continents[k].id if k >= 0 else "?"
+
+    def chk(c: int) -> str:
+        ch = comps.checks[c]
+        return f"{comps.continents[ch.continent].colour} ${ch.value // 1000}k"
+
+    def removed() -> str:
+        return f"radar on {cont(e.continent)}" if e.name == "radar" else f"barrier on {comps.route_name(e.route)}"
+
+    k = e.kind
+    if k == "deal":
+        return f"{who} is dealt {e.value} checks" + (f": {', '.join(chk(c) for c in e.items)}" if e.items else "")
+    if k in ("jessah_start", "angela_start"):
+        where = f"in {city(e.city)}" if e.city >= 0 else f"somewhere in {cont(e.continent)}"
+        return f"{who} shows a {chk(e.check)} check and starts {where}"
+    if k in ("setup_radar", "radar", "black_radar"):
+        return f"Jessah places a {'black ' if k == 'black_radar' else ''}radar on {cont(e.continent)}"
+    if k == "round_start":
+        return f"Round {e.round} starts, {who} has the initiative; cards {', '.join(str(c) for c in e.items)}"
+    if k == "token_placed":
+        value = "a face-down token" if e.value < 0 else f"token {'POW' if e.value >= 1000 else e.value}"
+        return f"{who} places {value} on card {e.card + 1}, half {'ab'[e.half]}"
+    if k == "card":
+        tokens = ["-" if x is None else f"{('Angela', 'Jessah')[x[0]]} {'POW' if x[1] >= 1000 else x[1]}"
+                  for x in e.items]
+        return f"Card {e.card + 1} is revealed: {', '.join(tokens)}"
+    if k == "draw":
+        return f"{who} draws {e.value} check(s)" + (f": {', '.join(chk(c) for c in e.items)}" if e.items else "")
+    if k == "joker":
+        return f"{who} uses the joker as {e.name}"
+    if k == "cash":
+        return f"{who} cashes a {chk(e.check)} check in {city(e.city)}"
+    if k in ("barrier", "black_barrier"):
+        return f"Jessah places a {'black ' if k == 'black_barrier' else ''}barrier on {comps.route_name(e.route)}"
+    if k == "barrier_moved":
+        return f"Jessah moves a barrier from {comps.route_name(e.from_route)} to {comps.route_name(e.route)}"
+    if k in ("security_gain", "security_set"):
+        return f"Angela's security is now {e.value}"
+    if k == "security_spent":
+        return f"Angela spends security to remove the {removed()}"
+    if k in ("lawyer_discard", "black_removed"):
+        return f"Angela removes the {removed()}"
+    if k == "jessah_move":
+        return f"Jessah moves to {city(e.city)}"
+    if k == "inspect":
+        return f"Jessah inspects {city(e.city)}: {'Angela is there' if e.found else 'nobody'}"
+    if k == "angela_step":
+        return f"Angela steps to {city(e.city)}"
+    if k == "announce":
+        trig = ", ".join(cont(t) + ("" if t_city < 0 else f" ({comps.cities[t_city]})") for t, t_city in e.items)
+        what = f"{e.name} movement" if e.name else "movement"
+        return f"Angela's {what} of up to {e.value} steps ends; radar triggers: {trig or 'none'}"
+    if k == "capture":
+        return f"Jessah captures Angela in {city(e.city)} (capture {e.value})"
+    if k == "identity":
+        return f"Angela burns her {e.name} identity"
+    if k == "upgrade":
+        return f"Jessah gains {e.name} (chosen by {who}); face up now: {', '.join(e.items) or 'none'}"
+    if k == "upgrade_destroyed":
+        return f"Angela destroys Jessah's {e.name}"
+    if k == "no_upgrade_left":
+        return "No upgrade left: Jessah gets a Security then a Movement action"
+    if k == "wiretap":
+        return f"Wiretap: Angela's hand is {', '.join(chk(c) for c in e.items) or 'empty'}"
+    if k == "satellite_sweep":
+        return f"Satellite Sweep: Angela is in {cont(e.continent)}"
+    if k == "informant":
+        return f"Informant on {city(e.city)}: {'there or next to it' if e.found else 'not there nor next to it'}"
+    if k == "round_end":
+        return f"Round {e.round} ends"
+    return f"{k} {e}"
