@@ -43,15 +43,22 @@ from rnsim.errors import ConfigError
 from rnsim.games.red_notice.engine.decision import Decision, Option
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.engine.view import View, build_view
+from rnsim.games.red_notice.engine.weighted import Tracker
 from rnsim.strategy import Strategy
 
 #: decision kinds the player may search, with few options and a lasting effect
 SEARCHABLE = (
     "angela_move", "jessah_move", "bank", "check", "joker", "identity", "upgrade", "angela_security",
     "setup_radar", "black_radar", "lawyer_radar", "lawyer_barrier", "destroy_upgrade",
-    "remove_black_radar", "remove_black_barrier",
+    "remove_black_radar", "remove_black_barrier", "place_token",
 )
-DEFAULT_KINDS = "bank,check,joker,identity,upgrade,angela_security,angela_move,jessah_move"
+#: Where the budget goes by default, from the measured stakes (docs/strategies.md,
+#: "Where the stakes are"): Angela's movements and bids gain most per rollout; a
+#: cash (bank) gains most per decision for both seats; Jessah's movements and
+#: bids gained nothing measurable, so they are the expert's.
+DEFAULT_KINDS = ("bank:2,check:1.5,upgrade:1.5,identity:1.5,joker,angela_security,angela_move,"
+                 "angela.place_token:0.75,setup_radar")
+SEATS = ("angela", "jessah")
 
 
 class Search(Strategy):
@@ -59,11 +66,12 @@ class Search(Strategy):
 
     name = "search"
     PARAMS: ClassVar[dict[str, Any]] = {
-        "iterations": 2, "max_options": 8, "margin": 1.0, "kinds": DEFAULT_KINDS,
-        "first_step": True, "risk": 0.5, "greed": 0.5,
+        "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
+        "first_step": True, "leak": 10.0, "risk": 0.5, "greed": 0.5,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "iterations": (int, 0, 10_000), "max_options": (int, 2, 200), "margin": (float, 0.0, 10.0),
+        "leak": (float, 0.0, 1000.0),
         "risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0),
     }
 
@@ -72,16 +80,35 @@ class Search(Strategy):
         kinds = self.params["kinds"]
         if not isinstance(kinds, str):
             raise ConfigError(f"strategy Search: param 'kinds' must be a comma-separated string, got {kinds!r}")
-        chosen = tuple(k.strip() for k in kinds.split(",") if k.strip())
-        bad = [k for k in chosen if k not in SEARCHABLE]
-        if bad:
-            raise ConfigError(f"strategy Search: param 'kinds': unknown kind {bad[0]!r}; "
-                              f"allowed: {', '.join(SEARCHABLE)}")
+        self.iterations = int(self.params["iterations"])
+        # kind -> worlds, per seat: "[angela.|jessah.]kind[:weight]" searches
+        # that kind on ceil(weight x iterations) worlds (weight 1 if left out)
+        self.budgets: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        for item in (k.strip() for k in kinds.split(",")):
+            if not item:
+                continue
+            spec, _, n = item.partition(":")
+            seat, _, kind = spec.rpartition(".")
+            if kind not in SEARCHABLE:
+                raise ConfigError(f"strategy Search: param 'kinds': unknown kind {kind!r}; "
+                                  f"allowed: {', '.join(SEARCHABLE)}")
+            if seat and seat not in SEATS:
+                raise ConfigError(f"strategy Search: param 'kinds': unknown seat {seat!r} in {item!r}; "
+                                  "allowed: angela, jessah")
+            try:
+                weight = float(n) if n else 1.0
+            except ValueError:
+                weight = -1.0
+            if not 0 < weight <= 100:
+                raise ConfigError(f"strategy Search: param 'kinds': weight {n!r} in {item!r} must be "
+                                  "a number in (0, 100]")
+            for i, name in enumerate(SEATS):
+                if seat in ("", name):
+                    self.budgets[i][kind] = math.ceil(weight * self.iterations)
         if not isinstance(self.params["first_step"], bool):
             raise ConfigError(f"strategy Search: param 'first_step' must be true or false, "
                               f"got {self.params['first_step']!r}")
-        self.kinds = frozenset(chosen)
-        self.iterations = int(self.params["iterations"])
+        self.kinds = frozenset(self.budgets[0]) | frozenset(self.budgets[1])
         self.max_options = int(self.params["max_options"])
         self.margin = float(self.params["margin"])
         self.first_step = bool(self.params["first_step"])
@@ -91,8 +118,15 @@ class Search(Strategy):
         self._players = (Expert(**style), Expert(**style))
         self._search_rng = random.Random(0)
         self._moving = ""
+        # Jessah's worlds put Angela where the weighted public belief says
+        # she likely is, reading a radar removal as the expert does (`leak`);
+        # 0 draws her city uniformly from the set-valued belief.
+        self.leak = float(self.params["leak"])
+        self._tracker = Tracker(leak=self.leak) if self.leak > 0 else None
+        self._weights: list[float] | None = None
         self.rollouts = 0  # played so far by this instance (benchmarks read it)
         self.searched = 0  # decisions searched so far
+        self.spent: dict[str, int] = {}  # rollouts by decision kind (benchmarks read it)
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
@@ -102,21 +136,27 @@ class Search(Strategy):
         self._search_rng = random.Random("search " + " ".join(map(str, rng.getstate()[1][:16])))
         self.expert.new_game(seat, rng)
         self._moving = ""
+        if self._tracker is not None:
+            self._tracker.reset()
 
     def choose(self, view: View, decision: Decision) -> Option:
         # The expert sees every view (it keeps memory between decisions) and
         # its answer is the prior the search must beat.
         pick = self.expert.choose(view, decision)
+        if self._tracker is not None and view.seat == 1 and self.iterations:
+            # every view, so that no public event between two searches is missed
+            self._weights = self._tracker.observe(view)
         kind = decision.kind
         first = kind != self._moving
         self._moving = kind if kind in ("angela_move", "jessah_move") else ""
         opts = decision.options
-        if (self.iterations == 0 or len(opts) < 2 or len(opts) > self.max_options or kind not in self.kinds
+        n = self.budgets[view.seat].get(kind, 0)
+        if (n == 0 or len(opts) < 2 or len(opts) > self.max_options
                 or view.worlds is None or (self.first_step and not first)):
             return pick
-        return self._search(view, decision, pick)
+        return self._search(view, decision, pick, n)
 
-    def _search(self, view: View, decision: Decision, pick: Option) -> Option:
+    def _search(self, view: View, decision: Decision, pick: Option, n: int) -> Option:
         opts = list(decision.options)
         me = view.seat
         rng = self._search_rng
@@ -125,8 +165,8 @@ class Search(Strategy):
         p = opts.index(pick)
         alive = list(range(len(opts)))
         scores: list[list[float]] = [[] for _ in opts]
-        for i in range(self.iterations):
-            world = worlds.sample(rng)
+        for i in range(n):
+            world = worlds.sample(rng, self._weights if me == 1 else None)
             seeds = (rng.getrandbits(63), rng.getrandbits(63))
             for j, k in enumerate(alive):
                 scores[k].append(self._rollout(world if j == len(alive) - 1 else world.clone(), opts[k], seeds, me))
@@ -144,6 +184,7 @@ class Search(Strategy):
             if alive == [p]:
                 break
         self.searched += 1
+        self.spent[decision.kind] = self.spent.get(decision.kind, 0) + sum(map(len, scores))
         base = scores[p]
         best: list[int] = []
         best_gain = 0.0

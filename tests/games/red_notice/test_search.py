@@ -69,6 +69,23 @@ def test_choices_do_not_move_when_the_hidden_facts_are_redrawn():
     assert min(checked.values()) >= 3, checked
 
 
+def test_kinds_set_worlds_per_seat_and_kind_and_iterations_scales_them():
+    s = Search(iterations=4, kinds="angela.place_token:0.75,bank:2,jessah.check")
+    assert s.budgets == ({"place_token": 3, "bank": 8}, {"bank": 8, "check": 4})
+    assert Search(iterations=8, kinds="bank:2").budgets == ({"bank": 16}, {"bank": 16})
+    assert Search(iterations=0).budgets == ({k: 0 for k in Search().budgets[0]}, {k: 0 for k in Search().budgets[1]})
+
+
+def test_a_seat_searches_only_its_kinds():
+    # Jessah's bids are left to the expert by the default kinds: a game where
+    # only bids are searched for Angela spends no rollout in Jessah's seat.
+    params = {"iterations": 1, "kinds": "angela.place_token:2"}
+    a, j = Search(**params), Search(**params)
+    play_game(angela=a, jessah=j, seed=2, game_index=0)
+    assert a.spent.keys() == {"place_token"} and a.rollouts > 0
+    assert j.rollouts == 0 and j.searched == 0
+
+
 def test_bad_params_name_the_key_and_what_is_allowed():
     with pytest.raises(ConfigError, match="kinds.*unknown kind 'place'.*allowed: angela_move"):
         Search(kinds="place")
@@ -76,3 +93,9 @@ def test_bad_params_name_the_key_and_what_is_allowed():
         Search(iterations=-1)
     with pytest.raises(ConfigError, match="'first_step' must be true or false"):
         Search(first_step="yes")
+    with pytest.raises(ConfigError, match="unknown seat 'forger' in 'forger.bank'; allowed: angela, jessah"):
+        Search(kinds="forger.bank")
+    with pytest.raises(ConfigError, match=r"weight 'x' in 'bank:x' must be a number in \(0, 100\]"):
+        Search(kinds="bank:x")
+    with pytest.raises(ConfigError, match="weight '0' in 'bank:0'"):
+        Search(kinds="bank:0")
