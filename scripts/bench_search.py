@@ -5,7 +5,10 @@ run them on an idle machine and quote the command next to each number.
         clone and determinize microseconds, expert rollouts per second (CPU)
     python scripts/bench_search.py speed --games 20 --budgets 1,2,4,8
         games/s of search vs search per budget (CPU seconds of one core)
-    python scripts/bench_search.py cells --games 1000 --budget 2 --workers 2
+    python scripts/bench_search.py seat --angela search --games 300 --workers 2
+        one seat's paired shift: the given pair against expert vs expert on
+        the same game indices (cheaper than cells when tuning one seat)
+    python scripts/bench_search.py cells --games 1000 --budget 4 --workers 2
         the ordering cells: search and expert in each seat, against expert
         and against search, on the same game indices (master seed --seed);
         Angela's win rate with 95% Wilson intervals, and each seat's paired
@@ -85,13 +88,22 @@ def speed(args: argparse.Namespace) -> None:
         el = time.process_time() - t
         roll = a.rollouts + j.rollouts
         print(f"budget {b}: {args.games / el:.2f} games/s search vs search (one core, CPU time), "
-              f"{roll / args.games:.0f} rollouts/game, {roll / el:.0f} rollouts/s, "
+              f"{roll / args.games:.0f} rollouts/game (Angela {a.rollouts / args.games:.0f}, "
+              f"Jessah {j.rollouts / args.games:.0f}), {roll / el:.0f} rollouts/s, "
               f"{(a.searched + j.searched) / args.games:.0f} searched decisions/game; "
               f"2,000 games on 2 cores: {2000 / (2 * args.games / el) / 60:.1f} min")
+        for seat, p in (("Angela", a), ("Jessah", j)):
+            print(f"  {seat}'s rollouts per game by kind: "
+                  + ", ".join(f"{k} {v / args.games:.0f}" for k, v in sorted(p.spent.items())))
 
 
 def _spec(name: str, budget: int) -> tuple[str, dict[str, Any]]:
-    return ("search", {"iterations": budget}) if name == "search" else (name, {})
+    """``search`` at ``budget``, or a ladder level (``search@iterations=8+leak=0``)."""
+    from rnsim.cli.ladder import parse_level
+
+    if name == "search":
+        return "search", {"iterations": budget}
+    return parse_level(name)
 
 
 def _play(job: tuple[str, str, int, int, int, int]) -> list[int]:
@@ -116,6 +128,24 @@ def _paired(x: list[int], y: list[int]) -> tuple[float, float, float]:
     sd = math.sqrt(sum((v - m) ** 2 for v in d) / (n - 1)) if n > 1 else 0.0
     h = 1.959964 * sd / math.sqrt(n)
     return m, m - h, m + h
+
+
+def seat(args: argparse.Namespace) -> None:
+    chunk = max(1, args.games // (4 * args.workers))
+    t0 = time.time()
+    res = {}
+    with ProcessPoolExecutor(args.workers) as ex:
+        for p in (("expert", "expert"), (args.angela, args.jessah)):
+            jobs = [(p[0], p[1], args.budget, args.seed, lo, min(args.games, lo + chunk))
+                    for lo in range(0, args.games, chunk)]
+            res[p] = [w for part in ex.map(_play, jobs) for w in part]
+            k = sum(1 for w in res[p] if w == 1)
+            lo_, hi_ = wilson(k, args.games)
+            print(f"angela {p[0]} vs jessah {p[1]}: Angela {100 * k / args.games:.1f}% "
+                  f"[{100 * lo_:.1f}, {100 * hi_:.1f}]  ({time.time() - t0:.0f} s)", flush=True)
+    m, lo, hi = _paired(res[("expert", "expert")], res[(args.angela, args.jessah)])
+    print(f"shift of Angela's win rate from expert vs expert: {100 * m:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]; "
+          f"{args.games} games, seed {args.seed}")
 
 
 def cells(args: argparse.Namespace) -> None:
@@ -153,15 +183,21 @@ def main() -> None:
     c.add_argument("--samples", type=int, default=5, help="decisions sampled per game")
     s = sub.add_parser("speed")
     s.add_argument("--games", type=int, default=10)
-    s.add_argument("--budgets", default="1,2,4,8")
+    s.add_argument("--budgets", default="2,4,8")
     o = sub.add_parser("cells")
     o.add_argument("--games", type=int, default=1000)
-    o.add_argument("--budget", type=int, default=2)
+    o.add_argument("--budget", type=int, default=4)
     o.add_argument("--workers", type=int, default=2)
-    for p in (c, s, o):
+    e = sub.add_parser("seat")
+    e.add_argument("--angela", default="expert", help="a level: expert, search, search@iterations=8+leak=0")
+    e.add_argument("--jessah", default="expert")
+    e.add_argument("--games", type=int, default=300)
+    e.add_argument("--budget", type=int, default=4, help="iterations of a plain 'search'")
+    e.add_argument("--workers", type=int, default=2)
+    for p in (c, s, o, e):
         p.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    {"costs": costs, "speed": speed, "cells": cells}[args.cmd](args)
+    {"costs": costs, "speed": speed, "cells": cells, "seat": seat}[args.cmd](args)
 
 
 if __name__ == "__main__":
