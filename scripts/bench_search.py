@@ -5,6 +5,10 @@ run them on an idle machine and quote the command next to each number.
         clone and determinize microseconds, expert rollouts per second (CPU)
     python scripts/bench_search.py speed --games 20 --budgets 1,2,4,8
         games/s of search vs search per budget (CPU seconds of one core)
+    python scripts/bench_search.py stakes --first 100 --games 40 --worlds 20 --share 0.3
+        where the stakes are: decisions of expert-vs-expert games played out
+        on many paired worlds per option; a search rule (--rule-worlds) picks
+        on some worlds and is scored on the others (held-out gain per kind)
     python scripts/bench_search.py seat --angela search --games 300 --workers 2
         one seat's paired shift: the given pair against expert vs expert on
         the same game indices (cheaper than cells when tuning one seat)
@@ -130,6 +134,103 @@ def _paired(x: list[int], y: list[int]) -> tuple[float, float, float]:
     return m, m - h, m + h
 
 
+STAKE_KINDS = ("angela_move,jessah_move,bank,check,joker,identity,upgrade,angela_security,place_token,"
+               "start,jessah_security,setup_radar")
+
+
+def _stakes_chunk(job: tuple[int, int, int, float, int]) -> list[dict[str, Any]]:
+    from rnsim_strategies.red_notice.search import Search
+
+    lo, hi, n_worlds, share, seed = job
+    rules = RuleSet()
+    comps = rules.load_components()
+    kinds = set(STAKE_KINDS.split(","))
+    players = [Search(iterations=0), Search(iterations=0)]
+    rs = random.Random(12345 + lo)
+    out = []
+    for g in range(lo, hi):
+        s = game_seeds(seed, g)
+        players[0].new_game(0, random.Random(s.seats[0]))
+        players[1].new_game(1, random.Random(s.seats[1]))
+        st = GameState.new(rules, random.Random(s.chance), comps=comps, seed=s.chance)
+        while not st.over:
+            d = st.pending
+            v = build_view(st, d.seat)
+            pl = players[d.seat]
+            pick = pl.choose(v, d)
+            if d.kind in kinds and 1 < len(d.options) <= 20 and rs.random() < share:
+                opts = list(d.options)
+                sc: list[list[float]] = [[] for _ in opts]
+                for _ in range(n_worlds):
+                    world = v.worlds.sample(rs)
+                    seeds = (rs.getrandbits(63), rs.getrandbits(63))
+                    for k in range(len(opts)):
+                        sc[k].append(pl._rollout(world.clone(), opts[k], seeds, d.seat))
+                out.append({"g": g, "seat": d.seat, "kind": d.kind, "p": opts.index(pick), "sc": sc})
+            st.apply(pick)
+    return out
+
+
+def _rule(sc: list[list[float]], p: int, order: list[int], n: int, margin: float) -> tuple[int, int]:
+    """Search's rule (search.py) on the worlds ``order[:n]``: (choice, rollouts)."""
+    alive = list(range(len(sc)))
+    used = 0
+    cols: list[list[float]] = [[] for _ in sc]
+    for i in range(n):
+        for k in alive:
+            cols[k].append(sc[k][order[i]])
+            used += 1
+        if i + 1 < 2:
+            continue
+        base = cols[p]
+        if all(cols[k] == base[:len(cols[k])] for k in alive):
+            break
+        alive = [k for k in alive if k == p or sum(a - b for a, b in zip(cols[k], base, strict=False)) > -2]
+        if alive == [p]:
+            break
+    best, bg = p, 0.0
+    for k in alive:
+        d = [a - b for a, b in zip(cols[k], cols[p], strict=True)]
+        g = sum(d)
+        if g >= 2 and g >= margin * math.sqrt(sum(x * x for x in d)) and g > bg:
+            best, bg = k, g
+    return best, used
+
+
+def stakes(args: argparse.Namespace) -> None:
+    chunk = args.chunk
+    jobs = [(lo, min(args.first + args.games, lo + chunk), args.worlds, args.share, args.seed)
+            for lo in range(args.first, args.first + args.games, chunk)]
+    with ProcessPoolExecutor(args.workers) as ex:
+        rows = [r for part in ex.map(_stakes_chunk, jobs) for r in part]
+    rnd = random.Random(3)
+    agg: dict[tuple[int, str], list[float]] = {}
+    for r in rows:
+        sc, p = r["sc"], r["p"]
+        a = agg.setdefault((r["seat"], r["kind"]), [0, 0.0, 0.0, 0.0, 0.0, 0.0])
+        a[4] += 1
+        a[5] += sum(1 for w in range(args.worlds) if len({x[w] for x in sc}) > 1) / args.worlds
+        for _ in range(6):
+            order = list(range(args.worlds))
+            rnd.shuffle(order)
+            best, used = _rule(sc, p, order, args.rule_worlds, args.margin)
+            held = order[args.rule_worlds:]
+            g = sum(sc[best][w] - sc[p][w] for w in held) / len(held)
+            a[0] += 1
+            a[1] += g
+            a[2] += g * g
+            a[3] += used
+    print(f"{len(rows)} decisions of {args.games} games (seed {args.seed}, from index {args.first}), "
+          f"{args.worlds} worlds per option; rule on {args.rule_worlds} worlds, margin {args.margin}, "
+          "scored on the rest")
+    for (st, kind), a in sorted(agg.items(), key=lambda kv: -kv[1][1] / kv[1][0]):
+        n, m = a[0], a[1] / a[0]
+        se = math.sqrt(max(a[2] / n - m * m, 0.0) / a[4])
+        print(f"{('Angela', 'Jessah')[st]} {kind:16} {a[4] / args.games / args.share:5.1f}/game "
+              f"differ {a[5] / a[4]:4.0%} gain/decision {m:+.4f} +- {se:.4f} "
+              f"rollouts/decision {a[3] / n:5.1f}")
+
+
 def seat(args: argparse.Namespace) -> None:
     chunk = max(1, args.games // (4 * args.workers))
     t0 = time.time()
@@ -194,10 +295,19 @@ def main() -> None:
     e.add_argument("--games", type=int, default=300)
     e.add_argument("--budget", type=int, default=4, help="iterations of a plain 'search'")
     e.add_argument("--workers", type=int, default=2)
-    for p in (c, s, o, e):
+    k = sub.add_parser("stakes")
+    k.add_argument("--first", type=int, default=100, help="first game index")
+    k.add_argument("--games", type=int, default=40)
+    k.add_argument("--chunk", type=int, default=20, help="games per job (each job its own sampling stream)")
+    k.add_argument("--worlds", type=int, default=20, help="paired worlds per option")
+    k.add_argument("--share", type=float, default=0.3, help="share of eligible decisions played out")
+    k.add_argument("--rule-worlds", type=int, default=4)
+    k.add_argument("--margin", type=float, default=1.0)
+    k.add_argument("--workers", type=int, default=2)
+    for p in (c, s, o, e, k):
         p.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    {"costs": costs, "speed": speed, "cells": cells, "seat": seat}[args.cmd](args)
+    {"costs": costs, "speed": speed, "cells": cells, "seat": seat, "stakes": stakes}[args.cmd](args)
 
 
 if __name__ == "__main__":
