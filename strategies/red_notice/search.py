@@ -1,6 +1,6 @@
 """``search``: the expert, checked by determinized Monte Carlo search (either seat).
 
-At a decision worth searching, the player draws ``iterations`` *worlds*:
+At a decision worth searching, the player draws *worlds*:
 full game states its seat cannot tell from the real one (``View.worlds``,
 i.e. engine/determinize.py: Angela's city from the public belief, the
 opponent's hand and tokens from what is unseen, the decks and the future
@@ -22,10 +22,14 @@ standard errors of the paired difference, and at least two rollouts). Among
 options tied at the top it draws at random from its own stream, so it is
 not predictable. The budget goes where the choice matters: after two
 worlds, an option two rollouts behind the expert's choice is dropped, and a
-decision where no option has changed any rollout's result stops there
-(``iterations`` is the most worlds per decision). Forced decisions (one option), decisions of the kinds it
-does not search, and those with more than ``max_options`` options are the
-expert's, with no rollout.
+decision where no option has changed any rollout's result stops there.
+``kinds`` says which decision kinds each seat searches and on how many
+worlds (``[angela.|jessah.]kind[:weight]``: ceil(weight x ``iterations``)
+worlds), so ``iterations`` scales the whole budget; the default spends it
+where measured stakes are highest (docs/strategies.md). Forced decisions
+(one option), decisions of the kinds its seat does not search, and those
+with more than ``max_options`` options are the expert's, with no rollout.
+Jessah's worlds draw Angela's city from the weighted public belief.
 
 Deterministic for a seed: worlds and rollout streams come from a stream
 seeded from the seat's own stream at the start of the game.
@@ -54,9 +58,10 @@ SEARCHABLE = (
 )
 #: Where the budget goes by default, from the measured stakes (docs/strategies.md,
 #: "Where the stakes are"): Angela's movements and bids gain most per rollout; a
-#: cash (bank) gains most per decision for both seats; Jessah's movements and
-#: bids gained nothing measurable, so they are the expert's.
-DEFAULT_KINDS = ("bank:2,check:1.5,upgrade:1.5,identity:1.5,joker,angela_security,angela_move,"
+#: cash (bank) gains most per decision for both seats; Jessah's movements,
+#: bids and jokers and Angela's security spends gained nothing measurable for
+#: their rollouts, so they are the expert's (and 2,000 games fit in 30 minutes).
+DEFAULT_KINDS = ("bank:2,check:1.5,upgrade:1.5,identity:1.5,angela.joker,angela_move,"
                  "angela.place_token:0.75,setup_radar")
 SEATS = ("angela", "jessah")
 
