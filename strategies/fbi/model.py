@@ -189,14 +189,20 @@ def first_round(order: tuple[int, ...], start: int, stop: int, held: list[list[i
             c = ag[0]
         else:
             continue
-        t = front[c]
-        k = taken[c]
-        if k < len(t):
-            v = t[k]
-            taken[c] = k + 1
-            row = totals[c]
-            row[seat] = row[seat] + v
-            points[seat] = points[seat] + v
+        arrest(seat, c, front, taken, totals, points)
+
+
+def arrest(seat: int, c: int, front: list[list[int]], taken: list[int], totals: list[list[int]],
+           points: list[int]) -> None:
+    """``seat`` arrests the next card of colour ``c`` still on the table, if any."""
+    t = front[c]
+    k = taken[c]
+    if k < len(t):
+        v = t[k]
+        taken[c] = k + 1
+        row = totals[c]
+        row[seat] = row[seat] + v
+        points[seat] = points[seat] + v
 
 
 def second_round(order: tuple[int, ...], left: list[int], front: list[list[int]], taken: list[int],
@@ -207,14 +213,7 @@ def second_round(order: tuple[int, ...], left: list[int], front: list[list[int]]
         c = left[seat]
         if c < 0:
             continue
-        t = front[c]
-        k = taken[c]
-        if k < len(t):
-            v = t[k]
-            taken[c] = k + 1
-            row = totals[c]
-            row[seat] = row[seat] + v
-            points[seat] = points[seat] + v
+        arrest(seat, c, front, taken, totals, points)
 
 
 def evaluate(me: int, totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
