@@ -39,6 +39,9 @@ class Restricted(Strategy):
         self.inner = load_strategy(self.params["inner"], self.params["inner_params"] or None)
         self.uses_view = self.inner.uses_view  # type: ignore[misc]
 
+    def reads_history(self) -> bool:
+        return self.inner.reads_history()
+
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
         self.inner.new_game(seat, rng)

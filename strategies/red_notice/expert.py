@@ -90,6 +90,7 @@ class Expert(Strategy):
     """Plays either seat; see the module docstring."""
 
     name = "expert"
+    uses_history = False  # it keeps its own memory of what it saw
     PARAMS = {"risk": 0.5, "greed": 0.5}
     PARAM_RANGES = {"risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0)}
     # Bidding: the price of a token per point of strength (POW! counts 6), and

@@ -35,6 +35,7 @@ class RuleBased(Strategy):
     """Plays either seat with a handful of fixed rules."""
 
     name = "rule"
+    uses_history = False
 
     def _board(self, view: View) -> Board:
         return board_for(view.comps)

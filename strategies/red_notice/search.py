@@ -70,6 +70,7 @@ class Search(Strategy):
     """Plays either seat; see the module docstring."""
 
     name = "search"
+    uses_history = False  # nor do its rollout players
     PARAMS: ClassVar[dict[str, Any]] = {
         "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
         "first_step": True, "leak": 10.0, "risk": 0.5, "greed": 0.5,

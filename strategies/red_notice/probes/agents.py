@@ -48,6 +48,7 @@ class LeakReader(_Sharpened):
     spent as Angela's continent, and hunts there."""
 
     name = "leak_reader"
+    uses_history = False
 
     def _leak(self, view: View, b: Board) -> int:
         prev = self._prev
@@ -92,6 +93,7 @@ class LeakReaderNear(LeakReader):
     """The leak reader, hunting first the belief cities nearest the last sighting."""
 
     name = "leak_reader_near"
+    uses_history = False
 
     def _sharpen(self, view: View, b: Board) -> int:
         return _nearest_last_seen(view, b, super()._sharpen(view, b))
@@ -101,6 +103,7 @@ class NearHunter(_Sharpened):
     """Hunts first the belief cities nearest the last sighting."""
 
     name = "near_hunter"
+    uses_history = False
 
     def _sharpen(self, view: View, b: Board) -> int:
         return _nearest_last_seen(view, b, view.belief)

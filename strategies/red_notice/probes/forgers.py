@@ -50,6 +50,7 @@ class Dodger(Expert):
     on whether a copy of the expert agent would inspect her end city next."""
 
     name = "dodger"
+    uses_history = False
     MIX: ClassVar[float] = 0.0  # the near-equal margin of the agent it predicts
     PARAMS = {**Expert.PARAMS, "dodge": 1.0, "hide": 0.4}
     PARAM_RANGES = {**Expert.PARAM_RANGES, "dodge": (float, 0.0, 10.0), "hide": (float, 0.0, 5.0)}
@@ -153,6 +154,7 @@ class MixedDodger(Dodger):
     avoids every city such an agent may inspect first, not only the best one."""
 
     name = "dodger_mixed"
+    uses_history = False
     MIX = 0.5
 
 
@@ -161,6 +163,7 @@ class SafeCasher(Expert):
     city) where the agent can reach her next movement, unless it wins."""
 
     name = "safe_casher"
+    uses_history = False
     PARAMS = {**Expert.PARAMS, "reach": 2}
     PARAM_RANGES = {**Expert.PARAM_RANGES, "reach": (int, 0, 6)}
 

@@ -443,6 +443,57 @@ def test_run_game_keeps_the_history_when_one_seat_reads_views():
     assert watcher.seen[0] == 2 and watcher.seen == sorted(watcher.seen) and watcher.seen[-1] > 50
 
 
+class _Recorded:
+    """The game, with the state of its last new game kept for a look."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.state = None
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def new_state(self, *args, **kw):
+        self.state = self.game.new_state(*args, **kw)
+        return self.state
+
+
+@pytest.mark.parametrize("pair", [("expert", "expert"), ("rule", "expert"), ("search", "rule"), ("random", "rule")])
+def test_built_in_players_skip_the_history_no_one_reads(pair):
+    from rnsim.games import get_game
+    from rnsim.play import run_game
+    from rnsim.strategy import load_strategy
+
+    game = _Recorded(get_game("red_notice"))
+    strats = [load_strategy(n, {"iterations": 0} if n == "search" else None, game.game) for n in pair]
+    run_game(game, RULES, strats, 0, 3)
+    assert game.state.over and not game.state.recording and game.state.history == [[], []]
+
+
+def test_a_plugin_that_subclasses_the_expert_still_gets_the_history():
+    # uses_history = False is not inherited: a designer's subclass that reads
+    # view.history must not find it empty because its base does not read it.
+    from rnsim_strategies.red_notice.expert import Expert
+
+    from rnsim.games import get_game
+    from rnsim.play import run_game
+    from rnsim.strategy import load_strategy
+
+    class Reader(Expert):
+        def new_game(self, seat, rng) -> None:
+            super().new_game(seat, rng)
+            self.seen: list[int] = []
+
+        def choose(self, view, decision):
+            self.seen.append(len(view.history))
+            return super().choose(view, decision)
+
+    game = _Recorded(get_game("red_notice"))
+    reader = Reader()
+    run_game(game, RULES, [reader, load_strategy("expert", None, game.game)], 0, 3)
+    assert game.state.recording and reader.seen == sorted(reader.seen) and reader.seen[-1] > 20
+
+
 # ------------------------------------------------------------------ docs
 
 
