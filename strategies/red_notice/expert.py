@@ -128,6 +128,10 @@ class Expert(Strategy):
         self._odds_round = -1
         self._odds_cache: dict[int, tuple[float, float, int]] = {}
         self._values: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] = ({}, {})
+        # kind -> the class's handler, looked up once (search's rollouts ask
+        # the expert ~80 questions a game; a subclass's override is what is
+        # found). Unbound, so that a copy of the player calls its own.
+        self._handlers: dict[str, Any] = {}
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
@@ -142,7 +146,11 @@ class Expert(Strategy):
     def choose(self, view: View, decision: Decision) -> Option:
         if view is not None and view.seat != ANGELA:
             self._watch(view)
-        return super().choose(view, decision)
+        handler = self._handlers.get(decision.kind)
+        if handler is None:
+            handler = getattr(type(self), "on_" + decision.kind, None) or type(self).default
+            self._handlers[decision.kind] = handler
+        return handler(self, view, decision)
 
     def _watch(self, view: View) -> None:
         """Jessah's reading of the leaks between two of her decisions: a white
