@@ -438,7 +438,7 @@ class GameState:
                 self.token_pool = [list(self.comps.tokens), list(self.comps.tokens)]
                 self.spent = [[], []]
                 self.action_deck = list(range(len(self.comps.cards)))
-                self.rng.shuffle(self.action_deck)
+                shuffle(self.rng, self.action_deck)
             n = rules.cards_per_round
             self.round_cards = [self.action_deck.pop() for _ in range(n)]
             self.slots = [[None, None] for _ in range(n)]
@@ -447,7 +447,7 @@ class GameState:
                 pool = self.token_pool[seat]
                 hand = []
                 for _ in range(rules.tokens_per_round):
-                    hand.append(pool.pop(self.rng.randrange(len(pool))))
+                    hand.append(pool.pop(below(self.rng, len(pool))))
                 hand.sort()
                 self.token_hand[seat] = hand
             if self.recording:
@@ -1018,6 +1018,24 @@ class GameState:
 
     def _a_never(self, frame: Frame, opt: Option) -> None:  # pragma: no cover
         raise AssertionError("this frame never asks")
+
+
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for n > 0, the same draws (CPython's
+    ``_randbelow_with_getrandbits``) without its Python-level frames: the
+    round's token draws are the hottest chance of a search's rollouts."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, the same draws and swaps (see ``below``)."""
+    for i in range(len(x) - 1, 0, -1):
+        j = below(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
 
 
 def _token_name(v: int) -> int | str:
