@@ -64,7 +64,8 @@ from rnsim.games.red_notice.engine.decision import (
     TokenPlacement,
     UpgradeId,
 )
-from rnsim.games.red_notice.engine.view import View
+from rnsim.games.red_notice.engine.state import GameState
+from rnsim.games.red_notice.engine.view import View, build_view
 from rnsim.games.red_notice.rules.components import POW
 
 # How much an upgrade helps Jessah, in general (situational terms are added).
@@ -920,3 +921,12 @@ class Expert(Strategy):
 
     def on_remove_black_radar(self, view: View, decision: Decision[Continent]) -> Continent:
         return self.on_lawyer_radar(view, decision)
+
+
+def play_to_end(state: GameState, players: Sequence[Expert]) -> None:
+    """Play ``state`` to its end, each decision by its seat's player: search's
+    rollouts. Compiled with the expert, the loop costs no interpreter time."""
+    while not state.over:
+        d = state.pending
+        assert d is not None
+        state.apply(players[d.seat].choose(build_view(state, d.seat), d))

@@ -41,12 +41,12 @@ import math
 import random
 from typing import Any, ClassVar
 
-from rnsim_strategies.red_notice.expert import Expert
+from rnsim_strategies.red_notice.expert import Expert, play_to_end
 
 from rnsim.errors import ConfigError
 from rnsim.games.red_notice.engine.decision import Decision, Option
 from rnsim.games.red_notice.engine.state import GameState
-from rnsim.games.red_notice.engine.view import View, build_view
+from rnsim.games.red_notice.engine.view import View
 from rnsim.games.red_notice.engine.weighted import Tracker
 from rnsim.strategy import Strategy
 
@@ -214,10 +214,7 @@ class Search(Strategy):
         players[0].new_game(0, random.Random(seeds[0]))
         players[1].new_game(1, random.Random(seeds[1]))
         state.apply(option)
-        while not state.over:
-            d = state.pending
-            assert d is not None
-            state.apply(players[d.seat].choose(build_view(state, d.seat), d))
+        play_to_end(state, players)
         self.rollouts += 1
         if state.winner is None:
             return 0.5
