@@ -144,6 +144,22 @@ class Expert(Strategy):
         self._w_ann = ()
         self._w_belief = 0
 
+    def copy_memory_from(self, other: Expert) -> None:
+        """Take ``other``'s memory of the game so far (what it read from the
+        views it was handed, and its once-a-round caches), not its stream:
+        a player continuing a game ``other`` has played, e.g. a search
+        player's rollouts, then plays as ``other`` would. Only between two
+        players of the same seat: the memory is that seat's knowledge."""
+        self._leak_focus = other._leak_focus
+        self._w_radars = other._w_radars
+        self._w_security = other._w_security
+        self._w_ann = other._w_ann
+        self._w_belief = other._w_belief
+        self._values_round = other._values_round
+        self._values = other._values
+        self._odds_round = other._odds_round
+        self._odds_cache = other._odds_cache
+
     def choose(self, view: View, decision: Decision) -> Option:
         if view is not None and view.seat != ANGELA:
             self._watch(view)

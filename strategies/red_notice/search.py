@@ -28,8 +28,13 @@ worlds (``[angela.|jessah.]kind[:weight]``: ceil(weight x ``iterations``)
 worlds), so ``iterations`` scales the whole budget; the default spends it
 where measured stakes are highest (docs/strategies.md). Forced decisions
 (one option), decisions of the kinds its seat does not search, and those
-with more than ``max_options`` options are the expert's, with no rollout.
-Jessah's worlds draw Angela's city from the weighted public belief.
+with more than ``max_options`` options are the expert's, with no rollout
+(Jessah's security spends, some 80 options, are searched on a shortlist).
+Jessah's worlds draw Angela's city from the weighted public belief. The
+rollout player of the searching seat starts from the searcher's own expert
+memory (``memory``), so it plays on as the real expert in that seat would.
+``avoid`` and ``hunt`` are opponent-model experiments for Jessah, off by
+default: measured, they did not help her (docs/strategies.md).
 
 Deterministic for a seed: worlds and rollout streams come from a stream
 seeded from the seat's own stream at the start of the game.
@@ -41,6 +46,7 @@ import math
 import random
 from typing import Any, ClassVar
 
+from rnsim_strategies.red_notice.board import board_for
 from rnsim_strategies.red_notice.expert import Expert, play_to_end
 
 from rnsim.errors import ConfigError
@@ -53,6 +59,7 @@ from rnsim.strategy import Strategy
 #: decision kinds the player may search, with few options and a lasting effect
 SEARCHABLE = (
     "angela_move", "jessah_move", "bank", "check", "joker", "identity", "upgrade", "angela_security",
+    "jessah_security",
     "setup_radar", "black_radar", "lawyer_radar", "lawyer_barrier", "destroy_upgrade",
     "remove_black_radar", "remove_black_barrier", "place_token",
 )
@@ -73,11 +80,11 @@ class Search(Strategy):
     uses_history = False  # nor do its rollout players
     PARAMS: ClassVar[dict[str, Any]] = {
         "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
-        "first_step": True, "leak": 10.0, "risk": 0.5, "greed": 0.5,
+        "first_step": True, "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "iterations": (int, 0, 10_000), "max_options": (int, 2, 200), "margin": (float, 0.0, 10.0),
-        "leak": (float, 0.0, 1000.0),
+        "leak": (float, 0.0, 1000.0), "avoid": (float, 0.0, 10.0),
         "risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0),
     }
 
@@ -118,6 +125,17 @@ class Search(Strategy):
         self.max_options = int(self.params["max_options"])
         self.margin = float(self.params["margin"])
         self.first_step = bool(self.params["first_step"])
+        if not isinstance(self.params["memory"], bool):
+            raise ConfigError(f"strategy Search: param 'memory' must be true or false, "
+                              f"got {self.params['memory']!r}")
+        # The rollout player of the searching seat starts from this player's
+        # own expert memory (the leaks it has read so far), so that in the
+        # rollouts she plays on as the real expert in her seat would; the
+        # opponent's memory is hidden and its rollout player starts blank.
+        self.memory = bool(self.params["memory"])
+        if not isinstance(self.params["hunt"], bool):
+            raise ConfigError(f"strategy Search: param 'hunt' must be true or false, got {self.params['hunt']!r}")
+        self.hunt = bool(self.params["hunt"])
         style = {"risk": self.params["risk"], "greed": self.params["greed"]}
         self.expert = Expert(**style)
         # The rollout players: the expert in both seats, re-seeded per world.
@@ -130,6 +148,10 @@ class Search(Strategy):
         self.leak = float(self.params["leak"])
         self._tracker = Tracker(leak=self.leak) if self.leak > 0 else None
         self._weights: list[float] | None = None
+        # The expert forger keeps away from Jessah: her worlds weigh a city of
+        # the belief e^(avoid x its distance from Jessah) on top of the
+        # weighted belief (0: no such prior).
+        self.avoid = float(self.params["avoid"])
         self.rollouts = 0  # played so far by this instance (benchmarks read it)
         self.searched = 0  # decisions searched so far
         self.spent: dict[str, int] = {}  # rollouts by decision kind (benchmarks read it)
@@ -152,18 +174,102 @@ class Search(Strategy):
         if self._tracker is not None and view.seat == 1 and self.iterations:
             # every view, so that no public event between two searches is missed
             self._weights = self._tracker.observe(view)
+            if self.avoid > 0:
+                self._weights = self._away_from_jessah(view, self._weights)
         kind = decision.kind
+        if self.hunt and kind == "jessah_move" and self._weights is not None:
+            pick = self._weighted_hunt(view, decision, pick)
         first = kind != self._moving
         self._moving = kind if kind in ("angela_move", "jessah_move") else ""
-        opts = decision.options
         n = self.budgets[view.seat].get(kind, 0)
-        if (n == 0 or len(opts) < 2 or len(opts) > self.max_options
-                or view.worlds is None or (self.first_step and not first)):
+        if n == 0 or len(decision.options) < 2 or view.worlds is None or (self.first_step and not first):
             return pick
-        return self._search(view, decision, pick, n)
+        opts = (self._security_shortlist(view, decision, pick) if kind == "jessah_security"
+                else list(decision.options))
+        if len(opts) < 2 or len(opts) > self.max_options:
+            return pick
+        return self._search(view, decision, pick, n, opts)
 
-    def _search(self, view: View, decision: Decision, pick: Option, n: int) -> Option:
-        opts = list(decision.options)
+    def _away_from_jessah(self, view: View, w: list[float]) -> list[float]:
+        row = board_for(view.comps).dist[view.jessah_city]
+        z = [p * math.exp(self.avoid * row[c]) if p > 0 else 0.0 for c, p in enumerate(w)]
+        t = sum(z)
+        return [x / t for x in z]
+
+    def _weighted_hunt(self, view: View, decision: Decision, pick: Option) -> Option:
+        """The step that starts the inspection path holding most of the
+        weighted belief within the steps left (each step inspects the city
+        reached; "inspect" the one she stands on). The expert's step when it
+        is as good, or when nothing worth a hunt is in reach (it then holds
+        a post)."""
+        w = self._weights
+        assert w is not None
+        b = board_for(view.comps)
+        left = int(decision.info.get("left", 1))
+        here = view.jessah_city
+        best: dict[Option, float] = {}
+        # depth-first over paths: (city, inspected mask, depth, first step, mass)
+        stack: list[tuple[int, int, int, Option, float]] = [(here, 0, 0, "", 0.0)]
+        while stack:
+            city, seen, depth, first, got = stack.pop()
+            if depth == left:
+                continue
+            steps: list[tuple[int, Option]] = [(nx, ("move", nx)) for nx in b.nbr[city]]
+            if depth == 0:
+                steps.append((city, "inspect"))
+            for nx, o in steps:
+                g = got if seen >> nx & 1 else got + w[nx]
+                f = o if depth == 0 else first
+                if g > best.get(f, 0.0):
+                    best[f] = g
+                stack.append((nx, seen | 1 << nx, depth + 1, f, g))
+        if not best:
+            return pick
+        top = max(best.values())
+        if top < 0.1 * (1.0 - float(self.params["risk"])) ** 2 or best.get(pick, 0.0) >= top - 1e-9:
+            return pick
+        return min((o for o, g in best.items() if g >= top - 1e-9), key=repr)
+
+    def _security_shortlist(self, view: View, decision: Decision, pick: Option) -> list[Option]:
+        """Jessah's security spend has some 80 options (every barrier on every
+        free route): too many to play out. Candidates: the expert's choice,
+        passing, a radar on each of the two free continents holding most of
+        the belief's weight, and a barrier on each of the three free routes
+        whose ends hold most of it (moved from the placed barrier whose ends
+        hold least, once the supply is out)."""
+        comps = view.comps
+        w = self._weights
+        if w is None:
+            k = view.belief.bit_count() or 1
+            w = [1.0 / k if view.belief >> c & 1 else 0.0 for c in range(comps.n_cities)]
+        legal = decision.options
+        out: list[Option] = [pick]
+
+        def add(o: Option) -> None:
+            if o not in out and o in legal:
+                out.append(o)
+
+        add("pass")
+        mass = [0.0] * len(view.radars)
+        for c, p in enumerate(w):
+            mass[comps.city_continent[c]] += p
+        free_k = [k for k, r in enumerate(view.radars) if not r]
+        for k in sorted(free_k, key=lambda k: (-mass[k], k))[:2]:
+            if mass[k] > 0:
+                add(("radar", k))
+        ends = [w[x] + w[y] for x, y in comps.routes]
+        free_r = [r for r, b in enumerate(view.barriers) if not b]
+        placed = [r for r, b in enumerate(view.barriers) if b]
+        worst = min(placed, key=lambda r: (ends[r], r)) if placed else -1
+        for r in sorted(free_r, key=lambda r: (-ends[r], r))[:3]:
+            if ends[r] > 0:
+                if ("barrier", r) in legal:
+                    add(("barrier", r))
+                elif worst >= 0:
+                    add(("move_barrier", worst, r))
+        return out
+
+    def _search(self, view: View, decision: Decision, pick: Option, n: int, opts: list[Option]) -> Option:
         me = view.seat
         rng = self._search_rng
         worlds = view.worlds
@@ -213,6 +319,8 @@ class Search(Strategy):
         players = self._players
         players[0].new_game(0, random.Random(seeds[0]))
         players[1].new_game(1, random.Random(seeds[1]))
+        if self.memory:
+            players[me].copy_memory_from(self.expert)
         state.apply(option)
         play_to_end(state, players)
         self.rollouts += 1

@@ -99,3 +99,102 @@ def test_bad_params_name_the_key_and_what_is_allowed():
         Search(kinds="bank:x")
     with pytest.raises(ConfigError, match="weight '0' in 'bank:0'"):
         Search(kinds="bank:0")
+
+
+def test_a_rollout_player_given_the_searchers_memory_plays_on_as_the_searcher_would():
+    """Expert.copy_memory_from: an expert Jessah taking over mid-game with
+    the real Jessah's memory makes every later choice the real one makes,
+    draw for draw; one starting blank (as rollouts did before) does not,
+    once a radar removal has been read (that focus lives only in memory)."""
+    from rnsim_strategies.red_notice.expert import Expert
+
+    forks = differed = checked = 0
+    for g in range(60):
+        s = game_seeds(11, g)
+        a, j = Expert(), Expert()
+        a.new_game(0, random.Random(s.seats[0]))
+        j.new_game(1, random.Random(s.seats[1]))
+        st = GameState.new(RULES, random.Random(s.chance), seed=s.chance)
+        heir: Expert | None = None
+        blank: Expert | None = None
+        while not st.over:
+            d = st.pending
+            v = build_view(st, d.seat)
+            if d.seat == 0:
+                st.apply(a.choose(v, d))
+                continue
+            if heir is None and j._leak_focus:
+                heir, blank = Expert(), Expert()
+                for h in (heir, blank):
+                    h.new_game(1, random.Random(0))
+                heir.copy_memory_from(j)
+                forks += 1
+            before = j.rng.getstate()
+            pick = j.choose(v, d)
+            if heir is not None:
+                # the same stream state for all three: only memory can differ
+                heir.rng.setstate(before)
+                assert heir.choose(v, d) == pick, (g, d.kind)
+                assert heir.rng.getstate() == j.rng.getstate()
+                checked += 1
+                if blank is not None:
+                    blank.rng.setstate(before)
+                    if blank.choose(v, d) != pick:
+                        differed += 1
+                        blank = None
+            st.apply(pick)
+        if forks >= 5 and differed >= 2:
+            break
+    assert forks >= 5 and differed >= 2 and checked > 50, (forks, differed, checked)
+
+
+def test_the_weighted_hunt_heads_for_the_heaviest_city_in_reach_and_defers_when_none_is():
+    """``hunt``: with all the weight on one city two steps away, Jessah's
+    first step is onto a shortest path to it; with all of it out of reach,
+    the step is the expert's."""
+    from rnsim_strategies.red_notice.board import board_for
+
+    st = GameState.new(RULES, random.Random(4), seed=4)
+    while not (st.pending.kind == "jessah_move" and st.pending.info.get("left", 1) >= 2):
+        st.apply(st.pending.options[0] if st.pending.kind != "jessah_move" else "stop")
+    d = st.pending
+    v = build_view(st, 1)
+    b = board_for(v.comps)
+    here = v.jessah_city
+    p = Search(iterations=1, hunt=True)
+    p.new_game(1, random.Random(0))
+    n = v.comps.n_cities
+    for target in (c for c in range(n) if b.dist[here][c] == 2):
+        w = [0.0] * n
+        w[target] = 1.0
+        p._weights = w
+        got = p._weighted_hunt(v, d, "stop")
+        assert got != "stop" and got[0] == "move" and b.dist[got[1]][target] == 1, (target, got)
+    far = [c for c in range(n) if b.dist[here][c] > d.info["left"]]
+    w = [0.0] * n
+    for c in far:
+        w[c] = 1.0 / len(far)
+    p._weights = w
+    assert p._weighted_hunt(v, d, "stop") == "stop"
+
+
+def test_jessah_security_is_searched_on_a_shortlist_of_legal_spends():
+    """``jessah.jessah_security``: some 80 legal spends are cut to the expert's
+    choice, passing and a few radars and barriers where the belief's weight
+    is, so the kind can be searched within ``max_options``."""
+    params = {"iterations": 1, "kinds": "jessah.jessah_security"}
+    j = Search(**params)
+    seen = []
+    real = j._security_shortlist
+
+    def spy(view, decision, pick):  # type: ignore[no-untyped-def]
+        out = real(view, decision, pick)
+        seen.append((len(decision.options), out, pick, [o in decision.options for o in out]))
+        return out
+
+    j._security_shortlist = spy  # type: ignore[method-assign]
+    play_game(angela="expert", jessah=j, seed=2, game_index=1)
+    assert seen and j.spent.get("jessah_security", 0) > 0
+    for n_legal, out, pick, legal in seen:
+        assert all(legal) and out[0] == pick and len(set(out)) == len(out) and len(out) <= 8 < n_legal
+        assert "pass" in out
