@@ -8,10 +8,17 @@ run them on an idle machine and quote the command next to each number.
     python scripts/bench_search.py stakes --first 100 --games 40 --worlds 20 --share 0.3
         where the stakes are: decisions of expert-vs-expert games played out
         on many paired worlds per option; a search rule (--rule-worlds) picks
-        on some worlds and is scored on the others (held-out gain per kind)
-    python scripts/bench_search.py seat --angela search --games 300 --workers 2
+        on some worlds and is scored on the others (held-out gain per kind);
+        --seat jessah --kinds jessah_move,place_token restricts it, --leak 0
+        draws Jessah's worlds uniformly (as the first table did)
+    python scripts/bench_search.py seat --angela search --games 300 --workers 2 --out a.json
         one seat's paired shift: the given pair against expert vs expert on
         the same game indices (cheaper than cells when tuning one seat)
+    python scripts/bench_search.py compare a.json b.json
+        the paired shift between two such runs (b against a, same games)
+    python scripts/bench_search.py predict --games 100 --seed 7
+        how well Jessah's worlds predict the expert forger's city, with the
+        ``avoid`` prior (search's param) at several strengths
     python scripts/bench_search.py cells --games 1000 --budget 4 --workers 2
         the ordering cells: search and expert in each seat, against expert
         and against search, on the same game indices (master seed --seed);
@@ -25,6 +32,7 @@ Build the compiled engine first (scripts/build_native.py): search is about
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
@@ -81,24 +89,24 @@ def costs(args: argparse.Namespace) -> None:
 
 
 def speed(args: argparse.Namespace) -> None:
-    from rnsim_strategies.red_notice.search import Search
-
     rules = GAME.rules()
     for b in (int(x) for x in args.budgets.split(",")):
-        a, j = Search(iterations=b), Search(iterations=b)
+        a, j = (load_strategy(*_spec(args.angela, b)), load_strategy(*_spec(args.jessah, b)))
         t = time.process_time()
         for g in range(args.games):
             run_game(GAME, rules, [a, j], args.seed, g)
         el = time.process_time() - t
-        roll = a.rollouts + j.rollouts
-        print(f"budget {b}: {args.games / el:.2f} games/s search vs search (one core, CPU time), "
-              f"{roll / args.games:.0f} rollouts/game (Angela {a.rollouts / args.games:.0f}, "
-              f"Jessah {j.rollouts / args.games:.0f}), {roll / el:.0f} rollouts/s, "
-              f"{(a.searched + j.searched) / args.games:.0f} searched decisions/game; "
+        # an expert in one seat (e.g. --angela expert) has no rollouts
+        ra, rj = getattr(a, "rollouts", 0), getattr(j, "rollouts", 0)
+        roll = ra + rj
+        print(f"budget {b}: {args.games / el:.2f} games/s {args.angela} vs {args.jessah} (one core, CPU time), "
+              f"{roll / args.games:.0f} rollouts/game (Angela {ra / args.games:.0f}, "
+              f"Jessah {rj / args.games:.0f}), {roll / el:.0f} rollouts/s, "
+              f"{(getattr(a, 'searched', 0) + getattr(j, 'searched', 0)) / args.games:.0f} searched decisions/game; "
               f"2,000 games on 2 cores: {2000 / (2 * args.games / el) / 60:.1f} min")
         for seat, p in (("Angela", a), ("Jessah", j)):
             print(f"  {seat}'s rollouts per game by kind: "
-                  + ", ".join(f"{k} {v / args.games:.0f}" for k, v in sorted(p.spent.items())))
+                  + ", ".join(f"{k} {v / args.games:.0f}" for k, v in sorted(getattr(p, "spent", {}).items())))
 
 
 def _spec(name: str, budget: int) -> tuple[str, dict[str, Any]]:
@@ -138,14 +146,17 @@ STAKE_KINDS = ("angela_move,jessah_move,bank,check,joker,identity,upgrade,angela
                "start,jessah_security,setup_radar")
 
 
-def _stakes_chunk(job: tuple[int, int, int, float, int]) -> list[dict[str, Any]]:
+def _stakes_chunk(job: tuple[int, int, int, float, int, str, str, float, bool]) -> list[dict[str, Any]]:
     from rnsim_strategies.red_notice.search import Search
 
-    lo, hi, n_worlds, share, seed = job
+    lo, hi, n_worlds, share, seed, kind_list, seats, leak, memory = job
     rules = RuleSet()
     comps = rules.load_components()
-    kinds = set(STAKE_KINDS.split(","))
-    players = [Search(iterations=0), Search(iterations=0)]
+    kinds = set(kind_list.split(","))
+    wanted = {i for i, name in enumerate(("angela", "jessah")) if seats in ("both", name)}
+    # Worlds as search draws them: Jessah's from the weighted belief (leak > 0),
+    # rollouts from the deciding player's own memory (memory = true).
+    players = [Search(iterations=0, leak=leak, memory=memory), Search(iterations=0, leak=leak, memory=memory)]
     rs = random.Random(12345 + lo)
     out = []
     for g in range(lo, hi):
@@ -158,11 +169,13 @@ def _stakes_chunk(job: tuple[int, int, int, float, int]) -> list[dict[str, Any]]
             v = build_view(st, d.seat)
             pl = players[d.seat]
             pick = pl.choose(v, d)
-            if d.kind in kinds and 1 < len(d.options) <= 20 and rs.random() < share:
+            # (with iterations 0 the player does not feed its tracker itself)
+            weights = pl._tracker.observe(v) if d.seat == 1 and pl._tracker is not None else None
+            if d.seat in wanted and d.kind in kinds and 1 < len(d.options) <= 20 and rs.random() < share:
                 opts = list(d.options)
                 sc: list[list[float]] = [[] for _ in opts]
                 for _ in range(n_worlds):
-                    world = v.worlds.sample(rs)
+                    world = v.worlds.sample(rs, weights)
                     seeds = (rs.getrandbits(63), rs.getrandbits(63))
                     for k in range(len(opts)):
                         sc[k].append(pl._rollout(world.clone(), opts[k], seeds, d.seat))
@@ -199,7 +212,12 @@ def _rule(sc: list[list[float]], p: int, order: list[int], n: int, margin: float
 
 def stakes(args: argparse.Namespace) -> None:
     chunk = args.chunk
-    jobs = [(lo, min(args.first + args.games, lo + chunk), args.worlds, args.share, args.seed)
+    unknown = set(args.kinds.split(",")) - set(STAKE_KINDS.split(","))
+    if unknown:
+        raise SystemExit(f"bench_search.py stakes: --kinds: unknown {', '.join(sorted(unknown))}; "
+                         f"allowed: {STAKE_KINDS}")
+    jobs = [(lo, min(args.first + args.games, lo + chunk), args.worlds, args.share, args.seed,
+             args.kinds, args.seat, args.leak, args.memory)
             for lo in range(args.first, args.first + args.games, chunk)]
     with ProcessPoolExecutor(args.workers) as ex:
         rows = [r for part in ex.map(_stakes_chunk, jobs) for r in part]
@@ -222,7 +240,8 @@ def stakes(args: argparse.Namespace) -> None:
             a[3] += used
     print(f"{len(rows)} decisions of {args.games} games (seed {args.seed}, from index {args.first}), "
           f"{args.worlds} worlds per option; rule on {args.rule_worlds} worlds, margin {args.margin}, "
-          "scored on the rest")
+          f"scored on the rest; Jessah's worlds {'weighted, leak ' + str(args.leak) if args.leak else 'uniform'}, "
+          f"rollouts {'with' if args.memory else 'without'} the decider's memory")
     for (st, kind), a in sorted(agg.items(), key=lambda kv: -kv[1][1] / kv[1][0]):
         n, m = a[0], a[1] / a[0]
         se = math.sqrt(max(a[2] / n - m * m, 0.0) / a[4])
@@ -247,6 +266,11 @@ def seat(args: argparse.Namespace) -> None:
     m, lo, hi = _paired(res[("expert", "expert")], res[(args.angela, args.jessah)])
     print(f"shift of Angela's win rate from expert vs expert: {100 * m:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]; "
           f"{args.games} games, seed {args.seed}")
+    if args.out:
+        # per game, for paired comparisons between two runs (same indices and seed)
+        with open(args.out, "w") as f:
+            json.dump({"seed": args.seed, "angela": args.angela, "jessah": args.jessah,
+                       "expert": res[("expert", "expert")], "pair": res[(args.angela, args.jessah)]}, f)
 
 
 def cells(args: argparse.Namespace) -> None:
@@ -276,6 +300,57 @@ def cells(args: argparse.Namespace) -> None:
           f"{args.workers} workers, {time.time() - t0:.0f} s")
 
 
+def predict(args: argparse.Namespace) -> None:
+    """How well Jessah's weighted worlds predict the expert forger's city, with
+    the ``avoid`` prior at several strengths: mean log2 of the probability
+    given to her true city at Jessah's movement steps (belief of 2+ cities)."""
+    from rnsim_strategies.red_notice.board import board_for
+    from rnsim_strategies.red_notice.expert import Expert
+
+    from rnsim.games.red_notice.engine.weighted import Tracker
+
+    rules = GAME.rules()
+    rows: list[tuple[list[float], list[int], int]] = []
+    for g in range(args.first, args.first + args.games):
+        s = game_seeds(args.seed, g)
+        a, j = Expert(), Expert()
+        a.new_game(0, random.Random(s.seats[0]))
+        j.new_game(1, random.Random(s.seats[1]))
+        st = GameState.new(rules, random.Random(s.chance), seed=s.chance)
+        tracker = Tracker(leak=args.leak)
+        while not st.over:
+            d = st.pending
+            v = build_view(st, d.seat)
+            if d.seat == 1:
+                w = tracker.observe(v)
+                if d.kind == "jessah_move" and v.belief.bit_count() > 1:
+                    rows.append((w, list(board_for(v.comps).dist[v.jessah_city]), st.angela_city))
+            st.apply((a if d.seat == 0 else j).choose(v, d))
+    print(f"{len(rows)} movement steps of Jessah in {args.games} expert-vs-expert games "
+          f"(seed {args.seed}, from index {args.first}), weighted belief with leak {args.leak}")
+    for beta in (float(x) for x in args.avoid.split(",")):
+        ll = 0.0
+        for w, dist, true in rows:
+            z = [p * math.exp(beta * dist[c]) for c, p in enumerate(w)]
+            ll += math.log2(z[true] / sum(z))
+        print(f"avoid {beta:4.1f}: mean log2 p(her true city) {ll / len(rows):+.3f}")
+
+
+def compare(args: argparse.Namespace) -> None:
+    runs = []
+    for path in (args.a, args.b):
+        with open(path) as f:
+            runs.append(json.load(f))
+    a, b = runs
+    if a["seed"] != b["seed"] or len(a["pair"]) != len(b["pair"]):
+        raise SystemExit(f"bench_search.py compare: {args.a} and {args.b} are not on the same games "
+                         f"(seed {a['seed']} vs {b['seed']}, {len(a['pair'])} vs {len(b['pair'])} games)")
+    m, lo, hi = _paired(a["pair"], b["pair"])
+    print(f"angela {b['angela']} vs jessah {b['jessah']} against angela {a['angela']} vs jessah {a['jessah']}: "
+          f"Angela {100 * m:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]; {len(a['pair'])} paired games, "
+          f"seed {a['seed']}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -284,7 +359,9 @@ def main() -> None:
     c.add_argument("--samples", type=int, default=5, help="decisions sampled per game")
     s = sub.add_parser("speed")
     s.add_argument("--games", type=int, default=10)
-    s.add_argument("--budgets", default="2,4,8")
+    s.add_argument("--budgets", default="2,4,8", help="iterations of a plain 'search'")
+    s.add_argument("--angela", default="search", help="a search level: search, search@iterations=8+leak=0")
+    s.add_argument("--jessah", default="search")
     o = sub.add_parser("cells")
     o.add_argument("--games", type=int, default=1000)
     o.add_argument("--budget", type=int, default=4)
@@ -295,6 +372,7 @@ def main() -> None:
     e.add_argument("--games", type=int, default=300)
     e.add_argument("--budget", type=int, default=4, help="iterations of a plain 'search'")
     e.add_argument("--workers", type=int, default=2)
+    e.add_argument("--out", default="", help="write each game's winner (1 Angela, 0 Jessah, -1 none) to this JSON file")
     k = sub.add_parser("stakes")
     k.add_argument("--first", type=int, default=100, help="first game index")
     k.add_argument("--games", type=int, default=40)
@@ -303,11 +381,27 @@ def main() -> None:
     k.add_argument("--share", type=float, default=0.3, help="share of eligible decisions played out")
     k.add_argument("--rule-worlds", type=int, default=4)
     k.add_argument("--margin", type=float, default=1.0)
+    k.add_argument("--kinds", default=STAKE_KINDS, help="decision kinds played out (comma-separated)")
+    k.add_argument("--seat", choices=("angela", "jessah", "both"), default="both", help="whose decisions")
+    k.add_argument("--leak", type=float, default=10.0,
+                   help="Jessah's worlds from the weighted belief with this leak (0: uniform, as before)")
+    k.add_argument("--memory", action=argparse.BooleanOptionalAction, default=True,
+                   help="rollouts start from the deciding player's expert memory (search's 'memory')")
     k.add_argument("--workers", type=int, default=2)
     for p in (c, s, o, e, k):
         p.add_argument("--seed", type=int, default=1)
+    f = sub.add_parser("predict", help="how well the avoid prior predicts the expert forger's city")
+    f.add_argument("--first", type=int, default=0)
+    f.add_argument("--games", type=int, default=100)
+    f.add_argument("--leak", type=float, default=10.0)
+    f.add_argument("--avoid", default="0,0.5,1,1.3,1.6,2,2.5")
+    f.add_argument("--seed", type=int, default=7)
+    m = sub.add_parser("compare", help="paired shift between two 'seat --out' files (same games)")
+    m.add_argument("a")
+    m.add_argument("b")
     args = ap.parse_args()
-    {"costs": costs, "speed": speed, "cells": cells, "seat": seat, "stakes": stakes}[args.cmd](args)
+    {"costs": costs, "speed": speed, "cells": cells, "seat": seat, "stakes": stakes,
+     "compare": compare, "predict": predict}[args.cmd](args)
 
 
 if __name__ == "__main__":
