@@ -250,19 +250,26 @@ def stakes(args: argparse.Namespace) -> None:
               f"rollouts/decision {a[3] / n:5.1f}")
 
 
-def seat(args: argparse.Namespace) -> None:
+def _play_cells(args: argparse.Namespace, pairs: list[tuple[str, str]], width: int = 0) -> dict[tuple[str, str], list[int]]:
+    """Each (forger, agent) pair on games 0..games-1 of the same seed, printing
+    Angela's win rate with its 95% Wilson interval as each cell finishes."""
     chunk = max(1, args.games // (4 * args.workers))
     t0 = time.time()
-    res = {}
+    res: dict[tuple[str, str], list[int]] = {}
     with ProcessPoolExecutor(args.workers) as ex:
-        for p in (("expert", "expert"), (args.angela, args.jessah)):
+        for p in pairs:
             jobs = [(p[0], p[1], args.budget, args.seed, lo, min(args.games, lo + chunk))
                     for lo in range(0, args.games, chunk)]
             res[p] = [w for part in ex.map(_play, jobs) for w in part]
             k = sum(1 for w in res[p] if w == 1)
             lo_, hi_ = wilson(k, args.games)
-            print(f"angela {p[0]} vs jessah {p[1]}: Angela {100 * k / args.games:.1f}% "
+            print(f"angela {p[0]:>{width}} vs jessah {p[1]:>{width}}: Angela {100 * k / args.games:.1f}% "
                   f"[{100 * lo_:.1f}, {100 * hi_:.1f}]  ({time.time() - t0:.0f} s)", flush=True)
+    return res
+
+
+def seat(args: argparse.Namespace) -> None:
+    res = _play_cells(args, [("expert", "expert"), (args.angela, args.jessah)])
     m, lo, hi = _paired(res[("expert", "expert")], res[(args.angela, args.jessah)])
     print(f"shift of Angela's win rate from expert vs expert: {100 * m:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]; "
           f"{args.games} games, seed {args.seed}")
@@ -275,18 +282,8 @@ def seat(args: argparse.Namespace) -> None:
 
 def cells(args: argparse.Namespace) -> None:
     pairs = [("expert", "expert"), ("search", "expert"), ("expert", "search"), ("search", "search")]
-    chunk = max(1, args.games // (4 * args.workers))
-    res: dict[tuple[str, str], list[int]] = {}
     t0 = time.time()
-    with ProcessPoolExecutor(args.workers) as ex:
-        for p in pairs:
-            jobs = [(p[0], p[1], args.budget, args.seed, lo, min(args.games, lo + chunk))
-                    for lo in range(0, args.games, chunk)]
-            res[p] = [w for part in ex.map(_play, jobs) for w in part]
-            k = sum(1 for w in res[p] if w == 1)
-            lo_, hi_ = wilson(k, args.games)
-            print(f"angela {p[0]:>6} vs jessah {p[1]:>6}: Angela {100 * k / args.games:.1f}% "
-                  f"[{100 * lo_:.1f}, {100 * hi_:.1f}]  ({time.time() - t0:.0f} s)", flush=True)
+    res = _play_cells(args, pairs, width=6)
     for seat, ref, var in (("angela", ("expert", "expert"), ("search", "expert")),
                            ("angela", ("expert", "search"), ("search", "search")),
                            ("jessah", ("expert", "expert"), ("expert", "search")),
