@@ -17,7 +17,9 @@ run them on an idle machine and quote the command next to each number.
     python scripts/bench_search.py compare a.json b.json
         the paired shift between two such runs (b against a, same games)
     python scripts/bench_search.py predict --games 100 --seed 7
-        how well Jessah's worlds predict the expert forger's city, with the
+        how well models of where the forger is predict the expert forger's
+        city: the weighted public belief (search's Jessah worlds), the
+        uniform set, the expert's set with its leak focus, each with the
         ``avoid`` prior (search's param) at several strengths
     python scripts/bench_search.py cells --games 1000 --budget 4 --workers 2
         the ordering cells: search and expert in each seat, against expert
@@ -36,6 +38,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -298,8 +301,10 @@ def cells(args: argparse.Namespace) -> None:
 
 
 def predict(args: argparse.Namespace) -> None:
-    """How well Jessah's weighted worlds predict the expert forger's city, with
-    the ``avoid`` prior at several strengths: mean log2 of the probability
+    """How well three models predict the expert forger's city (the weighted
+    belief of search's Jessah worlds, the uniform set-valued belief, and the
+    expert agent's set with its leak focus x10), each with the ``avoid`` prior
+    at several strengths: mean log2 of the probability
     given to her true city at Jessah's movement steps (belief of 2+ cities)."""
     from rnsim_strategies.red_notice.board import board_for
     from rnsim_strategies.red_notice.expert import Expert
@@ -307,7 +312,7 @@ def predict(args: argparse.Namespace) -> None:
     from rnsim.games.red_notice.engine.weighted import Tracker
 
     rules = GAME.rules()
-    rows: list[tuple[list[float], list[int], int]] = []
+    rows: list[tuple[list[float], int, int, list[int], int]] = []
     for g in range(args.first, args.first + args.games):
         s = game_seeds(args.seed, g)
         a, j = Expert(), Expert()
@@ -320,17 +325,28 @@ def predict(args: argparse.Namespace) -> None:
             v = build_view(st, d.seat)
             if d.seat == 1:
                 w = tracker.observe(v)
-                if d.kind == "jessah_move" and v.belief.bit_count() > 1:
-                    rows.append((w, list(board_for(v.comps).dist[v.jessah_city]), st.angela_city))
-            st.apply((a if d.seat == 0 else j).choose(v, d))
+            o = (a if d.seat == 0 else j).choose(v, d)
+            if d.seat == 1 and d.kind == "jessah_move" and v.belief.bit_count() > 1:
+                # the expert's own belief after reading this view: the set, its leak focus
+                rows.append((w, v.belief, j._leak_focus & v.belief, list(board_for(v.comps).dist[v.jessah_city]),
+                             st.angela_city))
+            st.apply(o)
     print(f"{len(rows)} movement steps of Jessah in {args.games} expert-vs-expert games "
-          f"(seed {args.seed}, from index {args.first}), weighted belief with leak {args.leak}")
-    for beta in (float(x) for x in args.avoid.split(",")):
+          f"(seed {args.seed}, from index {args.first}); mean log2 of the probability each model gives "
+          "her true city, times e^(avoid x its distance from Jessah)")
+    print(f"{'avoid':>6} {'weighted (leak ' + str(args.leak) + ')':>20} {'uniform set':>12} {'set + focus x10':>16}")
+
+    def score(model: Callable[[tuple[list[float], int, int, list[int], int], int], float], beta: float) -> float:
         ll = 0.0
-        for w, dist, true in rows:
-            z = [p * math.exp(beta * dist[c]) for c, p in enumerate(w)]
-            ll += math.log2(z[true] / sum(z))
-        print(f"avoid {beta:4.1f}: mean log2 p(her true city) {ll / len(rows):+.3f}")
+        for r in rows:
+            z = [model(r, c) * math.exp(beta * r[3][c]) for c in range(len(r[0]))]
+            ll += math.log2(z[r[4]] / sum(z))
+        return ll / len(rows)
+
+    for beta in (float(x) for x in args.avoid.split(",")):
+        print(f"{beta:6.1f} {score(lambda r, c: r[0][c], beta):+20.3f} "
+              f"{score(lambda r, c: float(r[1] >> c & 1), beta):+12.3f} "
+              f"{score(lambda r, c: (10.0 if r[2] >> c & 1 else 1.0) * (r[1] >> c & 1), beta):+16.3f}")
 
 
 def compare(args: argparse.Namespace) -> None:
