@@ -64,3 +64,41 @@ def test_view_holds_no_reference_to_the_state():
     assert v == before
     for name in v.__dataclass_fields__:
         assert not isinstance(getattr(v, name), (list, dict, set, GameState))
+
+
+def test_the_view_constructor_takes_every_field_in_order():
+    # View's __init__ is written out (the generated one is interpreted even
+    # when the engine is compiled). It must stay the field list's mirror: a
+    # field added without it would be missing from every view.
+    import ast
+    import dataclasses
+    from pathlib import Path
+
+    from rnsim.games.red_notice.engine import view as view_module
+    from rnsim.games.red_notice.engine.view import View
+
+    src = Path(view_module.__file__).parent / "view.py"  # the source, also when compiled
+    cls = next(n for n in ast.parse(src.read_text()).body if isinstance(n, ast.ClassDef) and n.name == "View")
+    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    params = [a.arg for a in init.args.args[1:]]
+    assigned = [t.attr for n in init.body if isinstance(n, ast.Assign) for t in n.targets
+                if isinstance(t, ast.Attribute)]
+    names = [f.name for f in dataclasses.fields(View)]
+    assert params == names and assigned == names
+
+
+def test_a_view_is_the_state_seen_by_its_seat_field_by_field():
+    import dataclasses
+
+    from rnsim.games.red_notice.engine.view import View
+
+    for s in _positions(3, every=11):
+        for seat in (ANGELA, JESSAH):
+            v = build_view(s, seat)
+            assert v.round == s.round and v.jessah_city == s.jessah_city and v.belief == s.belief
+            assert v.angela_city == (s.angela_city if seat == ANGELA else -1)
+            assert v.hand == tuple(s.hands[seat]) and v.my_tokens == tuple(s.token_hand[seat])
+            # rebuilt from its own fields, and replaced one at a time, it is the same view
+            same = View(**{f.name: getattr(v, f.name) for f in dataclasses.fields(View)})
+            assert same == v
+            assert dataclasses.replace(v, round=v.round + 1).round == v.round + 1
