@@ -71,6 +71,9 @@ SEARCHABLE = (
 DEFAULT_KINDS = ("bank:2,check:1.5,upgrade:1.5,identity:1.5,angela.joker,angela_move,"
                  "angela.place_token:0.75,setup_radar")
 SEATS = ("angela", "jessah")
+#: where Jessah's worlds put Angela: the weighted public belief (a random walk
+#: reading the removal leak) or the expert agent's belief
+BELIEFS = ("walk", "expert")
 
 
 class Search(Strategy):
@@ -80,7 +83,7 @@ class Search(Strategy):
     uses_history = False  # nor do its rollout players
     PARAMS: ClassVar[dict[str, Any]] = {
         "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
-        "first_step": True, "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
+        "first_step": True, "belief": "walk", "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "iterations": (int, 0, 10_000), "max_options": (int, 2, 200), "margin": (float, 0.0, 10.0),
@@ -145,8 +148,16 @@ class Search(Strategy):
         # Jessah's worlds put Angela where the weighted public belief says
         # she likely is, reading a radar removal as the expert does (`leak`);
         # 0 draws her city uniformly from the set-valued belief.
+        # "expert" puts her instead where the expert agent believes she is: the
+        # set of cities she can be in, the focus of the last radar removal
+        # weighed as the expert weighs it (the better predictor of the expert
+        # forger, docs/strategies.md "Other models of where the forger is").
+        if self.params["belief"] not in BELIEFS:
+            raise ConfigError(f"strategy Search: param 'belief' must be one of {', '.join(BELIEFS)}, "
+                              f"got {self.params['belief']!r}")
+        self.belief = str(self.params["belief"])
         self.leak = float(self.params["leak"])
-        self._tracker = Tracker(leak=self.leak) if self.leak > 0 else None
+        self._tracker = Tracker(leak=self.leak) if self.leak > 0 and self.belief == "walk" else None
         self._weights: list[float] | None = None
         # The expert forger keeps away from Jessah: her worlds weigh a city of
         # the belief e^(avoid x its distance from Jessah) on top of the
@@ -174,6 +185,9 @@ class Search(Strategy):
         if self._tracker is not None and view.seat == 1 and self.iterations:
             # every view, so that no public event between two searches is missed
             self._weights = self._tracker.observe(view)
+        elif self.belief == "expert" and view.seat == 1 and self.iterations:
+            self._weights = self._expert_belief(view)
+        if self._weights is not None and view.seat == 1 and self.iterations:
             if self.avoid > 0:
                 self._weights = self._away_from_jessah(view, self._weights)
         kind = decision.kind
@@ -189,6 +203,14 @@ class Search(Strategy):
         if len(opts) < 2 or len(opts) > self.max_options:
             return pick
         return self._search(view, decision, pick, n, opts)
+
+    def _expert_belief(self, view: View) -> list[float]:
+        belief = view.belief
+        focus = self.expert._leak_focus & belief
+        ratio = self.expert._leak_ratio
+        w = [(ratio if focus >> c & 1 else 1.0) if belief >> c & 1 else 0.0 for c in range(view.comps.n_cities)]
+        t = sum(w)
+        return [x / t for x in w]
 
     def _away_from_jessah(self, view: View, w: list[float]) -> list[float]:
         row = board_for(view.comps).dist[view.jessah_city]

@@ -99,6 +99,8 @@ def test_bad_params_name_the_key_and_what_is_allowed():
         Search(kinds="bank:x")
     with pytest.raises(ConfigError, match="weight '0' in 'bank:0'"):
         Search(kinds="bank:0")
+    with pytest.raises(ConfigError, match="'belief' must be one of walk, expert, got 'set'"):
+        Search(belief="set")
 
 
 def test_a_rollout_player_given_the_searchers_memory_plays_on_as_the_searcher_would():
@@ -198,3 +200,39 @@ def test_jessah_security_is_searched_on_a_shortlist_of_legal_spends():
     for n_legal, out, pick, legal in seen:
         assert all(legal) and out[0] == pick and len(set(out)) == len(out) and len(out) <= 8 < n_legal
         assert "pass" in out
+
+
+def test_expert_belief_worlds_weigh_the_set_and_the_removal_focus_as_the_expert_agent_does():
+    """``belief = "expert"``: Jessah's worlds put Angela in the set of cities
+    she can be in, each city of the expert agent's radar-removal focus weighed
+    the expert's ratio times the others, nothing outside the set; and the
+    real Angela is always among them (the weights read only the view)."""
+    focused = 0
+    for g in range(40):
+        s = game_seeds(13, g)
+        a = load_strategy("expert")
+        j = Search(iterations=1, kinds="check", belief="expert")
+        a.new_game(0, random.Random(s.seats[0]))
+        j.new_game(1, random.Random(s.seats[1]))
+        st = GameState.new(RULES, random.Random(s.chance), seed=s.chance)
+        while not st.over:
+            d = st.pending
+            v = build_view(st, d.seat)
+            pick = (a if d.seat == 0 else j).choose(v, d)
+            if d.seat == 1:
+                w = j._weights
+                assert w is not None and abs(sum(w) - 1.0) < 1e-9
+                assert w[st.angela_city] > 0
+                focus = j.expert._leak_focus & v.belief
+                low = min(p for c, p in enumerate(w) if v.belief >> c & 1)
+                for c, p in enumerate(w):
+                    if not v.belief >> c & 1:
+                        assert p == 0.0
+                    else:
+                        ratio = j.expert._leak_ratio if focus >> c & 1 else 1.0
+                        assert p == pytest.approx(low * ratio if focus != v.belief else low)
+                focused += focus != 0
+            st.apply(pick)
+        if focused >= 20:
+            break
+    assert focused >= 20
