@@ -60,6 +60,29 @@ JOKER_CHOICES = ("check", "bank", "security", "movement", "pass")
 _JOKER_ACTION = {"check": CHECK, "bank": BANK, "security": SECURITY, "movement": MOVEMENT}
 
 
+def performances(a: tuple[int, int] | None, b: tuple[int, int] | None,
+                 initiative: int) -> tuple[tuple[int, int], ...]:
+    """Who performs which half of a card, in order, as (seat, half) pairs
+    (R1-R3), from the tokens revealed on its halves (``(seat, value)`` or
+    None) and the seat with the initiative. Public: a strategy reading the
+    history's ``card`` events can work it out as the engine does."""
+    if a is None and b is None:
+        return ()
+    if a is None or b is None:
+        seat, _ = a if a is not None else b  # type: ignore[misc]
+        half = 0 if a is not None else 1
+        return ((seat, half), (seat, 1 - half))
+    (sa, va), (sb, vb) = a, b
+    if va == vb:  # tie (POW! vs POW! too): each her own half, initiative first
+        first = 0 if sa == initiative else 1
+        return ((sa, 0), (sb, 1)) if first == 0 else ((sb, 1), (sa, 0))
+    if va == POW or vb == POW:  # POW! cancels the opposing token (R2)
+        return ((sa, 0), (sa, 1)) if va == POW else ((sb, 1), (sb, 0))
+    if va > vb:
+        return ((sa, 0), (sa, 1), (sb, 1))
+    return ((sb, 1), (sb, 0), (sa, 0))
+
+
 class GameState:
     """The full (omniscient) state of one game. Strategies never see it."""
 
@@ -543,19 +566,7 @@ class GameState:
             return ()
         if self.log is not None:
             self._event("card", card=i, tokens=[None if s is None else [SEATS[s[0]], _token_name(s[1])] for s in (a, b)])
-        if a is None or b is None:
-            seat, _ = a if a is not None else b  # type: ignore[misc]
-            half = 0 if a is not None else 1
-            return ((seat, half), (seat, 1 - half))
-        (sa, va), (sb, vb) = a, b
-        if va == vb:  # tie (POW! vs POW! too): each her own half, initiative first
-            first = 0 if sa == self.initiative else 1
-            return ((sa, 0), (sb, 1)) if first == 0 else ((sb, 1), (sa, 0))
-        if va == POW or vb == POW:  # POW! cancels the opposing token (R2)
-            return ((sa, 0), (sa, 1)) if va == POW else ((sb, 1), (sb, 0))
-        if va > vb:
-            return ((sa, 0), (sa, 1), (sb, 1))
-        return ((sb, 1), (sb, 0), (sa, 0))
+        return performances(a, b, self.initiative)
 
     # --------------------------------------------------------------- actions
 
