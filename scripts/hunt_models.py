@@ -30,48 +30,11 @@ from typing import Any, ClassVar
 from rnsim_strategies.red_notice.board import Board
 from rnsim_strategies.red_notice.expert import Expert
 
-from rnsim.games.red_notice.engine.belief import expand
 from rnsim.games.red_notice.engine.decision import Decision, Option
 from rnsim.games.red_notice.engine.view import View
 from rnsim.games.red_notice.engine.weighted import Tracker
 
 Path = tuple[float, int, tuple[int, ...]]
-
-
-def weighted_path(b: Board, belief: int, start: int, steps: int, wn: list[float], mix: float) -> Path:
-    """The expert's inspection-path search (``Expert._search_path``) with
-    city ``c`` worth ``wn[c]`` instead of 1 (``wn`` has mean 1 over the
-    belief, so uniform weights give the expert's scores)."""
-    size = belief.bit_count()
-    ball = b.ball[start]
-    if size == 0 or steps <= 0 or not belief & ball[min(steps, len(ball) - 1)]:
-        return 0.0, -2, ()
-    spread = expand(belief, b.nbr_mask)
-    scale = 0.01 / spread.bit_count()
-    best_s, best_first, best_got = 0.0, -2, 0.0
-    by_first: dict[int, float] = {}
-    stack: list[tuple[int, int, int, int, float]] = [(start, 0, 0, -3, 0.0)]
-    while stack:
-        city, seen, depth, first, got0 = stack.pop()
-        if depth == steps:
-            continue
-        moves: list[tuple[int, int, bool]] = [(nx, nx if first == -3 else first, False) for nx in b.nbr[city]]
-        if depth == 0 and belief >> city & 1:
-            moves.insert(0, (city, -1, True))  # inspect where she stands, as a first step only
-        more = steps - depth - 1
-        for nx, f, here in moves:
-            s2 = seen | (1 << nx)
-            got = got0 if seen >> nx & 1 else got0 + wn[nx]
-            if got:
-                sc = got - scale * b.dist_sum(nx, spread)
-                if sc > by_first.get(f, 0.0):
-                    by_first[f] = sc
-                if sc > best_s:
-                    best_s, best_first, best_got = sc, f, got
-            if here or (more and belief & ~s2 & b.ball[nx][min(more, len(b.ball[nx]) - 1)]):
-                stack.append((nx, s2, depth + 1, f, got))
-    alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
-    return best_got / size, best_first, alts
 
 
 class _ModelHunter(Expert):
@@ -85,11 +48,10 @@ class _ModelHunter(Expert):
             return super()._best_path(view, b, start, steps)  # type: ignore[no-any-return]
         belief = view.belief
         w = [p if belief >> c & 1 else 0.0 for c, p in enumerate(self.weights(view, b))]
-        total = sum(w)
-        if total <= 0:
+        if sum(w) <= 0:
             return super()._best_path(view, b, start, steps)  # type: ignore[no-any-return]
-        size = belief.bit_count()
-        return weighted_path(b, belief, start, steps, [p * size / total for p in w], self._hunt_mix)
+        # the expert's path search with city c worth its probability
+        return Expert._weighted_path(b, belief, start, steps, w, self._hunt_mix)
 
 
 class WalkHunter(_ModelHunter):

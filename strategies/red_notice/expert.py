@@ -133,6 +133,10 @@ class Expert(Strategy):
         # the expert ~80 questions a game; a subclass's override is what is
         # found). Unbound, so that a copy of the player calls its own.
         self._handlers: dict[str, Any] = {}
+        # Jessah's hunt may weigh each city of the belief by a probability
+        # over where Angela is (search's dossier sets it before each of her
+        # decisions); None, the expert's own: every belief city counts 1.
+        self.hunt_weights: list[float] | None = None
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
@@ -413,6 +417,9 @@ class Expert(Strategy):
         inspection path; a first step is a city, or -1 for "inspect here", or
         -2 when nothing is in reach. The chance weighs the leak's focus."""
         belief = view.belief
+        weights = self.hunt_weights
+        if weights is not None and view.seat != ANGELA:
+            return self._weighted_path(b, belief, start, steps, weights, self._hunt_mix)
         focus = self._leak_focus & belief if view.seat != ANGELA else 0
         extra = self._leak_ratio - 1.0 if focus else 0.0
         key = (belief, start, steps, focus, extra, self._hunt_mix)
@@ -485,6 +492,50 @@ class Expert(Strategy):
                     stack.append((nx, s2, depth + 1, f))
         alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
         return best_got / (size + extra * focus.bit_count()), best_first, alts
+
+    @staticmethod
+    def _weighted_path(b: Board, belief: int, start: int, steps: int, weights: Sequence[float],
+                       mix: float) -> tuple[float, int, tuple[int, ...]]:
+        """:meth:`_search_path` with city ``c`` of the belief worth
+        ``weights[c]`` (a probability) instead of 1: the chance is the
+        probability mass the path inspects."""
+        size = belief.bit_count()
+        ball = b.ball[start]
+        if size == 0 or steps <= 0 or not belief & ball[min(steps, len(ball) - 1)]:
+            return 0.0, -2, ()
+        total = 0.0
+        for c in bits(belief):
+            total += weights[c]
+        if total <= 0.0:
+            return 0.0, -2, ()
+        # On the scale of _search_path's counts: mean 1 over the belief.
+        wn = [weights[c] * size / total if belief >> c & 1 else 0.0 for c in range(b.n)]
+        spread = expand(belief, b.nbr_mask)
+        scale = 0.01 / spread.bit_count()
+        best_s, best_first, best_got = 0.0, -2, 0.0
+        by_first: dict[int, float] = {}
+        stack: list[tuple[int, int, int, int, float]] = [(start, 0, 0, -3, 0.0)]
+        while stack:
+            city, seen, depth, first, got0 = stack.pop()
+            if depth == steps:
+                continue
+            moves: list[tuple[int, int, bool]] = [(nx, nx if first == -3 else first, False) for nx in b.nbr[city]]
+            if depth == 0 and belief >> city & 1:
+                moves.insert(0, (city, -1, True))  # inspect where she stands, as a first step only
+            more = steps - depth - 1
+            for nx, f, here in moves:
+                s2 = seen | (1 << nx)
+                got = got0 if seen >> nx & 1 else got0 + wn[nx]
+                if got:
+                    sc = got - scale * b.dist_sum(nx, spread)
+                    if sc > by_first.get(f, 0.0):
+                        by_first[f] = sc
+                    if sc > best_s:
+                        best_s, best_first, best_got = sc, f, got
+                if here or (more and belief & ~s2 & b.ball[nx][min(more, len(b.ball[nx]) - 1)]):
+                    stack.append((nx, s2, depth + 1, f, got))
+        alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
+        return best_got / size, best_first, alts
 
     def on_jessah_move(self, view: View, decision: Decision[JessahMoveOption]) -> JessahMoveOption:
         b = self._b(view)

@@ -52,13 +52,20 @@ def _city_is_hidden(state: GameState, seat: int) -> bool:
     return seat == JESSAH and state.angela_city >= 0 and (d is None or d.kind != "angela_move")
 
 
-def _redraw_hand(s: GameState, seat: int, rng: random.Random) -> None:
-    """``seat``'s hand and the check deck, re-dealt from their (sorted) union."""
+def _redraw_hand(s: GameState, seat: int, rng: random.Random, hand: Sequence[int] | None = None) -> None:
+    """``seat``'s hand and the check deck, re-dealt from their (sorted) union;
+    with ``hand`` given, the hand is that and the rest goes to the deck."""
     pool = sorted(s.hands[seat] + s.deck)
     rng.shuffle(pool)
     n = len(s.hands[seat])
-    s.hands[seat] = pool[:n]
-    s.deck = pool[n:]
+    if hand is None:
+        s.hands[seat] = pool[:n]
+        s.deck = pool[n:]
+        return
+    if len(hand) != n or len(set(hand)) != n or not set(hand) <= set(pool):
+        raise ValueError(f"determinize: hand {sorted(hand)} is not {n} distinct checks the viewer has not seen")
+    s.hands[seat] = list(hand)
+    s.deck = [c for c in pool if c not in hand]
 
 
 def _redraw_tokens(s: GameState, seat: int, rng: random.Random) -> None:
@@ -74,12 +81,19 @@ def _redraw_tokens(s: GameState, seat: int, rng: random.Random) -> None:
         s.slots[i][h] = (seat, v)
 
 
-def determinize(state: GameState, seat: int, rng: random.Random, weights: Sequence[float] | None = None) -> GameState:
-    """A copy of ``state`` with what ``seat`` cannot see re-drawn (module doc)."""
+def determinize(state: GameState, seat: int, rng: random.Random, weights: Sequence[float] | None = None,
+                angela: tuple[int, Sequence[int]] | None = None) -> GameState:
+    """A copy of ``state`` with what ``seat`` cannot see re-drawn (module doc).
+    ``angela``, for Jessah only: Angela's (city, hand) drawn by the caller
+    from a model of its own (a particle of search's filter), instead of the
+    city from ``weights`` and the hand from the unseen checks; the city must
+    be in the public belief and the hand checks Jessah has not seen."""
     s = state.clone()
     s.log = None
     opponent = JESSAH if seat == ANGELA else ANGELA
-    _redraw_hand(s, opponent, rng)  # also re-orders the check deck
+    if angela is not None and seat != JESSAH:
+        raise ValueError("determinize: only Jessah's samples take Angela's city and hand")
+    _redraw_hand(s, opponent, rng, None if angela is None else angela[1])  # also re-orders the check deck
     _redraw_tokens(s, opponent, rng)
     s.upgrade_deck.sort()
     rng.shuffle(s.upgrade_deck)
@@ -90,7 +104,11 @@ def determinize(state: GameState, seat: int, rng: random.Random, weights: Sequen
     s.history[opponent] = public(s.history[seat], seat)
     if _city_is_hidden(s, seat):
         cities = [c for c in range(s.comps.n_cities) if s.belief >> c & 1]
-        if weights is None:
+        if angela is not None:
+            if not s.belief >> angela[0] & 1:
+                raise ValueError(f"determinize: city {angela[0]} is not in the public belief")
+            s.angela_city = angela[0]
+        elif weights is None:
             s.angela_city = rng.choice(cities)
         else:
             w = [weights[c] for c in cities]

@@ -44,16 +44,18 @@ class Worlds:
         self._seat = seat
         self._decision = decision
 
-    def sample(self, rng: random.Random, weights: Sequence[float] | None = None) -> GameState:
+    def sample(self, rng: random.Random, weights: Sequence[float] | None = None,
+               angela: tuple[int, Sequence[int]] | None = None) -> GameState:
         """A full state the seat cannot tell from the real one, drawn from ``rng``
         (Angela's city from ``weights`` over cities if given, else uniform over
-        the public belief). Draw ``rng`` from the seat's own stream."""
+        the public belief; for Jessah, ``angela`` = (city, hand) sets both
+        from a model of the caller's own). Draw ``rng`` from the seat's own stream."""
         if self._state.pending is not self._decision or self._state.over:
             raise RuntimeError("Worlds.sample: this view's decision has been answered; "
                                "sample only while deciding")
         from rnsim.games.red_notice.engine.determinize import determinize
 
-        return determinize(self._state, self._seat, rng, weights)
+        return determinize(self._state, self._seat, rng, weights, angela)
 
 
 class History:
