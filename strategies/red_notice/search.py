@@ -47,6 +47,7 @@ import random
 from typing import Any, ClassVar
 
 from rnsim_strategies.red_notice.board import board_for
+from rnsim_strategies.red_notice.dossier import Dossier
 from rnsim_strategies.red_notice.expert import Expert, play_to_end
 
 from rnsim.errors import ConfigError
@@ -71,9 +72,11 @@ SEARCHABLE = (
 DEFAULT_KINDS = ("bank:2,check:1.5,upgrade:1.5,identity:1.5,angela.joker,angela_move,"
                  "angela.place_token:0.75,setup_radar")
 SEATS = ("angela", "jessah")
-#: where Jessah's worlds put Angela: the weighted public belief (a random walk
-#: reading the removal leak) or the expert agent's belief
-BELIEFS = ("walk", "expert")
+#: where Jessah puts Angela, in her hunt and her worlds: the dossier (a particle
+#: filter over Angela's city and hand under a model of a planning forger), or
+#: only in her worlds: the weighted public belief (a random walk reading the
+#: removal leak) or the expert agent's belief
+BELIEFS = ("dossier", "walk", "expert")
 
 
 class Search(Strategy):
@@ -83,11 +86,11 @@ class Search(Strategy):
     uses_history = False  # nor do its rollout players
     PARAMS: ClassVar[dict[str, Any]] = {
         "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
-        "first_step": True, "belief": "walk", "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
+        "first_step": True, "belief": "dossier", "particles": 200, "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "iterations": (int, 0, 10_000), "max_options": (int, 2, 200), "margin": (float, 0.0, 10.0),
-        "leak": (float, 0.0, 1000.0), "avoid": (float, 0.0, 10.0),
+        "leak": (float, 0.0, 1000.0), "avoid": (float, 0.0, 10.0), "particles": (int, 1, 100_000),
         "risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0),
     }
 
@@ -156,6 +159,11 @@ class Search(Strategy):
             raise ConfigError(f"strategy Search: param 'belief' must be one of {', '.join(BELIEFS)}, "
                               f"got {self.params['belief']!r}")
         self.belief = str(self.params["belief"])
+        # Jessah's dossier: where Angela is and what she holds, as a planning
+        # forger would explain what Jessah has seen (strategies/red_notice/
+        # dossier.py). It weighs the cities of the expert's hunt and gives
+        # her worlds Angela's city and hand together.
+        self._dossier = Dossier(particles=int(self.params["particles"])) if self.belief == "dossier" else None
         self.leak = float(self.params["leak"])
         self._tracker = Tracker(leak=self.leak) if self.leak > 0 and self.belief == "walk" else None
         self._weights: list[float] | None = None
@@ -175,17 +183,27 @@ class Search(Strategy):
         self._search_rng = random.Random("search " + " ".join(map(str, rng.getstate()[1][:16])))
         self.expert.new_game(seat, rng)
         self._moving = ""
+        self._weights = None
         if self._tracker is not None:
             self._tracker.reset()
+        if self._dossier is not None:
+            self._dossier.reset(random.Random("dossier " + " ".join(map(str, rng.getstate()[1][:16]))))
+
+    def reads_history(self) -> bool:
+        # Jessah's dossier reads the public history; nothing else here does.
+        return self._dossier is not None and self.iterations > 0 and self.seat == 1
 
     def choose(self, view: View, decision: Decision) -> Option:
+        if self._dossier is not None and view.seat == 1 and self.iterations:
+            # every view, so that no public event is missed; the expert hunts on it
+            self._weights = self.expert.hunt_weights = self._dossier.observe(view)
         # The expert sees every view (it keeps memory between decisions) and
         # its answer is the prior the search must beat.
         pick = self.expert.choose(view, decision)
-        if self._tracker is not None and view.seat == 1 and self.iterations:
+        if self._dossier is None and self._tracker is not None and view.seat == 1 and self.iterations:
             # every view, so that no public event between two searches is missed
             self._weights = self._tracker.observe(view)
-        elif self.belief == "expert" and view.seat == 1 and self.iterations:
+        elif self._dossier is None and self.belief == "expert" and view.seat == 1 and self.iterations:
             self._weights = self._expert_belief(view)
         if self._weights is not None and view.seat == 1 and self.iterations:
             if self.avoid > 0:
@@ -299,8 +317,16 @@ class Search(Strategy):
         p = opts.index(pick)
         alive = list(range(len(opts)))
         scores: list[list[float]] = [[] for _ in opts]
+        dossier = self._dossier if me == 1 else None
         for i in range(n):
-            world = worlds.sample(rng, self._weights if me == 1 else None)
+            if dossier is not None:
+                assert self._weights is not None
+                world = worlds.sample(rng, angela=dossier.draw(rng, self._weights))
+            else:
+                world = worlds.sample(rng, self._weights if me == 1 else None)
+            # The rollout players read no history: a world of a game that keeps
+            # one (Jessah's dossier reads it) need not copy it on or grow it.
+            world.stop_history()
             seeds = (rng.getrandbits(63), rng.getrandbits(63))
             for j, k in enumerate(alive):
                 scores[k].append(self._rollout(world if j == len(alive) - 1 else world.clone(), opts[k], seeds, me))

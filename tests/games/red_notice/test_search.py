@@ -99,8 +99,10 @@ def test_bad_params_name_the_key_and_what_is_allowed():
         Search(kinds="bank:x")
     with pytest.raises(ConfigError, match="weight '0' in 'bank:0'"):
         Search(kinds="bank:0")
-    with pytest.raises(ConfigError, match="'belief' must be one of walk, expert, got 'set'"):
+    with pytest.raises(ConfigError, match="'belief' must be one of dossier, walk, expert, got 'set'"):
         Search(belief="set")
+    with pytest.raises(ConfigError, match="'particles' must be in 1..100000"):
+        Search(particles=0)
 
 
 def test_a_rollout_player_given_the_searchers_memory_plays_on_as_the_searcher_would():
@@ -236,3 +238,33 @@ def test_expert_belief_worlds_weigh_the_set_and_the_removal_focus_as_the_expert_
         if focused >= 20:
             break
     assert focused >= 20
+
+
+def test_only_jessahs_dossier_makes_a_game_keep_its_history():
+    """The dossier reads view.history, so a game with search as Jessah keeps
+    one; search as Angela, or Jessah on another belief, reads none (and the
+    game skips recording it, as for the expert)."""
+    j, a = Search(**CHEAP), Search(**CHEAP)
+    j.new_game(1, random.Random(0))
+    a.new_game(0, random.Random(0))
+    assert j.reads_history() and not a.reads_history()
+    walk = Search(belief="walk", **CHEAP)
+    walk.new_game(1, random.Random(0))
+    assert not walk.reads_history()
+    zero = Search(iterations=0)
+    zero.new_game(1, random.Random(0))
+    assert not zero.reads_history()
+
+
+def test_jessahs_hunt_follows_her_dossier():
+    """Search's Jessah hunts on the dossier's probabilities (the expert's
+    path search, each city worth its probability): on the same game her
+    movements part from the expert's, and with belief = walk they do not
+    (that belief only draws her worlds, and her movements are not searched)."""
+    def moves(jessah: Search | str) -> list:
+        out = play_game(angela="expert", jessah=jessah, seed=9, game_index=0, log=True)
+        return [e for e in out.events if e["t"] in ("jessah_move", "inspect")][:40]
+
+    expert = moves("expert")
+    assert moves(Search(iterations=1, kinds="upgrade", belief="walk")) == expert
+    assert moves(Search(iterations=1, kinds="upgrade")) != expert

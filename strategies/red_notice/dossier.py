@@ -1,0 +1,612 @@
+"""Jessah's dossier on the forger: a particle filter over Angela's city and
+hand, from Jessah's view and public history only (R24, R25).
+
+The set-valued public belief says where Angela *can* be; the weighted belief
+(engine/weighted.py) spreads it as a random walk. Neither knows that a
+forger goes somewhere for a reason: to cash the checks in her hand, away
+from Jessah. The dossier keeps ``particles`` guesses of her (city, hand),
+each weighted by how well it explains what Jessah has seen, under this
+model of the forger:
+
+- **Start.** Her two kept checks are any two Jessah has not seen, equally
+  likely; her start city, on the continent she showed, is chosen as a
+  planner would choose it: near the cities where her hand cashes, away from
+  Jessah, off a radar's continent (R19).
+- **Movement.** A movement of up to n steps ends in one of the states
+  (end city, ordered radar triggers) reachable from her city, with barriers
+  and radars as at its start (R13-R15, R18). Each state is scored as a
+  forger planning a cashing route scores it: minus the steps from the end
+  to the nearest city where her hand cashes (counting a city next to Jessah
+  as farther: cashing reveals her, R8), minus the danger of ending near
+  Jessah where few other cities could hide her, minus a little per radar
+  tripped. She picks a state with probability proportional to
+  e^(score / ``tau``), except that with probability ``eps`` she picks any
+  state at random. The announcement's probability under this model weighs
+  each guess; her new city is drawn among the states that give it.
+- **Bank declined.** A Bank she performs with no cash (public: the card's
+  tokens say who performs which half, R1-R3) means she could not cash where
+  she stands, or chose not to: a guess that could have cashed keeps
+  ``decline`` of its weight (1 when the guess is on her last identity next
+  to Jessah, where a forger would rather not show herself).
+- **Security spends.** A white radar she removes (R11) is one she was about
+  to trip: guesses on its continent or next to it weigh ``leak`` times more.
+- **Checks.** A draw adds checks Jessah has not seen to each guess's hand;
+  a check Jessah draws leaves every guess's hand; a cash of check x keeps
+  the guesses that held x (the others keep 5% of their weight and lose a
+  check at random); Wiretap shows the hand.
+- **Facts.** A failed inspection rules a city out, a cash or capture pins
+  her down, Informant and Satellite Sweep restrict: Bayes with a 0/1
+  likelihood (R16, R17, R8).
+
+Guesses are resampled when their weights degenerate. If every guess is
+ruled out (she played as the model never would), the dossier starts over,
+uniformly over the public belief. Its answer, :meth:`Dossier.observe`, is a
+probability over cities: ``(1 - floor)`` times the guesses' weight plus
+``floor`` spread uniformly over the public belief, so no city the public
+facts allow is ever ruled out by the model, and a forger who plays unlike
+it costs the dossier at most that floor's worth of mass.
+
+The model mirrors the expert forger's planning (strategies/red_notice/
+expert.py, ``_plan_move``) with its default ``risk``; it is an opponent
+model, a prior over the forger's policy, and says so: measured in
+docs/strategies.md. Deterministic for its stream: every draw comes from the
+``rng`` given to :meth:`Dossier.reset`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rnsim_strategies.red_notice.board import BANK, FAR, MOVEMENT, Board, bits, board_for
+
+from rnsim.games.red_notice.engine.belief import after_movement, expand, reach
+from rnsim.games.red_notice.engine.decision import ANGELA
+from rnsim.games.red_notice.engine.history import Event
+from rnsim.games.red_notice.engine.state import performances
+from rnsim.games.red_notice.engine.view import View
+
+# How quickly Jessah can be on a city at distance d: the expert forger's table.
+_PROXIMITY = (1.0, 0.7, 0.35, 0.12, 0.03)
+# A guess whose hand lacked the check she cashed keeps this much weight.
+_HAND_MISS = 0.05
+
+State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
+
+
+class Dossier:
+    """A particle filter over Angela's (city, hand); see the module doc."""
+
+    __slots__ = (
+        "particles", "tau", "eps", "leak", "decline", "floor", "rng", "seen", "cities", "hands", "w",
+        "started", "restarts", "b", "bottom", "jessah", "radars", "barriers", "pub", "round_cards",
+        "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt",
+    )
+
+    def __init__(self, particles: int = 200, tau: float = 0.3, eps: float = 0.1, leak: float = 10.0,
+                 decline: float = 0.15, floor: float = 0.15) -> None:
+        if particles < 1:
+            raise ValueError(f"Dossier: particles must be >= 1, got {particles}")
+        if tau <= 0:
+            raise ValueError(f"Dossier: tau must be > 0, got {tau}")
+        for name, x in (("eps", eps), ("decline", decline), ("floor", floor)):
+            if not 0.0 <= x <= 1.0:
+                raise ValueError(f"Dossier: {name} must be in 0..1, got {x}")
+        if leak < 0:
+            raise ValueError(f"Dossier: leak must be >= 0, got {leak}")
+        self.particles = particles
+        self.tau = tau
+        self.eps = eps
+        self.leak = leak
+        self.decline = decline
+        self.floor = floor
+        self.reset(random.Random(0))
+
+    def reset(self, rng: random.Random) -> None:
+        """A new game: forget everything; draw from ``rng`` from now on."""
+        self.rng = rng
+        self.seen = 0  # history events read so far
+        self.cities: list[int] = []
+        self.hands: list[list[int]] = []
+        self.w: list[float] = []
+        self.started = False
+        self.restarts = 0  # times every guess was ruled out (benchmarks read it)
+        self.bottom: set[int] = set()  # the checks shown at setup, beneath the deck (R19)
+        self.pending_bank: tuple[int, int, bool] | None = None
+        self.cashed_on: set[tuple[int, int]] = set()
+        self.round_cards: tuple[int, ...] = ()
+        self.initiative = ANGELA
+        self.up = 0
+        self.dealt = 0
+
+    # ------------------------------------------------------------ answers
+
+    def observe(self, view: View) -> list[float]:
+        """Read what is new in Jessah's ``view`` and return the probability of
+        each city (0 outside the public belief). Call it with every view
+        Jessah is handed, in order."""
+        comps = view.comps
+        b = self.b = board_for(comps)
+        if self.seen == 0:
+            self.jessah = view.jessah_city
+            self.radars = list(view.radars)
+            self.barriers = tuple(view.barriers)
+            self.pub = view.belief
+            self.up = len(view.identities_up)
+        self.precise = "precise_radars" in view.permanents
+        events = view.history[self.seen:]
+        self.seen += len(events)
+        for e in events:
+            self._event(view, e, b)
+        # What the view says wins over what the events were read to say.
+        self.jessah = view.jessah_city
+        self.radars = list(view.radars)
+        self.barriers = tuple(view.barriers)
+        self.pub = belief = view.belief
+        self.up = len(view.identities_up)
+        n = comps.n_cities
+        k = belief.bit_count()
+        if not self.started or not k:
+            return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)] if k else [0.0] * n
+        self._fit_hands(view)
+        mass = [0.0] * n
+        for c, w in zip(self.cities, self.w, strict=True):
+            if belief >> c & 1:
+                mass[c] += w
+        total = math.fsum(mass)
+        if total <= 0:
+            self._restart(view, belief)
+            return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)]
+        fl = self.floor
+        return [((1 - fl) * mass[c] / total + fl / k) if belief >> c & 1 else 0.0 for c in range(n)]
+
+    def draw(self, rng: random.Random, weights: Sequence[float]) -> tuple[int, tuple[int, ...]] | None:
+        """One (city, hand) for a search world, after :meth:`observe`: a guess
+        drawn by weight, its city replaced with probability ``floor`` by one
+        drawn uniformly from the public belief (the floor's share of
+        ``weights``, what observe returned). None before Angela's start."""
+        belief_cities = [c for c, p in enumerate(weights) if p > 0]
+        live = [i for i, c in enumerate(self.cities) if weights[c] > 0] if self.started else []
+        if not live:
+            return None
+        i = rng.choices(live, weights=[self.w[j] for j in live])[0] if sum(self.w[j] for j in live) > 0 \
+            else rng.choice(live)
+        city = self.cities[i]
+        if rng.random() < self.floor:
+            city = rng.choice(belief_cities)
+        return city, tuple(sorted(self.hands[i]))
+
+    # ------------------------------------------------------------ particles
+
+    def _unseen(self, view: View) -> list[int]:
+        """Checks that may be in Angela's hand: not in Jessah's, not cashed, not
+        one of the two shown at setup while they are surely beneath the deck."""
+        out = set(range(len(view.comps.checks)))
+        out.difference_update(view.hand)
+        for side in view.cashed:
+            out.difference_update(side)
+        if view.check_deck_size >= len(self.bottom):
+            out -= self.bottom
+        return sorted(out)
+
+    def _start(self, view: View, b: Board, cont: int) -> None:
+        pool = self._unseen(view)
+        cities = bits(b.cont_mask[cont])
+        dj = b.dist[self.jessah]
+        radar = 1.5 if self.radars[cont] else 0.0
+        rng = self.rng
+        self.cities, self.hands, self.w = [], [], []
+        size = min(len(pool), max(0, self.dealt - 1))  # she kept all but the check she showed
+        for _ in range(self.particles):
+            hand = rng.sample(pool, size)
+            d = b.dist_to_mask(self._targets(b, hand))
+            sc = [-1.0 * min(d[c], 4) + 0.6 * min(dj[c], 4) - radar for c in cities]
+            ps = self._choice(sc)
+            self.cities.append(rng.choices(cities, weights=ps)[0])
+            self.hands.append(hand)
+            self.w.append(1.0)
+        self.started = True
+
+    def _choice(self, scores: Sequence[float]) -> list[float]:
+        """The model's choice among scored options: softmax at ``tau``, mixed
+        with a uniform pick at ``eps``."""
+        top = max(scores)
+        ps = [math.exp((x - top) / self.tau) for x in scores]
+        t = math.fsum(ps)
+        k = len(ps)
+        eps = self.eps
+        return [(1 - eps) * p / t + eps / k for p in ps]
+
+    @staticmethod
+    def _targets(b: Board, hand: Sequence[int]) -> int:
+        m = 0
+        for c in hand:
+            m |= b.cont_mask[b.check_cont[c]]
+        return m
+
+    def _restart(self, view: View, belief: int) -> None:
+        """Every guess was ruled out: start over, uniformly over the public belief."""
+        self.restarts += 1
+        pool = self._unseen(view)
+        cities = bits(belief)
+        size = min(len(pool), view.hand_sizes[ANGELA])
+        rng = self.rng
+        self.cities = [rng.choice(cities) for _ in range(self.particles)]
+        self.hands = [rng.sample(pool, size) for _ in range(self.particles)]
+        self.w = [1.0] * self.particles
+
+    def _fit_hands(self, view: View) -> None:
+        """Each guess holds as many checks as Angela does (public), none Jessah holds."""
+        size = view.hand_sizes[ANGELA]
+        mine = set(view.hand)
+        pool: list[int] | None = None
+        rng = self.rng
+        for h in self.hands:
+            if len(h) == size and not mine.intersection(h):
+                continue
+            if pool is None:
+                pool = self._unseen(view)
+            h[:] = [c for c in h if c not in mine]
+            while len(h) > size:
+                h.pop(rng.randrange(len(h)))
+            free = [c for c in pool if c not in h]
+            while len(h) < size and free:
+                h.append(free.pop(rng.randrange(len(free))))
+
+    def _normalise(self, view: View) -> None:
+        total = math.fsum(self.w)
+        if total <= 0:
+            self._restart(view, self.pub or view.belief)
+            return
+        w = self.w = [x / total for x in self.w]
+        if 1.0 / math.fsum(x * x for x in w) < self.particles / 2:
+            self._resample()
+
+    def _resample(self) -> None:
+        """Systematic resampling: each guess is copied about n x its weight times."""
+        n = self.particles
+        u = self.rng.random() / n
+        keep: list[int] = []
+        acc = self.w[0]
+        i = 0
+        for k in range(n):
+            x = u + k / n
+            while x > acc and i < n - 1:
+                i += 1
+                acc += self.w[i]
+            keep.append(i)
+        self.cities = [self.cities[i] for i in keep]
+        self.hands = [list(self.hands[i]) for i in keep]
+        self.w = [1.0 / n] * n
+
+    def _restrict(self, view: View, keep: Callable[[int], bool]) -> None:
+        self.w = [w if keep(c) else 0.0 for c, w in zip(self.cities, self.w, strict=True)]
+        self._normalise(view)
+
+    def _reveal(self, view: View, city: int) -> None:
+        """She is seen in ``city`` (a cash, a capture): the guesses that had her
+        there keep their weight; every guess now has her there."""
+        self.pub = 1 << city
+        w = [w if c == city else 0.0 for c, w in zip(self.cities, self.w, strict=True)]
+        if math.fsum(w) > 0:
+            self.w = w
+        self.cities = [city] * self.particles
+        self._normalise(view)
+
+    # ------------------------------------------------------------ events
+
+    def _event(self, view: View, e: Event, b: Board) -> None:
+        kind = e.kind
+        if kind == "deal":
+            if e.seat == ANGELA:
+                self.dealt = e.value
+        elif kind == "jessah_start":
+            self.bottom.add(e.check)
+            self.jessah = e.city
+        elif kind == "setup_radar" or kind == "radar":
+            self.radars[e.continent] = 1
+        elif kind == "black_radar":
+            self.radars[e.continent] = 2
+        elif kind == "angela_start":
+            self.bottom.add(e.check)
+            self.pub = b.cont_mask[e.continent]
+            self._start(view, b, e.continent)
+        elif kind == "round_start":
+            self._bank_declined(view)
+            self.round_cards = tuple(e.items)
+            self.initiative = e.seat
+        elif kind == "card":
+            self._bank_declined(view)
+            self._card(e, b)
+        elif kind == "round_end":
+            self._bank_declined(view)
+        elif kind == "jessah_move":
+            self.jessah = e.city
+        elif kind == "barrier" or kind == "black_barrier":
+            self._set_barrier(e.route, 2 if kind == "black_barrier" else 1)
+        elif kind == "barrier_moved":
+            was = self.barriers[e.from_route]
+            self._set_barrier(e.from_route, 0)
+            self._set_barrier(e.route, was)
+        elif kind in ("security_spent", "lawyer_discard", "black_removed"):
+            if e.name == "radar":
+                self.radars[e.continent] = 0
+                if kind == "security_spent" and self.started:
+                    near = expand(b.cont_mask[e.continent], b.nbr_mask)
+                    lk = self.leak
+                    self.w = [w * lk if near >> c & 1 else w for c, w in zip(self.cities, self.w, strict=True)]
+                    self._normalise(view)
+            else:
+                self._set_barrier(e.route, 0)
+        elif kind == "upgrade" and e.name == "precise_radars":
+            self.precise = True
+        elif kind == "upgrade_destroyed" and e.name == "precise_radars":
+            self.precise = False
+        elif kind == "identity":
+            self.up -= 1
+        elif self.started:
+            self._evidence(view, e, b)
+
+    def _evidence(self, view: View, e: Event, b: Board) -> None:
+        kind = e.kind
+        if kind == "inspect" and not e.found:
+            x = e.city
+            self.pub &= ~(1 << x)
+            self._restrict(view, lambda c: c != x)
+        elif kind == "capture":
+            self._reveal(view, e.city)
+        elif kind == "cash" and e.seat == ANGELA:
+            self.cashed_on.add((e.round, e.card))
+            self._reveal(view, e.city)
+            x = e.check
+            rng = self.rng
+            for i, h in enumerate(self.hands):
+                if x in h:
+                    h.remove(x)
+                else:
+                    self.w[i] *= _HAND_MISS
+                    if h:
+                        h.pop(rng.randrange(len(h)))
+            self._normalise(view)
+        elif kind == "draw":
+            self._draw(view, e)
+        elif kind == "wiretap":
+            self.hands = [list(e.items) for _ in self.hands]
+        elif kind == "satellite_sweep":
+            m = b.cont_mask[e.continent]
+            self.pub &= m
+            self._restrict(view, lambda c: bool(m >> c & 1))
+        elif kind == "informant":
+            m = b.nbr_mask[e.city] | (1 << e.city)
+            yes = e.found
+            self.pub &= m if yes else ~m
+            self._restrict(view, lambda c: bool(m >> c & 1) == yes)
+        elif kind == "joker" and e.seat == ANGELA and e.name == "bank":
+            self._bank_declined(view)
+            self.pending_bank = (e.round, e.card, True)
+        elif kind == "announce":
+            if self.pending_bank is not None and self.pending_bank[2]:
+                self._bank_declined(view)
+            self._announce(view, e, b)
+
+    def _set_barrier(self, r: int, x: int) -> None:
+        bl = list(self.barriers)
+        bl[r] = x
+        self.barriers = tuple(bl)
+
+    def _draw(self, view: View, e: Event) -> None:
+        rng = self.rng
+        if e.seat == ANGELA:
+            pool = self._unseen(view)
+            for h in self.hands:
+                free = [c for c in pool if c not in h]
+                for _ in range(e.value):
+                    if free:
+                        h.append(free.pop(rng.randrange(len(free))))
+            return
+        got = set(e.items)  # Jessah's own draw: those checks were in the deck
+        if not got:
+            return
+        pool = [c for c in self._unseen(view) if c not in got]
+        for h in self.hands:
+            for i, c in enumerate(h):
+                if c in got:
+                    free = [x for x in pool if x not in h]
+                    if free:
+                        h[i] = rng.choice(free)
+
+    def _card(self, e: Event, b: Board) -> None:
+        """Note a Bank half Angela performs on this card, and whether one of
+        her movements follows it on the same card."""
+        if not self.round_cards:
+            return
+        a, x = e.items
+        halves = b.halves[self.round_cards[e.card]]
+        seq = performances(a, x, self.initiative)
+        for j, (seat, half) in enumerate(seq):
+            if seat == ANGELA and halves[half][0] == BANK:
+                before = any(s == ANGELA and halves[h][0] == MOVEMENT for s, h in seq[j + 1:])
+                self.pending_bank = (e.round, e.card, before)
+
+    def _bank_declined(self, view: View) -> None:
+        pb = self.pending_bank
+        if pb is None:
+            return
+        self.pending_bank = None
+        if (pb[0], pb[1]) in self.cashed_on or not self.started:
+            return
+        b = self.b
+        cc = b.check_cont
+        cont = b.cont
+        dj = b.dist[self.jessah]
+        last = self.up == 0
+        d = self.decline
+        for i, (c, h) in enumerate(zip(self.cities, self.hands, strict=True)):
+            k = cont[c]
+            if any(cc[x] == k for x in h) and not (last and dj[c] <= 1):
+                self.w[i] *= d
+        self._normalise(view)
+
+    # ------------------------------------------------------------ movement
+
+    def _announce(self, view: View, e: Event, b: Board) -> None:
+        steps = e.value
+        journalist = e.name == "journalist"
+        escape = e.name == "escape"
+        ann: tuple[tuple[int, int], ...] = () if journalist else tuple(e.items)
+        by_key: dict[tuple[int, int], tuple[float, list[tuple[int, float]]]] = {}
+        rng = self.rng
+        cities: list[int] = []
+        w: list[float] = []
+        for c, h, wt in zip(self.cities, self.hands, self.w, strict=True):
+            key = (c, self._targets(b, h))
+            got = by_key.get(key)
+            if got is None:
+                got = by_key[key] = self._movement(b, c, key[1], steps, ann, escape, journalist)
+            p_ann, ends = got
+            if p_ann <= 0:
+                cities.append(c)
+                w.append(0.0)
+                continue
+            r = rng.random() * p_ann
+            pick = ends[-1][0]
+            acc = 0.0
+            for x, q in ends:
+                acc += q
+                if r <= acc:
+                    pick = x
+                    break
+            cities.append(pick)
+            w.append(wt * p_ann)
+        if journalist:
+            self.pub = reach(self.pub, b.nbr_mask, steps)
+        else:
+            self.pub = after_movement(self.pub, steps, b.open_masks(self.barriers), self.radars, b.cont_mask, ann)
+        for k, _ in ann:
+            if self.radars[k] == 1:
+                self.radars[k] = 0  # a white radar is returned when triggered (R14)
+        self.cities = cities
+        self.w = w
+        self._normalise(view)
+
+    def _movement(self, b: Board, here: int, targets: int, steps: int, ann: tuple[tuple[int, int], ...],
+                  escape: bool, journalist: bool) -> tuple[float, list[tuple[int, float]]]:
+        """(the announcement's probability, [(end city, probability)]) for a
+        forger in ``here`` whose hand cashes in ``targets``."""
+        states = self._states(b, here, steps, journalist)
+        way = self._way(b, targets) if targets else None
+        djrow = b.dist[self.jessah]
+        ball = b.ball[self.jessah]
+        w_danger = (10.0 if self.up == 0 else 4.0) * 0.9  # the expert's (1.4 - risk) at risk 0.5
+        w_way = 0.3 if escape else 1.0
+        wide, quiet = self._reach(b, steps, journalist)
+        scores = []
+        for c, trig in states:
+            s = -0.1 * len(trig)
+            d = djrow[c]
+            if d < len(_PROXIMITY):
+                if trig:
+                    k, tc = trig[-1]
+                    seen_by = b.ball[tc][1] if tc >= 0 else b.cont_mask[k]
+                    hide = (seen_by & wide) | (1 << c)
+                else:
+                    hide = quiet | (1 << c)
+                crowd = (hide & ball[d]).bit_count()
+                s -= w_danger * _PROXIMITY[d] * min(1.0, 2.0 / crowd)
+            if way is not None:
+                s -= w_way * min(way[c], 8)
+            if escape:
+                s += 0.2 * min(d, 5)
+            if c == here and not trig:
+                s += 0.01
+            scores.append(s)
+        ps = self._choice(scores)
+        p_ann = 0.0
+        ends: dict[int, float] = {}
+        for (c, trig), p in zip(states, ps, strict=True):
+            if trig == ann:
+                p_ann += p
+                ends[c] = ends.get(c, 0.0) + p
+        return p_ann, list(ends.items())
+
+    def _states(self, b: Board, here: int, steps: int, journalist: bool) -> list[State]:
+        """Every (end city, triggers) of a movement of up to ``steps`` steps."""
+        key = ("dossier states", here, steps, self.barriers, tuple(self.radars), self.precise, journalist)
+        got = b.memo.get(key)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        cont = b.cont
+        radars = self.radars
+        barriers = self.barriers
+        precise = self.precise
+        seen: set[State] = {(here, ())}
+        layer: list[State] = [(here, ())]
+        for _ in range(steps):
+            nxt: list[State] = []
+            for c, trig in layer:
+                for nx, r in b.nbr_routes[c]:
+                    if barriers[r] and not journalist:
+                        continue
+                    t2 = trig
+                    if not journalist:
+                        k = cont[nx]
+                        rk = radars[k]
+                        if rk == 2 or (rk == 1 and all(k != t[0] for t in trig)):
+                            t2 = (*trig, (k, nx if precise else -1))
+                    st = (nx, t2)
+                    if st not in seen:
+                        seen.add(st)
+                        nxt.append(st)
+            layer = nxt
+            if not layer:
+                break
+        return b.remember(key, sorted(seen))  # type: ignore[no-any-return]
+
+    def _way(self, b: Board, targets: int) -> list[int]:
+        """Per city, the steps (barriers closed) to the nearest city where the
+        hand cashes, a city next to Jessah counting up to 3 more (the expert
+        forger's cash penalty)."""
+        key = ("dossier way", targets, self.barriers, self.jessah)
+        got = b.memo.get(key)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        d = [FAR] * b.n
+        buckets: list[list[int]] = [[] for _ in range(4 + b.n)]
+        dj = b.dist[self.jessah]
+        for t in bits(targets):
+            x = dj[t]
+            pen = 3 if x == 0 else 2 if x == 1 else 1 if x == 2 else 0
+            d[t] = pen
+            buckets[pen].append(t)
+        nr = b.nbr_routes
+        barriers = self.barriers
+        for dist, bucket in enumerate(buckets):
+            for x in bucket:
+                if d[x] != dist:
+                    continue
+                for y, r in nr[x]:
+                    if not barriers[r] and d[y] > dist + 1:
+                        d[y] = dist + 1
+                        if dist + 1 < len(buckets):
+                            buckets[dist + 1].append(y)
+        return b.remember(key, d)  # type: ignore[no-any-return]
+
+    def _reach(self, b: Board, steps: int, journalist: bool) -> tuple[int, int]:
+        """Where the public can place her after the movement (``wide``), and
+        the part of it she can reach without tripping a radar (``quiet``)."""
+        key = ("dossier reach", self.pub, steps, None if journalist else self.barriers, tuple(self.radars))
+        got: Any = b.memo.get(key)
+        if got is None:
+            masks = b.nbr_mask if journalist else b.open_masks(self.barriers)
+            wide = self.pub
+            for _ in range(steps):
+                wide = expand(wide, masks)
+            watched = 0
+            if not journalist:
+                for k, rk in enumerate(self.radars):
+                    if rk:
+                        watched |= b.cont_mask[k]
+            got = b.remember(key, (wide, (wide & ~watched) | self.pub))
+        return got  # type: ignore[no-any-return]
