@@ -495,6 +495,21 @@ class Dossier:
                   escape: bool, journalist: bool) -> tuple[float, list[tuple[int, float]]]:
         """(the announcement's probability, [(end city, probability)]) for a
         forger in ``here`` whose hand cashes in ``targets``."""
+        states, scores = self.plans(b, here, targets, steps, escape, journalist)
+        ps = self._choice(scores)
+        p_ann = 0.0
+        ends: dict[int, float] = {}
+        for (c, trig), p in zip(states, ps, strict=True):
+            if trig == ann:
+                p_ann += p
+                ends[c] = ends.get(c, 0.0) + p
+        return p_ann, list(ends.items())
+
+    def plans(self, b: Board, here: int, targets: int, steps: int, escape: bool,
+              journalist: bool) -> tuple[list[State], list[float]]:
+        """Every (end city, triggers) of a movement from ``here`` and the
+        model's score of each, for a forger whose hand cashes in ``targets``
+        (the public facts as last read)."""
         states = self._states(b, here, steps, journalist)
         way = self._way(b, targets) if targets else None
         djrow = b.dist[self.jessah]
@@ -522,14 +537,7 @@ class Dossier:
             if c == here and not trig:
                 s += 0.01
             scores.append(s)
-        ps = self._choice(scores)
-        p_ann = 0.0
-        ends: dict[int, float] = {}
-        for (c, trig), p in zip(states, ps, strict=True):
-            if trig == ann:
-                p_ann += p
-                ends[c] = ends.get(c, 0.0) + p
-        return p_ann, list(ends.items())
+        return states, scores
 
     def _states(self, b: Board, here: int, steps: int, journalist: bool) -> list[State]:
         """Every (end city, triggers) of a movement of up to ``steps`` steps."""

@@ -28,6 +28,9 @@ PROBES: tuple[Probe, ...] = (
           "a copy of the agent would inspect next"),
     Probe("dodger_mixed", "angela", "rnsim_strategies.red_notice.probes.forgers:MixedDodger",
           "the dodger, avoiding every city an agent drawing among near-equal hunts may inspect first"),
+    Probe("dossier_dodger", "angela", "rnsim_strategies.red_notice.probes.forgers:DossierDodger",
+          "agent trusts a model of a planning forger (search's dossier): the forger keeps the same dossier on "
+          "herself and, among near-best plans, ends where it will believe her least likely"),
     Probe("safe_casher", "angela", "rnsim_strategies.red_notice.probes.forgers:SafeCasher",
           "agent waits for the forger to reveal herself next to her: the forger never cashes within the agent's "
           "reach unless it wins"),
