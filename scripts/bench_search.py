@@ -21,6 +21,9 @@ run them on an idle machine and quote the command next to each number.
         city: the weighted public belief (search's Jessah worlds), the
         uniform set, the expert's set with its leak focus, each with the
         ``avoid`` prior (search's param) at several strengths
+    python scripts/bench_search.py oracle --games 1000 --seed 1
+        what information is worth to Jessah: the expert agent handed
+        Angela's true city, or a belief with half its wrong cities struck
     python scripts/bench_search.py cells --games 1000 --budget 4 --workers 2
         the ordering cells: search and expert in each seat, against expert
         and against search, on the same game indices (master seed --seed);
@@ -301,18 +304,21 @@ def cells(args: argparse.Namespace) -> None:
 
 
 def predict(args: argparse.Namespace) -> None:
-    """How well three models predict the expert forger's city (the weighted
-    belief of search's Jessah worlds, the uniform set-valued belief, and the
-    expert agent's set with its leak focus x10), each with the ``avoid`` prior
-    at several strengths: mean log2 of the probability
-    given to her true city at Jessah's movement steps (belief of 2+ cities)."""
+    """How well four models predict the expert forger's city (the weighted
+    belief of search's walk worlds, the uniform set-valued belief, the
+    expert agent's set with its leak focus x10, and search's dossier), each
+    with the ``avoid`` prior at several strengths: mean log2 of the
+    probability given to her true city at Jessah's movement steps (belief of
+    2+ cities)."""
     from rnsim_strategies.red_notice.board import board_for
+    from rnsim_strategies.red_notice.dossier import Dossier
     from rnsim_strategies.red_notice.expert import Expert
 
     from rnsim.games.red_notice.engine.weighted import Tracker
 
     rules = GAME.rules()
-    rows: list[tuple[list[float], int, int, list[int], int]] = []
+    rows: list[tuple[list[float], int, int, list[int], int, list[float]]] = []
+    dossier = Dossier()
     for g in range(args.first, args.first + args.games):
         s = game_seeds(args.seed, g)
         a, j = Expert(), Expert()
@@ -320,23 +326,27 @@ def predict(args: argparse.Namespace) -> None:
         j.new_game(1, random.Random(s.seats[1]))
         st = GameState.new(rules, random.Random(s.chance), seed=s.chance)
         tracker = Tracker(leak=args.leak)
+        dossier.reset(random.Random(g))
         while not st.over:
             d = st.pending
             v = build_view(st, d.seat)
             if d.seat == 1:
                 w = tracker.observe(v)
+                dw = dossier.observe(v)
             o = (a if d.seat == 0 else j).choose(v, d)
             if d.seat == 1 and d.kind == "jessah_move" and v.belief.bit_count() > 1:
                 # the expert's own belief after reading this view: the set, its leak focus
                 rows.append((w, v.belief, j._leak_focus & v.belief, list(board_for(v.comps).dist[v.jessah_city]),
-                             st.angela_city))
+                             st.angela_city, dw))
             st.apply(o)
     print(f"{len(rows)} movement steps of Jessah in {args.games} expert-vs-expert games "
           f"(seed {args.seed}, from index {args.first}); mean log2 of the probability each model gives "
           "her true city, times e^(avoid x its distance from Jessah)")
-    print(f"{'avoid':>6} {'weighted (leak ' + str(args.leak) + ')':>20} {'uniform set':>12} {'set + focus x10':>16}")
+    print(f"{'avoid':>6} {'weighted (leak ' + str(args.leak) + ')':>20} {'uniform set':>12} {'set + focus x10':>16} "
+          f"{'dossier':>8}")
 
-    def score(model: Callable[[tuple[list[float], int, int, list[int], int], int], float], beta: float) -> float:
+    def score(model: Callable[[tuple[list[float], int, int, list[int], int, list[float]], int], float],
+              beta: float) -> float:
         ll = 0.0
         for r in rows:
             z = [model(r, c) * math.exp(beta * r[3][c]) for c in range(len(r[0]))]
@@ -346,7 +356,63 @@ def predict(args: argparse.Namespace) -> None:
     for beta in (float(x) for x in args.avoid.split(",")):
         print(f"{beta:6.1f} {score(lambda r, c: r[0][c], beta):+20.3f} "
               f"{score(lambda r, c: float(r[1] >> c & 1), beta):+12.3f} "
-              f"{score(lambda r, c: (10.0 if r[2] >> c & 1 else 1.0) * (r[1] >> c & 1), beta):+16.3f}")
+              f"{score(lambda r, c: (10.0 if r[2] >> c & 1 else 1.0) * (r[1] >> c & 1), beta):+16.3f} "
+              f"{score(lambda r, c: r[5][c], beta):+8.3f}")
+
+
+def _oracle_chunk(job: tuple[str, int, int, int]) -> list[int]:
+    """Expert vs expert games lo..hi-1 with Jessah's belief rewritten by the
+    harness (a measurement: no strategy ever sees this)."""
+    import dataclasses
+
+    from rnsim_strategies.red_notice.expert import Expert
+
+    mode, seed, lo, hi = job
+    rules = GAME.rules()
+    out = []
+    for g in range(lo, hi):
+        s = game_seeds(seed, g)
+        a, j = Expert(), Expert()
+        a.new_game(0, random.Random(s.seats[0]))
+        j.new_game(1, random.Random(s.seats[1]))
+        st = GameState.new(rules, random.Random(s.chance), seed=s.chance)
+        st.stop_history()
+        strike = random.Random(f"oracle {seed} {g}")
+        while not st.over:
+            d = st.pending
+            v = build_view(st, d.seat)
+            if d.seat == 1 and st.angela_city >= 0:
+                true = 1 << st.angela_city
+                if mode == "true":
+                    v = dataclasses.replace(v, belief=true)
+                elif mode == "half":  # each wrong city struck with probability 1/2: one bit
+                    keep = true
+                    for c in range(st.comps.n_cities):
+                        if v.belief >> c & 1 and not true >> c & 1 and strike.random() < 0.5:
+                            keep |= 1 << c
+                    v = dataclasses.replace(v, belief=keep)
+            st.apply((a if d.seat == 0 else j).choose(v, d))
+        out.append(1 if st.winner == 0 else 0 if st.winner == 1 else -1)
+    return out
+
+
+def oracle(args: argparse.Namespace) -> None:
+    """What information about Angela is worth to Jessah: the expert agent
+    handed her true city, or a belief with each wrong city struck at random
+    with probability 1/2 (one bit), against expert vs expert on the same games."""
+    chunk = max(1, args.games // (4 * args.workers))
+    res = {}
+    with ProcessPoolExecutor(args.workers) as ex:
+        for mode in ("none", "half", "true"):
+            jobs = [(mode, args.seed, lo, min(args.games, lo + chunk)) for lo in range(0, args.games, chunk)]
+            res[mode] = [w for part in ex.map(_oracle_chunk, jobs) for w in part]
+            k = sum(1 for w in res[mode] if w == 1)
+            lo_, hi_ = wilson(k, args.games)
+            line = f"Jessah's belief {mode:>4}: Angela {100 * k / args.games:.1f}% [{100 * lo_:.1f}, {100 * hi_:.1f}]"
+            if mode != "none":
+                m, lo2, hi2 = _paired(res["none"], res[mode])
+                line += f", paired {100 * m:+.1f} [{100 * lo2:+.1f}, {100 * hi2:+.1f}]"
+            print(line, flush=True)
 
 
 def compare(args: argparse.Namespace) -> None:
@@ -409,12 +475,16 @@ def main() -> None:
     f.add_argument("--leak", type=float, default=10.0)
     f.add_argument("--avoid", default="0,0.5,1,1.3,1.6,2,2.5")
     f.add_argument("--seed", type=int, default=7)
+    q = sub.add_parser("oracle", help="what knowing where Angela is would be worth to the expert agent")
+    q.add_argument("--games", type=int, default=1000)
+    q.add_argument("--seed", type=int, default=1)
+    q.add_argument("--workers", type=int, default=2)
     m = sub.add_parser("compare", help="paired shift between two 'seat --out' files (same games)")
     m.add_argument("a")
     m.add_argument("b")
     args = ap.parse_args()
     {"costs": costs, "speed": speed, "cells": cells, "seat": seat, "stakes": stakes,
-     "compare": compare, "predict": predict}[args.cmd](args)
+     "compare": compare, "predict": predict, "oracle": oracle}[args.cmd](args)
 
 
 if __name__ == "__main__":
