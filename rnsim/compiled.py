@@ -2,8 +2,8 @@
 a build and its Python source.
 
 Four packages have one: Red Notice's engine (rules, about 3x faster) and
-expert strategy (about 1.4x), FBI's engine and expert strategy. scripts/build_native.py compiles them next to their
-source and writes a stamp with the hash of the sources they were built from.
+expert strategy with Jessah's dossier (about 1.4x), FBI's engine and expert
+strategy. scripts/build_native.py compiles them next to their source and writes a stamp with the hash of the sources they were built from.
 Each package calls ``select()`` before importing those modules: the compiled
 build is used only when its stamp matches the current sources, so an edit is
 never shadowed by a stale build; otherwise, or with ``RNSIM_PURE=1``, the
@@ -110,11 +110,12 @@ TARGETS: dict[str, CompiledBuild] = {
     # (pyproject.toml), so its build is compiled from a staging tree laid out by
     # import name (scripts/build_native.py).
     "strategies": CompiledBuild(
-        "rnsim_strategies.red_notice", ROOT / "strategies" / "red_notice", ("board", "expert"), "expert strategy",
+        "rnsim_strategies.red_notice", ROOT / "strategies" / "red_notice", ("board", "dossier", "expert"),
+        "expert strategy",
         depends=(ROOT / "strategies" / "red_notice" / "base.py", ROOT / "strategies" / "red_notice" / "__init__.py",
                  ROOT / "rnsim" / "strategy.py",
                  *(ROOT / "rnsim" / "games" / "red_notice" / "engine" / f"{m}.py"
-                   for m in ("decision", "belief", "frames", "effects", "state", "view")))),
+                   for m in ("decision", "belief", "frames", "effects", "state", "view", "history")))),
     # FBI's engine and expert, built the same way (a 5-player expert game is
     # mostly the expert's play-outs, then the engine's state machine and views).
     "fbi-engine": CompiledBuild(

@@ -7,16 +7,19 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
 from rnsim_strategies.red_notice.board import board_for
 from rnsim_strategies.red_notice.expert import Expert
 
+from rnsim.errors import ConfigError
 from rnsim.games.red_notice.engine.belief import expand
 from rnsim.games.red_notice.engine.decision import JESSAH
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.engine.view import View, build_view
 from rnsim.games.red_notice.game import GAME
 from rnsim.games.red_notice.rules.ruleset import RuleSet
-from rnsim.play import run_game
+from rnsim.play import play_game, run_game
+from rnsim.seeding import game_seeds
 from rnsim.strategy import load_strategy
 
 RULES = RuleSet()
@@ -100,3 +103,90 @@ def test_agent_risk_changes_play_above_one_half():
 def test_mixing_draws_only_from_the_seats_stream():
     # Same master seed: the same games, decision for decision.
     assert _decisions({}) == _decisions({})
+
+
+# ------------------------------------------------- Jessah's dossier (session 9)
+
+
+def test_the_agent_hunts_on_her_dossier_of_public_facts_only():
+    """The expert Jessah hunts on her dossier's probabilities: over the
+    public belief exactly, summing to one, never zero on Angela's true city.
+    An expert Jessah handed, at every decision, the view of a copy of the
+    game whose hidden facts were re-drawn (Game.conceal: Angela's city
+    within the belief, her hand, both sides' unrevealed tokens) makes the
+    same choice every time and draws the same numbers: nothing hidden
+    reaches her hunt."""
+    decisions = 0
+    for g in range(3):
+        s = game_seeds(23, g)
+        a, j, twin = Expert(), Expert(), Expert()
+        a.new_game(0, random.Random(s.seats[0]))
+        j.new_game(1, random.Random(s.seats[1]))
+        twin.new_game(1, random.Random(s.seats[1]))
+        st = GameState.new(RULES, random.Random(s.chance), seed=s.chance)
+        while not st.over:
+            d = st.pending
+            v = build_view(st, d.seat)
+            if d.seat == 0:
+                st.apply(a.choose(v, d))
+                continue
+            pick = j.choose(v, d)
+            other = GAME.conceal(st, 1, random.Random(decisions))
+            assert twin.choose(build_view(other, 1), d) == pick, (g, d.kind)
+            assert twin.rng.getstate() == j.rng.getstate()
+            w = j.hunt_weights
+            if w is not None and v.belief:
+                assert sum(1 << c for c, p in enumerate(w) if p > 0) == v.belief
+                assert abs(sum(w) - 1.0) < 1e-9
+                if st.angela_city >= 0 and v.belief >> st.angela_city & 1:
+                    assert w[st.angela_city] > 0
+            decisions += 1
+            st.apply(pick)
+    assert decisions > 100
+
+
+def test_only_the_agent_with_a_dossier_makes_a_game_keep_its_history():
+    """The dossier reads view.history: an expert Jessah with one asks the game
+    to record it; the forger, and Jessah with ``dossier = 0`` (the bare-set
+    agent), do not. A plugin subclassing the expert still gets the history."""
+    def reads(seat: int, **params: int) -> bool:
+        e = Expert(**params)
+        e.new_game(seat, random.Random(0))
+        return e.reads_history()
+
+    assert reads(1) and not reads(0) and not reads(1, dossier=0)
+
+    class Plugin(Expert):
+        pass
+
+    p = Plugin(dossier=0)
+    p.new_game(0, random.Random(0))
+    assert p.reads_history()
+
+
+def test_without_a_dossier_the_agent_hunts_on_the_bare_set_and_differs():
+    """``dossier = 0`` leaves her hunt weights unset (every belief city
+    counts one); with the default dossier, her movements part from that
+    agent's on the same games."""
+    def moves(**params: int) -> list:
+        out = []
+        for g in range(4):
+            j = Expert(**params)
+            run_game(GAME, RULES, [Expert(), j], 4, g)
+            out.append(j.hunt_weights)
+        return out
+
+    assert all(w is None for w in moves(dossier=0))
+
+    def path(**params: int) -> list:
+        r = play_game(angela="expert", jessah="expert", jessah_params=params, seed=9, game_index=0, log=True)
+        return [e for e in r.events if e["t"] in ("jessah_move", "inspect")]
+
+    assert path(dossier=0) != path()
+
+
+def test_a_bad_dossier_size_says_what_is_allowed():
+    with pytest.raises(ConfigError, match="param 'dossier' must be in 0..100000"):
+        Expert(dossier=-1)
+    with pytest.raises(ConfigError, match="param 'dossier' must be int"):
+        Expert(dossier=1.5)

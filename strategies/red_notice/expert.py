@@ -15,6 +15,15 @@ hands Jessah the least useful upgrade.
 Both bid tokens from the value of each card half to each side and the tokens
 the opponent has left (spent tokens are public).
 
+Jessah keeps a dossier on the forger (strategies/red_notice/dossier.py): a
+particle filter over Angela's city and hand, read from her view and the
+public history, under a model of a forger planning her cashes. Her hunt
+weighs each city of the public belief by its probability there, so she
+reads what Angela's movements say about where she is going, not only where
+she can be: an agent who hunts on the bare set is exploitable by one who
+reads the forger's goals (docs/strategies.md, "Jessah's dossier").
+``dossier = 0`` hunts on the bare set, as the expert did before.
+
 Jessah also reads the leak of a radar removal (a white radar gone with
 security spent and no announcement weighs its continent and the cities next
 to it LEAK times), and both seats pick at random, from their own stream,
@@ -24,7 +33,8 @@ copy of the player cannot predict its next move.
 Params: ``risk`` (0..1) is Angela's appetite for cashing and walking near
 Jessah, and Jessah's taste for chasing thin leads over holding a central post
 (she chases a lead of at least 10% * (1 - risk)^2);
-``greed`` (0..1) is Angela's preference for $200k checks over $100k ones.
+``greed`` (0..1) is Angela's preference for $200k checks over $100k ones;
+``dossier`` (0..100000) is the number of guesses in Jessah's dossier (0: none).
 """
 
 from __future__ import annotations
@@ -43,6 +53,7 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
 
 from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
 from rnsim_strategies.red_notice.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, bits, board_for
+from rnsim_strategies.red_notice.dossier import Dossier
 
 from rnsim.games.red_notice.engine.belief import expand
 from rnsim.games.red_notice.engine.decision import (
@@ -92,8 +103,8 @@ class Expert(Strategy):
 
     name = "expert"
     uses_history = False  # it keeps its own memory of what it saw
-    PARAMS = {"risk": 0.5, "greed": 0.5}
-    PARAM_RANGES = {"risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0)}
+    PARAMS = {"risk": 0.5, "greed": 0.5, "dossier": 32}
+    PARAM_RANGES = {"risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0), "dossier": (int, 0, 100_000)}
     # Bidding: the price of a token per point of strength (POW! counts 6), and
     # the chance the opponent contests a card she is not on yet, per token she
     # still has to place per free card.
@@ -133,10 +144,12 @@ class Expert(Strategy):
         # the expert ~80 questions a game; a subclass's override is what is
         # found). Unbound, so that a copy of the player calls its own.
         self._handlers: dict[str, Any] = {}
-        # Jessah's hunt may weigh each city of the belief by a probability
-        # over where Angela is (search's dossier sets it before each of her
-        # decisions); None, the expert's own: every belief city counts 1.
+        # Jessah's hunt weighs each city of the belief by a probability over
+        # where Angela is: her dossier's, refreshed before each of her
+        # decisions; None: every belief city counts 1.
         self.hunt_weights: list[float] | None = None
+        self._particles = int(self.params["dossier"])
+        self.dossier: Dossier | None = None
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
@@ -147,13 +160,29 @@ class Expert(Strategy):
         self._w_security = -1
         self._w_ann = ()
         self._w_belief = 0
+        self.hunt_weights = None
+        if seat != ANGELA and self._particles > 0:
+            if self.dossier is None:
+                self.dossier = Dossier(particles=self._particles)
+            # Its own stream, seeded from the seat's without drawing from it,
+            # so the rest of her play draws what it drew without a dossier.
+            self.dossier.reset(random.Random("dossier " + " ".join(map(str, rng.getstate()[1][:16]))))
+        else:
+            self.dossier = None
+
+    def reads_history(self) -> bool:
+        # The dossier reads the public history; a subclass that does not say
+        # otherwise may read it too (Strategy.reads_history).
+        return self.dossier is not None or super().reads_history()
 
     def copy_memory_from(self, other: Expert) -> None:
         """Take ``other``'s memory of the game so far (what it read from the
         views it was handed, and its once-a-round caches), not its stream:
         a player continuing a game ``other`` has played, e.g. a search
         player's rollouts, then plays as ``other`` would. Only between two
-        players of the same seat: the memory is that seat's knowledge."""
+        players of the same seat: the memory is that seat's knowledge. The
+        dossier is not copied: a rollout player hunts on the bare set, since
+        a dossier of its own would cost several times the rollout."""
         self._leak_focus = other._leak_focus
         self._w_radars = other._w_radars
         self._w_security = other._w_security
@@ -167,6 +196,9 @@ class Expert(Strategy):
     def choose(self, view: View, decision: Decision) -> Option:
         if view is not None and view.seat != ANGELA:
             self._watch(view)
+            if self.dossier is not None:
+                # every view, so that no public event is missed
+                self.hunt_weights = self.dossier.observe(view)
         handler = self._handlers.get(decision.kind)
         if handler is None:
             handler = getattr(type(self), "on_" + decision.kind, None) or type(self).default

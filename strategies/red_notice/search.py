@@ -55,7 +55,6 @@ import random
 from typing import Any, ClassVar
 
 from rnsim_strategies.red_notice.board import board_for
-from rnsim_strategies.red_notice.dossier import Dossier
 from rnsim_strategies.red_notice.expert import Expert, play_to_end
 
 from rnsim.errors import ConfigError
@@ -150,10 +149,6 @@ class Search(Strategy):
         if not isinstance(self.params["hunt"], bool):
             raise ConfigError(f"strategy Search: param 'hunt' must be true or false, got {self.params['hunt']!r}")
         self.hunt = bool(self.params["hunt"])
-        style = {"risk": self.params["risk"], "greed": self.params["greed"]}
-        self.expert = Expert(**style)
-        # The rollout players: the expert in both seats, re-seeded per world.
-        self._players = (Expert(**style), Expert(**style))
         self._search_rng = random.Random(0)
         self._moving = ""
         # Jessah's worlds put Angela where the weighted public belief says
@@ -167,11 +162,16 @@ class Search(Strategy):
             raise ConfigError(f"strategy Search: param 'belief' must be one of {', '.join(BELIEFS)}, "
                               f"got {self.params['belief']!r}")
         self.belief = str(self.params["belief"])
+        style = {"risk": self.params["risk"], "greed": self.params["greed"]}
         # Jessah's dossier: where Angela is and what she holds, as a planning
         # forger would explain what Jessah has seen (strategies/red_notice/
-        # dossier.py). It weighs the cities of the expert's hunt and gives
-        # her worlds Angela's city and hand together.
-        self._dossier = Dossier(particles=int(self.params["particles"])) if self.belief == "dossier" else None
+        # dossier.py). The expert inside keeps it and hunts on it; it also
+        # gives her worlds Angela's city and hand together.
+        particles = int(self.params["particles"]) if self.belief == "dossier" else 0
+        self.expert = Expert(**style, dossier=particles)
+        # The rollout players: the expert in both seats, re-seeded per world,
+        # Jessah without a dossier (one per rollout would cost ten rollouts).
+        self._players = (Expert(**style, dossier=0), Expert(**style, dossier=0))
         self.leak = float(self.params["leak"])
         self._tracker = Tracker(leak=self.leak) if self.leak > 0 and self.belief == "walk" else None
         self._weights: list[float] | None = None
@@ -194,24 +194,23 @@ class Search(Strategy):
         self._weights = None
         if self._tracker is not None:
             self._tracker.reset()
-        if self._dossier is not None:
-            self._dossier.reset(random.Random("dossier " + " ".join(map(str, rng.getstate()[1][:16]))))
 
     def reads_history(self) -> bool:
-        # Jessah's dossier reads the public history; nothing else here does.
-        return self._dossier is not None and self.iterations > 0 and self.seat == 1
+        # Jessah's dossier (kept by the expert inside) reads the public
+        # history; nothing else here does.
+        return self.expert.dossier is not None
 
     def choose(self, view: View, decision: Decision) -> Option:
-        if self._dossier is not None and view.seat == 1 and self.iterations:
-            # every view, so that no public event is missed; the expert hunts on it
-            self._weights = self.expert.hunt_weights = self._dossier.observe(view)
-        # The expert sees every view (it keeps memory between decisions) and
-        # its answer is the prior the search must beat.
+        # The expert sees every view (it keeps memory between decisions, and
+        # as Jessah her dossier, on which she hunts) and its answer is the
+        # prior the search must beat.
         pick = self.expert.choose(view, decision)
-        if self._dossier is None and self._tracker is not None and view.seat == 1 and self.iterations:
+        if self.expert.dossier is not None:
+            self._weights = self.expert.hunt_weights
+        elif self._tracker is not None and view.seat == 1 and self.iterations:
             # every view, so that no public event between two searches is missed
             self._weights = self._tracker.observe(view)
-        elif self._dossier is None and self.belief == "expert" and view.seat == 1 and self.iterations:
+        elif self.belief == "expert" and view.seat == 1 and self.iterations:
             self._weights = self._expert_belief(view)
         if self._weights is not None and view.seat == 1 and self.iterations:
             if self.avoid > 0:
@@ -325,7 +324,7 @@ class Search(Strategy):
         p = opts.index(pick)
         alive = list(range(len(opts)))
         scores: list[list[float]] = [[] for _ in opts]
-        dossier = self._dossier if me == 1 else None
+        dossier = self.expert.dossier if me == 1 else None
         for i in range(n):
             if dossier is not None:
                 assert self._weights is not None

@@ -33,10 +33,17 @@ def test_search_plays_whole_legal_games_in_both_seats_deterministically():
 
 
 def test_zero_iterations_is_the_expert_and_a_budget_searches():
+    # The expert's Jessah keeps a dossier of 32 guesses by default, search's of
+    # 200 (``particles``): with the same dossier, no search is the expert.
     r0 = play_game(angela="search", jessah="search", angela_params={"iterations": 0},
-                   jessah_params={"iterations": 0}, seed=5, game_index=0, log=True)
+                   jessah_params={"iterations": 0, "particles": 32}, seed=5, game_index=0, log=True)
     rx = play_game(angela="expert", jessah="expert", seed=5, game_index=0, log=True)
     assert r0.events == rx.events
+    r200 = play_game(angela="expert", jessah="search", jessah_params={"iterations": 0}, seed=5, game_index=0,
+                     log=True)
+    rx200 = play_game(angela="expert", jessah="expert", jessah_params={"dossier": 200}, seed=5, game_index=0,
+                      log=True)
+    assert r200.events == rx200.events
     s = Search(**CHEAP)
     play_game(angela=s, jessah="expert", seed=5, game_index=0)
     assert s.searched > 0 and s.rollouts >= 2 * s.searched  # each search tries every option in a world
@@ -109,13 +116,15 @@ def test_a_rollout_player_given_the_searchers_memory_plays_on_as_the_searcher_wo
     """Expert.copy_memory_from: an expert Jessah taking over mid-game with
     the real Jessah's memory makes every later choice the real one makes,
     draw for draw; one starting blank (as rollouts did before) does not,
-    once a radar removal has been read (that focus lives only in memory)."""
+    once a radar removal has been read (that focus lives only in memory).
+    Rollout players keep no dossier (it is not memory they copy), so all
+    three here hunt on the bare set."""
     from rnsim_strategies.red_notice.expert import Expert
 
     forks = differed = checked = 0
     for g in range(60):
         s = game_seeds(11, g)
-        a, j = Expert(), Expert()
+        a, j = Expert(), Expert(dossier=0)
         a.new_game(0, random.Random(s.seats[0]))
         j.new_game(1, random.Random(s.seats[1]))
         st = GameState.new(RULES, random.Random(s.chance), seed=s.chance)
@@ -128,7 +137,7 @@ def test_a_rollout_player_given_the_searchers_memory_plays_on_as_the_searcher_wo
                 st.apply(a.choose(v, d))
                 continue
             if heir is None and j._leak_focus:
-                heir, blank = Expert(), Expert()
+                heir, blank = Expert(dossier=0), Expert(dossier=0)
                 for h in (heir, blank):
                     h.new_game(1, random.Random(0))
                 heir.copy_memory_from(j)
@@ -251,7 +260,7 @@ def test_only_jessahs_dossier_makes_a_game_keep_its_history():
     walk = Search(belief="walk", **CHEAP)
     walk.new_game(1, random.Random(0))
     assert not walk.reads_history()
-    zero = Search(iterations=0)
+    zero = Search(iterations=0, belief="expert")
     zero.new_game(1, random.Random(0))
     assert not zero.reads_history()
 
@@ -259,12 +268,15 @@ def test_only_jessahs_dossier_makes_a_game_keep_its_history():
 def test_jessahs_hunt_follows_her_dossier():
     """Search's Jessah hunts on the dossier's probabilities (the expert's
     path search, each city worth its probability): on the same game her
-    movements part from the expert's, and with belief = walk they do not
-    (that belief only draws her worlds, and her movements are not searched)."""
-    def moves(jessah: Search | str) -> list:
+    movements part from those of an expert without a dossier, and with
+    belief = walk they do not (that belief only draws her worlds, and her
+    movements are not searched)."""
+    from rnsim_strategies.red_notice.expert import Expert
+
+    def moves(jessah: Search | Expert) -> list:
         out = play_game(angela="expert", jessah=jessah, seed=9, game_index=0, log=True)
         return [e for e in out.events if e["t"] in ("jessah_move", "inspect")][:40]
 
-    expert = moves("expert")
-    assert moves(Search(iterations=1, kinds="upgrade", belief="walk")) == expert
-    assert moves(Search(iterations=1, kinds="upgrade")) != expert
+    bare = moves(Expert(dossier=0))
+    assert moves(Search(iterations=1, kinds="upgrade", belief="walk")) == bare
+    assert moves(Search(iterations=1, kinds="upgrade")) != bare

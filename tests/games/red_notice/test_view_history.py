@@ -458,16 +458,33 @@ class _Recorded:
         return self.state
 
 
-@pytest.mark.parametrize("pair", [("expert", "expert"), ("rule", "expert"), ("search", "rule"), ("random", "rule")])
+_BARE = {"dossier": 0}  # the expert agent without her dossier, which reads the history
+
+
+@pytest.mark.parametrize("pair", [
+    (("expert", None), ("expert", _BARE)), (("rule", None), ("expert", _BARE)),
+    (("expert", None), ("rule", None)), (("search", {"iterations": 0}), ("rule", None)),
+    (("random", None), ("rule", None)),
+], ids=["expert-bare", "rule-bare", "expert-rule", "search-rule", "random-rule"])
 def test_built_in_players_skip_the_history_no_one_reads(pair):
     from rnsim.games import get_game
     from rnsim.play import run_game
     from rnsim.strategy import load_strategy
 
     game = _Recorded(get_game("red_notice"))
-    strats = [load_strategy(n, {"iterations": 0} if n == "search" else None, game.game) for n in pair]
+    strats = [load_strategy(n, params, game.game) for n, params in pair]
     run_game(game, RULES, strats, 0, 3)
     assert game.state.over and not game.state.recording and game.state.history == [[], []]
+
+
+def test_the_expert_agent_gets_the_history_her_dossier_reads():
+    from rnsim.games import get_game
+    from rnsim.play import run_game
+    from rnsim.strategy import load_strategy
+
+    game = _Recorded(get_game("red_notice"))
+    run_game(game, RULES, [load_strategy("rule", None, game.game), load_strategy("expert", None, game.game)], 0, 3)
+    assert game.state.over and game.state.recording and game.state.history[1]
 
 
 def test_a_plugin_that_subclasses_the_expert_still_gets_the_history():
