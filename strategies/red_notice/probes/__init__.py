@@ -42,6 +42,9 @@ PROBES: tuple[Probe, ...] = (
     Probe("near_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:NearHunter",
           "forger stays near where she was last seen: the agent hunts the belief cities nearest the last "
           "sighting first"),
+    Probe("dossier_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:DossierHunter",
+          "forger's plans are predictable: the agent keeps a dossier of 200 guesses (search's) on a planning "
+          "forger and hunts on it"),
 )
 
 PROBE_NAMES = tuple(p.name for p in PROBES)

@@ -107,3 +107,14 @@ class NearHunter(_Sharpened):
 
     def _sharpen(self, view: View, b: Board) -> int:
         return _nearest_last_seen(view, b, view.belief)
+
+
+class DossierHunter(Expert):
+    """Hunts on a dossier of 200 guesses (search's) where the expert keeps 32:
+    the forger's movements are read as a planning forger's, and her plans are
+    predictable. With the bare public set as its belief, the expert pair lost
+    17-22 points of Jessah's to this agent (docs/strategies.md)."""
+
+    name = "dossier_hunter"
+    uses_history = True
+    PARAMS = {**Expert.PARAMS, "dossier": 200}
