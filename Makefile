@@ -33,8 +33,10 @@ install: $(STAMP) native
 run: install
 	$(BIN)/rnsim run configs/classic.toml
 
+# One pytest worker per core (pytest-xdist); a test file's tests stay on one
+# worker (--dist loadfile), so module fixtures such as the Ray cluster start once.
 test: install
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest -n auto --dist loadfile tests
 
 lint: install
 	$(BIN)/ruff check rnsim strategies tests
