@@ -190,3 +190,16 @@ def test_a_bad_dossier_size_says_what_is_allowed():
         Expert(dossier=-1)
     with pytest.raises(ConfigError, match="param 'dossier' must be int"):
         Expert(dossier=1.5)
+
+
+def test_a_plugin_with_its_own_params_keeps_the_experts_defaults():
+    """A subclass written before ``dossier`` existed, declaring its own PARAMS,
+    still builds, and as Jessah keeps the default dossier (the expert agent's
+    strength is not lost by subclassing her)."""
+    class Older(Expert):
+        PARAMS = {"risk": 0.5, "greed": 0.5, "reach": 2}
+
+    j = Older(reach=3)
+    j.new_game(1, random.Random(0))
+    assert j.dossier is not None and j.dossier.particles == Expert.PARAMS["dossier"]
+    run_game(GAME, RULES, [Expert(), Older()], 4, 0)

@@ -123,8 +123,11 @@ class Expert(Strategy):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.risk = float(self.params["risk"])
-        self.greed = float(self.params["greed"])
+        # A plugin that declares its own PARAMS without these (e.g. written
+        # before ``dossier`` existed) gets the expert's defaults.
+        defaults = Expert.PARAMS
+        self.risk = float(self.params.get("risk", defaults["risk"]))
+        self.greed = float(self.params.get("greed", defaults["greed"]))
         # Read through the type so a subclass's constants count, compiled or not.
         self._token_cost = float(getattr(type(self), "TOKEN_COST"))  # noqa: B009
         self._contest = float(getattr(type(self), "CONTEST"))  # noqa: B009
@@ -148,7 +151,7 @@ class Expert(Strategy):
         # where Angela is: her dossier's, refreshed before each of her
         # decisions; None: every belief city counts 1.
         self.hunt_weights: list[float] | None = None
-        self._particles = int(self.params["dossier"])
+        self._particles = int(self.params.get("dossier", defaults["dossier"]))
         self.dossier: Dossier | None = None
 
     def new_game(self, seat: int, rng: random.Random) -> None:
