@@ -45,6 +45,9 @@ PROBES: tuple[Probe, ...] = (
     Probe("dossier_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:DossierHunter",
           "forger's plans are predictable: the agent keeps a dossier of 200 guesses (search's) on a planning "
           "forger and hunts on it"),
+    Probe("sharp_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:SharpHunter",
+          "forger's plans are very predictable: the dossier hunter trusting its model of a planning forger "
+          "more (colder choice, fewer off-model moves, less mass spread over the belief)"),
 )
 
 PROBE_NAMES = tuple(p.name for p in PROBES)
