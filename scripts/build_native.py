@@ -94,7 +94,12 @@ def build(target: CompiledBuild) -> None:
         )
         if staged:
             for built in (work / import_path).glob("*.so"):
-                shutil.copy2(built, target.folder / built.name)
+                # beside it, then renamed over it: a process running the old
+                # build keeps its mapped file (copying over it in place can
+                # crash a tournament that is running)
+                part = target.folder / (built.name + ".part")
+                shutil.copy2(built, part)
+                os.replace(part, target.folder / built.name)
     finally:
         os.chdir(old)
         shutil.rmtree(tmp, ignore_errors=True)
