@@ -33,13 +33,15 @@ with more than ``max_options`` options are the expert's, with no rollout
 Jessah keeps a dossier on Angela (``belief = "dossier"``, the default;
 strategies/red_notice/dossier.py): a particle filter over Angela's city and
 hand under a model of a forger planning her cashes, read from Jessah's view
-and public history only. Her movements are the expert's hunt with each city
-worth its probability in the dossier (``Expert.hunt_weights``), and her
-worlds take Angela's city and hand from one of its guesses. That is where
-her strength comes from (measured: docs/strategies.md, "Jessah's dossier");
-``belief = "walk"`` or ``"expert"`` instead draw only her worlds' city, from
-the weighted public belief or the expert agent's, and leave her hunt the
-expert's. The rollout player of the searching seat starts from the
+and public history only, kept by the expert inside with ``particles``
+guesses (the expert agent alone keeps 32). Her movements are the expert's
+hunt with each city worth its probability in the dossier
+(``Expert.hunt_weights``), and her worlds take Angela's city and hand from
+one of its guesses. That was her whole gain over the expert agent before
+the expert kept a dossier too (measured: docs/strategies.md, "Jessah's
+dossier"); ``belief = "walk"`` or ``"expert"`` instead draw only her
+worlds' city, from the weighted public belief or the expert agent's, and
+hunt on the bare set (the expert with ``dossier = 0``). The rollout player of the searching seat starts from the
 searcher's own expert memory (``memory``), so it plays on as the real expert
 in that seat would. ``avoid`` and ``hunt`` are opponent-model experiments for
 Jessah, off by default: measured, they did not help her.
