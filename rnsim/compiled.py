@@ -3,7 +3,8 @@ a build and its Python source.
 
 Four packages have one: Red Notice's engine (rules, about 3x faster) and
 expert strategy with Jessah's dossier (about 1.4x), FBI's engine and expert
-strategy. scripts/build_native.py compiles them next to their source and writes a stamp with the hash of the sources they were built from.
+strategy. scripts/build_native.py compiles them next to their source and
+writes a stamp with the hash of the sources they were built from.
 Each package calls ``select()`` before importing those modules: the compiled
 build is used only when its stamp matches the current sources, so an edit is
 never shadowed by a stale build; otherwise, or with ``RNSIM_PURE=1``, the

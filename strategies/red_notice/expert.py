@@ -120,6 +120,9 @@ class Expert(Strategy):
     # belief cities inspected, PLAN_MIX in Angela's movement score.
     HUNT_MIX: ClassVar[float] = 0.5
     PLAN_MIX: ClassVar[float] = 0.25
+    # Jessah's dossier's model terms (Dossier's keyword arguments: tau, eps,
+    # leak, decline, floor); empty: its defaults.
+    DOSSIER_MODEL: ClassVar[dict[str, float]] = {}
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -166,7 +169,8 @@ class Expert(Strategy):
         self.hunt_weights = None
         if seat != ANGELA and self._particles > 0:
             if self.dossier is None:
-                self.dossier = Dossier(particles=self._particles)
+                model: dict[str, float] = getattr(type(self), "DOSSIER_MODEL")  # noqa: B009
+                self.dossier = Dossier(particles=self._particles, **model)
             # Its own stream, seeded from the seat's without drawing from it,
             # so the rest of her play draws what it drew without a dossier.
             self.dossier.reset(random.Random("dossier " + " ".join(map(str, rng.getstate()[1][:16]))))

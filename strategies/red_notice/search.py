@@ -41,9 +41,9 @@ one of its guesses. That was her whole gain over the expert agent before
 the expert kept a dossier too (measured: docs/strategies.md, "Jessah's
 dossier"); ``belief = "walk"`` or ``"expert"`` instead draw only her
 worlds' city, from the weighted public belief or the expert agent's, and
-hunt on the bare set (the expert with ``dossier = 0``). The rollout player of the searching seat starts from the
-searcher's own expert memory (``memory``), so it plays on as the real expert
-in that seat would. ``avoid`` and ``hunt`` are opponent-model experiments for
+hunt on the bare set (the expert with ``dossier = 0``). The rollout player
+of the searching seat starts from the searcher's own expert memory
+(``memory``), so it plays on as the real expert in that seat would. ``avoid`` and ``hunt`` are opponent-model experiments for
 Jessah, off by default: measured, they did not help her.
 
 Deterministic for a seed: worlds and rollout streams come from a stream

@@ -9,11 +9,9 @@ the public one.
 from __future__ import annotations
 
 import dataclasses
-import random
-from typing import Any, ClassVar
+from typing import Any
 
 from rnsim_strategies.red_notice.board import Board
-from rnsim_strategies.red_notice.dossier import Dossier
 from rnsim_strategies.red_notice.expert import Expert
 
 from rnsim.games.red_notice.engine.belief import expand
@@ -120,15 +118,6 @@ class DossierHunter(Expert):
     name = "dossier_hunter"
     uses_history = True
     PARAMS = {**Expert.PARAMS, "dossier": 200}
-    # The dossier's model terms (Dossier's keyword arguments); empty: its defaults.
-    MODEL: ClassVar[dict[str, float]] = {}
-
-    def new_game(self, seat: int, rng: Any) -> None:
-        super().new_game(seat, rng)
-        if seat == JESSAH and self.MODEL and int(self.params["dossier"]) > 0:
-            fresh = Dossier(particles=int(self.params["dossier"]), **self.MODEL)
-            fresh.reset(random.Random("dossier " + " ".join(map(str, rng.getstate()[1][:16]))))
-            self.dossier = fresh
 
 
 class SharpHunter(DossierHunter):
@@ -140,4 +129,4 @@ class SharpHunter(DossierHunter):
 
     name = "sharp_hunter"
     uses_history = True
-    MODEL = {"tau": 0.15, "eps": 0.02, "floor": 0.05}
+    DOSSIER_MODEL = {"tau": 0.15, "eps": 0.02, "floor": 0.05}
