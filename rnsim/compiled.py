@@ -106,7 +106,7 @@ class CompiledBuild:
 
 TARGETS: dict[str, CompiledBuild] = {
     "engine": CompiledBuild("rnsim.games.red_notice.engine", ROOT / "rnsim" / "games" / "red_notice" / "engine",
-                            ("decision", "belief", "frames", "effects", "state", "view"), "engine"),
+                            ("decision", "belief", "frames", "effects", "history", "state", "view"), "engine"),
     # The strategies/ folder is installed under the import name rnsim_strategies
     # (pyproject.toml), so its build is compiled from a staging tree laid out by
     # import name (scripts/build_native.py).

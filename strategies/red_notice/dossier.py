@@ -82,7 +82,7 @@ class Dossier:
     __slots__ = (
         "particles", "tau", "eps", "leak", "decline", "floor", "rng", "seen", "cities", "hands", "w",
         "started", "restarts", "b", "bottom", "jessah", "radars", "barriers", "pub", "round_cards",
-        "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt",
+        "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt", "fitted",
     )
 
     def __init__(self, particles: int = 200, tau: float = 0.3, eps: float = 0.1, leak: float = 10.0,
@@ -120,6 +120,9 @@ class Dossier:
         self.initiative = ANGELA
         self.up = 0
         self.dealt = 0
+        # (Angela's hand size, Jessah's hand) when every guess last fitted
+        # them; None once a guess's hand may have changed since.
+        self.fitted: tuple[int, tuple[int, ...]] | None = None
 
     # ------------------------------------------------------------ answers
 
@@ -152,7 +155,7 @@ class Dossier:
             return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)] if k else [0.0] * n
         self._fit_hands(view)
         mass = [0.0] * n
-        for c, w in zip(self.cities, self.w, strict=True):
+        for c, w in zip(self.cities, self.w):
             if belief >> c & 1:
                 mass[c] += w
         total = math.fsum(mass)
@@ -198,6 +201,7 @@ class Dossier:
         radar = 1.5 if self.radars[cont] else 0.0
         rng = self.rng
         self.cities, self.hands, self.w = [], [], []
+        self.fitted = None
         size = min(len(pool), max(0, self.dealt - 1))  # she kept all but the check she showed
         for _ in range(self.particles):
             hand = rng.sample(pool, size)
@@ -220,7 +224,7 @@ class Dossier:
         return [(1 - eps) * p / t + eps / k for p in ps]
 
     @staticmethod
-    def _targets(b: Board, hand: Sequence[int]) -> int:
+    def _targets(b: Board, hand: list[int]) -> int:
         m = 0
         for c in hand:
             m |= b.cont_mask[b.check_cont[c]]
@@ -235,11 +239,15 @@ class Dossier:
         rng = self.rng
         self.cities = [rng.choice(cities) for _ in range(self.particles)]
         self.hands = [rng.sample(pool, size) for _ in range(self.particles)]
+        self.fitted = None
         self.w = [1.0] * self.particles
 
     def _fit_hands(self, view: View) -> None:
         """Each guess holds as many checks as Angela does (public), none Jessah holds."""
         size = view.hand_sizes[ANGELA]
+        key = (size, tuple(view.hand))
+        if key == self.fitted:
+            return  # every guess fits these already: nothing to draw
         mine = set(view.hand)
         pool: list[int] | None = None
         rng = self.rng
@@ -254,6 +262,7 @@ class Dossier:
             free = [c for c in pool if c not in h]
             while len(h) < size and free:
                 h.append(free.pop(rng.randrange(len(free))))
+        self.fitted = key if all(len(h) == size for h in self.hands) else None
 
     def _normalise(self, view: View) -> None:
         total = math.fsum(self.w)
@@ -282,14 +291,14 @@ class Dossier:
         self.w = [1.0 / n] * n
 
     def _restrict(self, view: View, keep: Callable[[int], bool]) -> None:
-        self.w = [w if keep(c) else 0.0 for c, w in zip(self.cities, self.w, strict=True)]
+        self.w = [w if keep(c) else 0.0 for c, w in zip(self.cities, self.w)]
         self._normalise(view)
 
     def _reveal(self, view: View, city: int) -> None:
         """She is seen in ``city`` (a cash, a capture): the guesses that had her
         there keep their weight; every guess now has her there."""
         self.pub = 1 << city
-        w = [w if c == city else 0.0 for c, w in zip(self.cities, self.w, strict=True)]
+        w = [w if c == city else 0.0 for c, w in zip(self.cities, self.w)]
         if math.fsum(w) > 0:
             self.w = w
         self.cities = [city] * self.particles
@@ -336,7 +345,7 @@ class Dossier:
                 if kind == "security_spent" and self.started:
                     near = expand(b.cont_mask[e.continent], b.nbr_mask)
                     lk = self.leak
-                    self.w = [w * lk if near >> c & 1 else w for c, w in zip(self.cities, self.w, strict=True)]
+                    self.w = [w * lk if near >> c & 1 else w for c, w in zip(self.cities, self.w)]
                     self._normalise(view)
             else:
                 self._set_barrier(e.route, 0)
@@ -362,6 +371,7 @@ class Dossier:
             self._reveal(view, e.city)
             x = e.check
             rng = self.rng
+            self.fitted = None
             for i, h in enumerate(self.hands):
                 if x in h:
                     h.remove(x)
@@ -374,6 +384,7 @@ class Dossier:
             self._draw(view, e)
         elif kind == "wiretap":
             self.hands = [list(e.items) for _ in self.hands]
+            self.fitted = None
         elif kind == "satellite_sweep":
             m = b.cont_mask[e.continent]
             self.pub &= m
@@ -398,6 +409,7 @@ class Dossier:
 
     def _draw(self, view: View, e: Event) -> None:
         rng = self.rng
+        self.fitted = None
         if e.seat == ANGELA:
             pool = self._unseen(view)
             for h in self.hands:
@@ -443,7 +455,7 @@ class Dossier:
         dj = b.dist[self.jessah]
         last = self.up == 0
         d = self.decline
-        for i, (c, h) in enumerate(zip(self.cities, self.hands, strict=True)):
+        for i, (c, h) in enumerate(zip(self.cities, self.hands)):
             k = cont[c]
             if any(cc[x] == k for x in h) and not (last and dj[c] <= 1):
                 self.w[i] *= d
@@ -456,15 +468,30 @@ class Dossier:
         journalist = e.name == "journalist"
         escape = e.name == "escape"
         ann: tuple[tuple[int, int], ...] = () if journalist else tuple(e.items)
+        # The model's plans from a city, and their danger, are the same for
+        # every guess there; only the way to the cashes differs by hand.
+        wide, quiet = self._reach(b, steps, journalist)
+        dangers: dict[int, tuple[list[State], list[float]]] = {}
+        ways: dict[int, list[int]] = {}
         by_key: dict[tuple[int, int], tuple[float, list[tuple[int, float]]]] = {}
         rng = self.rng
         cities: list[int] = []
         w: list[float] = []
-        for c, h, wt in zip(self.cities, self.hands, self.w, strict=True):
-            key = (c, self._targets(b, h))
+        for c, h, wt in zip(self.cities, self.hands, self.w):
+            targets = self._targets(b, h)
+            key = (c, targets)
             got = by_key.get(key)
             if got is None:
-                got = by_key[key] = self._movement(b, c, key[1], steps, ann, escape, journalist)
+                base = dangers.get(c)
+                if base is None:
+                    base = dangers[c] = self._danger(b, c, steps, journalist, wide, quiet)
+                way: list[int] | None = None
+                if targets:
+                    way = ways.get(targets)
+                    if way is None:
+                        way = ways[targets] = self._way(b, targets)
+                scores = self._scores(b, c, base[0], base[1], way, escape)
+                got = by_key[key] = self._outcome(base[0], scores, ann)
             p_ann, ends = got
             if p_ann <= 0:
                 cities.append(c)
@@ -496,10 +523,14 @@ class Dossier:
         """(the announcement's probability, [(end city, probability)]) for a
         forger in ``here`` whose hand cashes in ``targets``."""
         states, scores = self.plans(b, here, targets, steps, escape, journalist)
+        return self._outcome(states, scores, ann)
+
+    def _outcome(self, states: list[State], scores: list[float],
+                 ann: tuple[tuple[int, int], ...]) -> tuple[float, list[tuple[int, float]]]:
         ps = self._choice(scores)
         p_ann = 0.0
         ends: dict[int, float] = {}
-        for (c, trig), p in zip(states, ps, strict=True):
+        for (c, trig), p in zip(states, ps):
             if trig == ann:
                 p_ann += p
                 ends[c] = ends.get(c, 0.0) + p
@@ -510,14 +541,22 @@ class Dossier:
         """Every (end city, triggers) of a movement from ``here`` and the
         model's score of each, for a forger whose hand cashes in ``targets``
         (the public facts as last read)."""
-        states = self._states(b, here, steps, journalist)
+        wide, quiet = self._reach(b, steps, journalist)
+        states, danger = self._danger(b, here, steps, journalist, wide, quiet)
         way = self._way(b, targets) if targets else None
+        return states, self._scores(b, here, states, danger, way, escape)
+
+    def _danger(self, b: Board, here: int, steps: int, journalist: bool, wide: int,
+                quiet: int) -> tuple[list[State], list[float]]:
+        """Every (end city, triggers) of a movement from ``here``, and the part
+        of its score that does not depend on her hand: a little per radar
+        tripped, and the danger of ending near Jessah where few other cities
+        could hide her (``wide`` and ``quiet`` from :meth:`_reach`)."""
+        states = self._states(b, here, steps, journalist)
         djrow = b.dist[self.jessah]
         ball = b.ball[self.jessah]
         w_danger = (10.0 if self.up == 0 else 4.0) * 0.9  # the expert's (1.4 - risk) at risk 0.5
-        w_way = 0.3 if escape else 1.0
-        wide, quiet = self._reach(b, steps, journalist)
-        scores = []
+        out: list[float] = []
         for c, trig in states:
             s = -0.1 * len(trig)
             d = djrow[c]
@@ -529,15 +568,30 @@ class Dossier:
                 else:
                     hide = quiet | (1 << c)
                 crowd = (hide & ball[d]).bit_count()
-                s -= w_danger * _PROXIMITY[d] * min(1.0, 2.0 / crowd)
+                share = 2.0 / crowd
+                s -= w_danger * _PROXIMITY[d] * (share if share < 1.0 else 1.0)
+            out.append(s)
+        return states, out
+
+    def _scores(self, b: Board, here: int, states: list[State], danger: list[float], way: list[int] | None,
+                escape: bool) -> list[float]:
+        """The model's score of each plan: its danger (:meth:`_danger`), then
+        minus the steps left to a cash (``way``), plus, on an escape, the
+        distance from Jessah; staying put breaks ties."""
+        djrow = b.dist[self.jessah]
+        w_way = 0.3 if escape else 1.0
+        scores: list[float] = []
+        for (c, trig), s in zip(states, danger):
             if way is not None:
-                s -= w_way * min(way[c], 8)
+                x = way[c]
+                s -= w_way * (x if x < 8 else 8)
             if escape:
-                s += 0.2 * min(d, 5)
+                d = djrow[c]
+                s += 0.2 * (d if d < 5 else 5)
             if c == here and not trig:
                 s += 0.01
             scores.append(s)
-        return states, scores
+        return scores
 
     def _states(self, b: Board, here: int, steps: int, journalist: bool) -> list[State]:
         """Every (end city, triggers) of a movement of up to ``steps`` steps."""

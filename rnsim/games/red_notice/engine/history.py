@@ -95,7 +95,13 @@ SECRET = frozenset({"deal", "angela_start", "token_placed", "draw", "angela_step
 _INDEX = {name: i for i, name in enumerate(Event._fields)}
 _DEFAULTS = tuple(Event._field_defaults.get(n, -1) for n in Event._fields)
 # kind -> ((a's position in Event, b's, c's), with -1 for unused)
-_SLOTS = {k: tuple(-1 if n is None else _INDEX[n] for n in names) for k, names in FIELDS.items()}
+_SLOTS: dict[str, tuple[int, int, int]] = {
+    k: (-1 if a is None else _INDEX[a], -1 if b is None else _INDEX[b], -1 if c is None else _INDEX[c])
+    for k, (a, b, c) in FIELDS.items()
+}
+_FOUND = _INDEX["found"]
+# kinds whose record stores ``found`` as 0/1
+_FLAGGED = frozenset(k for k, slots in _SLOTS.items() if _FOUND in slots)
 
 
 # Kinds outside the cards of a round: their card is -1, and an event after
@@ -129,12 +135,19 @@ def decode(r: Record, card: int) -> Event:
     """The Event of a record, which belongs to ``card``."""
     kind = r[0]
     out = list(_DEFAULTS)
-    out[0], out[1], out[2], out[3] = r[1], kind, r[2], card
-    for pos, x in zip(_SLOTS[kind], (r[3], r[4], r[5]), strict=True):
-        if pos >= 0:
-            out[pos] = x
-    if _INDEX["found"] in _SLOTS[kind]:
-        out[_INDEX["found"]] = bool(out[_INDEX["found"]])
+    out[0] = r[1]
+    out[1] = kind
+    out[2] = r[2]
+    out[3] = card
+    a, b, c = _SLOTS[kind]
+    if a >= 0:
+        out[a] = r[3]
+    if b >= 0:
+        out[b] = r[4]
+    if c >= 0:
+        out[c] = r[5]
+    if kind in _FLAGGED:
+        out[_FOUND] = bool(out[_FOUND])
     out[-1] = r[6]
     return Event._make(out)
 
