@@ -59,11 +59,17 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
 
 def default_strategy(game: Any = DEFAULT_GAME) -> str:
-    """The strongest built-in strategy of the game (the default for every seat):
-    the last one its registry lists, strongest last."""
+    """The default strategy of every seat a config leaves out: the game's
+    ``default_strategy`` when it names one (the strongest a tournament can
+    afford), else the last built-in its registry lists, strongest last."""
+    from rnsim.games import get_game
     from rnsim.strategy import builtin_strategies
 
-    names = list(builtin_strategies(game))
+    g = get_game(game) if isinstance(game, str) else game
+    names = list(builtin_strategies(g))
+    chosen = getattr(g, "default_strategy", None)
+    if isinstance(chosen, str) and chosen in names:
+        return chosen
     return names[-1] if names else "random"
 
 

@@ -172,3 +172,18 @@ def test_component_folder_is_relative_to_the_config_file(tmp_path, monkeypatch) 
     cfg = load_config(project / "run.toml")
     assert cfg.variants[0].rules.components == str((project / "my-set").resolve())
     assert cfg.variants[0].rules.money_target == 900_000
+
+
+def test_a_seat_left_out_plays_the_strongest_strategy_a_tournament_can_afford(tmp_path: Path) -> None:
+    # Red Notice names expert, not search (registered after it, and stronger,
+    # but some 300x slower): a config with no [strategies] must not start an
+    # hours-long run of search.
+    cfg = load_config(write(tmp_path, '[run]\ngames = 10'))
+    assert [s.ref for s in cfg.strategies["angela"]] == ["expert"]
+    assert [s.ref for s in cfg.strategies["jessah"]] == ["expert"]
+    cfg = load_config(write(tmp_path, '[strategies]\njessah = "search"'))
+    assert ([s.ref for s in cfg.strategies["angela"]], [s.ref for s in cfg.strategies["jessah"]]) == (["expert"],
+                                                                                                     ["search"])
+    # a game that names no default gets its last (strongest) built-in
+    fbi = load_config(write(tmp_path, '[run]\ngame = "fbi"\nplayers = [3]'))
+    assert {s.ref for seat in fbi.seats for s in fbi.strategies[seat]} == {"expert"}

@@ -73,6 +73,10 @@ class RedNotice:
         "expert": "rnsim_strategies.red_notice.expert:Expert",
         "search": "rnsim_strategies.red_notice.search:Search",
     }
+    #: the strategy of a seat the config leaves out: the strongest a tournament
+    #: can afford (search is stronger but plays about one game a second, some
+    #: 300 times slower: a default run of it would take hours)
+    default_strategy: ClassVar[str] = "expert"
     #: the seat whose win rate the drift gate and `rnsim compare` watch
     balance_seat: ClassVar[int] = ANGELA
     #: how a seat's role reads in prose (reports, the gate's messages)
