@@ -76,6 +76,17 @@ _HAND_MISS = 0.05
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for n > 0, drawn as CPython's Random draws it
+    (getrandbits(n.bit_length()) until one is below n), without the Python-
+    level argument checks that cost more than the draw in compiled code."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 class Dossier:
     """A particle filter over Angela's (city, hand); see the module doc."""
 
@@ -213,15 +224,23 @@ class Dossier:
             self.w.append(1.0)
         self.started = True
 
-    def _choice(self, scores: Sequence[float]) -> list[float]:
+    def _choice(self, scores: list[float]) -> list[float]:
         """The model's choice among scored options: softmax at ``tau``, mixed
         with a uniform pick at ``eps``."""
-        top = max(scores)
-        ps = [math.exp((x - top) / self.tau) for x in scores]
-        t = math.fsum(ps)
-        k = len(ps)
+        ex, t = self._softmax(scores)
+        k = len(ex)
         eps = self.eps
-        return [(1 - eps) * p / t + eps / k for p in ps]
+        return [(1 - eps) * p / t + eps / k for p in ex]
+
+    def _softmax(self, scores: list[float]) -> tuple[list[float], float]:
+        """e^((score - top) / tau) per option, and their sum."""
+        top = scores[0]
+        for x in scores:
+            if x > top:
+                top = x
+        tau = self.tau
+        ex = [math.exp((x - top) / tau) for x in scores]
+        return ex, math.fsum(ex)
 
     @staticmethod
     def _targets(b: Board, hand: list[int]) -> int:
@@ -258,10 +277,10 @@ class Dossier:
                 pool = self._unseen(view)
             h[:] = [c for c in h if c not in mine]
             while len(h) > size:
-                h.pop(rng.randrange(len(h)))
+                h.pop(_below(rng, len(h)))
             free = [c for c in pool if c not in h]
             while len(h) < size and free:
-                h.append(free.pop(rng.randrange(len(free))))
+                h.append(free.pop(_below(rng, len(free))))
         self.fitted = key if all(len(h) == size for h in self.hands) else None
 
     def _normalise(self, view: View) -> None:
@@ -378,7 +397,7 @@ class Dossier:
                 else:
                     self.w[i] *= _HAND_MISS
                     if h:
-                        h.pop(rng.randrange(len(h)))
+                        h.pop(_below(rng, len(h)))
             self._normalise(view)
         elif kind == "draw":
             self._draw(view, e)
@@ -416,7 +435,7 @@ class Dossier:
                 free = [c for c in pool if c not in h]
                 for _ in range(e.value):
                     if free:
-                        h.append(free.pop(rng.randrange(len(free))))
+                        h.append(free.pop(_below(rng, len(free))))
             return
         got = set(e.items)  # Jessah's own draw: those checks were in the deck
         if not got:
@@ -427,7 +446,7 @@ class Dossier:
                 if c in got:
                     free = [x for x in pool if x not in h]
                     if free:
-                        h[i] = rng.choice(free)
+                        h[i] = free[_below(rng, len(free))]
 
     def _card(self, e: Event, b: Board) -> None:
         """Note a Bank half Angela performs on this card, and whether one of
@@ -527,11 +546,15 @@ class Dossier:
 
     def _outcome(self, states: list[State], scores: list[float],
                  ann: tuple[tuple[int, int], ...]) -> tuple[float, list[tuple[int, float]]]:
-        ps = self._choice(scores)
+        # _choice's probabilities, computed only for the plans that give ``ann``
+        ex, t = self._softmax(scores)
+        k = len(ex)
+        eps = self.eps
         p_ann = 0.0
         ends: dict[int, float] = {}
-        for (c, trig), p in zip(states, ps):
+        for (c, trig), e in zip(states, ex):
             if trig == ann:
+                p = (1 - eps) * e / t + eps / k
                 p_ann += p
                 ends[c] = ends.get(c, 0.0) + p
         return p_ann, list(ends.items())
