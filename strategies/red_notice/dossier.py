@@ -658,24 +658,29 @@ class Dossier:
         if got is not None:
             return got  # type: ignore[no-any-return]
         d = [FAR] * b.n
-        buckets: list[list[int]] = [[] for _ in range(4 + b.n)]
+        starts: list[list[int]] = [[], [], [], []]  # the targets by their penalty
         dj = b.dist[self.jessah]
         for t in bits(targets):
             x = dj[t]
             pen = 3 if x == 0 else 2 if x == 1 else 1 if x == 2 else 0
             d[t] = pen
-            buckets[pen].append(t)
+            starts[pen].append(t)
         nr = b.nbr_routes
         barriers = self.barriers
-        for dist, bucket in enumerate(buckets):
-            for x in bucket:
-                if d[x] != dist:
-                    continue
+        # breadth first from every target at once, each joining at its penalty
+        frontier: list[int] = []
+        dist = 0
+        while frontier or dist < 4:
+            if dist < 4:
+                frontier.extend([x for x in starts[dist] if d[x] == dist])
+            nxt: list[int] = []
+            for x in frontier:
                 for y, r in nr[x]:
                     if not barriers[r] and d[y] > dist + 1:
                         d[y] = dist + 1
-                        if dist + 1 < len(buckets):
-                            buckets[dist + 1].append(y)
+                        nxt.append(y)
+            frontier = nxt
+            dist += 1
         return b.remember(key, d)  # type: ignore[no-any-return]
 
     def _reach(self, b: Board, steps: int, journalist: bool) -> tuple[int, int]:

@@ -11,6 +11,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rnsim_strategies.red_notice.board import FAR, board_for
 from rnsim_strategies.red_notice.dossier import Dossier, _below
 
 from rnsim.games.red_notice.engine.determinize import determinize
@@ -168,3 +169,38 @@ def test_below_draws_what_randrange_draws(seed: int, ns: list[int]) -> None:
     a, b = random.Random(seed), random.Random(seed)
     assert [_below(a, n) for n in ns] == [b.randrange(n) for n in ns]
     assert a.getstate() == b.getstate()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32))
+def test_way_is_the_steps_to_the_nearest_cash_plus_its_penalty(seed: int) -> None:
+    # Dossier._way, for any hand's targets, barriers and Jessah's city: per
+    # city, min over the target cities t of (t's penalty for being near
+    # Jessah + the steps from t over routes without a barrier), by brute force.
+    rng = random.Random(seed)
+    b = board_for(RULES.load_components())
+    d = Dossier(particles=1)
+    d.jessah = rng.randrange(b.n)
+    d.barriers = tuple(rng.choice((0, 0, 0, 1, 2)) for _ in range(len(b.comps.routes)))
+    targets = 0
+    for k in rng.sample(range(len(b.cont_mask)), rng.randint(1, 3)):
+        targets |= b.cont_mask[k]
+    got = d._way(b, targets)
+    want = [FAR] * b.n
+    for t in range(b.n):
+        if not targets >> t & 1:
+            continue
+        near = b.dist[d.jessah][t]
+        steps = {t: 3 if near == 0 else 2 if near == 1 else 1 if near == 2 else 0}
+        layer = [t]
+        while layer:
+            nxt = []
+            for x in layer:
+                for y, r in b.nbr_routes[x]:
+                    if not d.barriers[r] and y not in steps:
+                        steps[y] = steps[x] + 1
+                        nxt.append(y)
+            layer = nxt
+        for x, n in steps.items():
+            want[x] = min(want[x], n)
+    assert got == want
