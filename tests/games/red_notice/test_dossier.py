@@ -57,6 +57,8 @@ def test_the_dossier_covers_exactly_the_public_belief_and_sums_to_one(seed, forg
             assert min(p for p in w if p > 0) >= dossier.floor / k - 1e-12
         if state.angela_city >= 0 and state.pending.kind != "angela_move":
             assert w[state.angela_city] > 0
+        if dossier.started:  # every guess's hand fits what Jessah sees of hers
+            assert all(len(h) == view.hand_sizes[0] and not set(h) & set(view.hand) for h in dossier.hands)
 
 
 def test_the_dossier_reads_no_hidden_fact():
