@@ -84,7 +84,7 @@ SEARCHABLE = (
 #: rollouts on cashes, checks, upgrades and the setup radar cost her 2.7 points
 #: [0.4, 5.0] against the same agent without them (2,000 paired games, session 10);
 #: her own kinds can still be given, e.g. "jessah.bank:2".
-DEFAULT_KINDS = ("angela.bank:2,angela.check:1.5,angela.upgrade:1.5,angela.identity:1.5,angela.joker,angela_move,"
+DEFAULT_KINDS = ("angela.bank:2,angela.check:1.5,angela.upgrade:1.5,angela.identity:1.5,angela.joker,angela.angela_move,"
                  "angela.place_token:0.75")
 SEATS = ("angela", "jessah")
 #: where Jessah puts Angela, in her hunt and her worlds: the dossier (a particle

@@ -76,6 +76,19 @@ def test_choices_do_not_move_when_the_hidden_facts_are_redrawn():
     assert min(checked.values()) >= 3, checked
 
 
+def test_by_default_jessah_searches_nothing_and_is_the_200_guess_dossier_agent():
+    # Session 10: her rollouts cost her 2.7 points (docs/strategies.md), so
+    # the default kinds give her none; she is then the expert on search's
+    # dossier, event for event, while Angela keeps her search.
+    assert Search().budgets[1] == {}
+    assert Search().budgets[0]["angela_move"] == 4 and Search().budgets[0]["bank"] == 8
+    for g in range(2):
+        got = play_game(angela="expert", jessah="search", seed=11, game_index=g, log=True)
+        want = play_game(angela="expert", jessah="expert", jessah_params={"dossier": 200}, seed=11, game_index=g,
+                         log=True)
+        assert got.events == want.events
+
+
 def test_kinds_set_worlds_per_seat_and_kind_and_iterations_scales_them():
     s = Search(iterations=4, kinds="angela.place_token:0.75,bank:2,jessah.check")
     assert s.budgets == ({"place_token": 3, "bank": 8}, {"bank": 8, "check": 4})
