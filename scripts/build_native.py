@@ -14,6 +14,10 @@ The builds are independent (each type-checks the Python sources, never a
 compiled module), so they run in separate processes, two at a time: on two
 cores that halves the wall time of `make install` (each build is one C file,
 compiled by one process).
+
+With RNSIM_KEEP_BUILD=1 the generated C is kept (the path is printed), so
+that `callgrind_annotate --auto=yes OUT FILE.c` can show a profile line by
+line.
 """
 
 from __future__ import annotations
@@ -102,7 +106,10 @@ def build(target: CompiledBuild) -> None:
                 os.replace(part, target.folder / built.name)
     finally:
         os.chdir(old)
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not os.environ.get("RNSIM_KEEP_BUILD"):
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"kept {tmp}")
     target.stamp.write_text(target.source_hash() + "\n")
     print(f"compiled {target.label} built: {', '.join(target.modules)}")
 

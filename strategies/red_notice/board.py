@@ -27,7 +27,7 @@ class Board:
 
     __slots__ = (
         "comps", "n", "nbr", "nbr_mask", "nbr_routes", "cont", "cont_mask", "dist", "dist_to_mask_cache",
-        "check_cont", "check_value", "halves", "centrality", "route_ends", "degree", "all_mask",
+        "check_cont", "check_mask", "check_value", "halves", "centrality", "route_ends", "degree", "all_mask",
         "open_dist_cache", "ball", "open_masks_cache", "memo",
     )
 
@@ -44,6 +44,8 @@ class Board:
         self.degree = tuple(len(x) for x in self.nbr)
         self.dist: tuple[tuple[int, ...], ...] = tuple(tuple(self._bfs(s)) for s in range(n))
         self.check_cont = tuple(c.continent for c in comps.checks)
+        # per check, the cities where it cashes (its continent's)
+        self.check_mask = tuple(self.cont_mask[k] for k in self.check_cont)
         self.check_value = tuple(c.value for c in comps.checks)
         # (action, icons) per card half, by card id
         self.halves = tuple(tuple((h.action, h.icons) for h in card) for card in comps.cards)
@@ -79,7 +81,7 @@ class Board:
             rest.remove(shown)
         targets = 0
         for c in rest:
-            targets |= self.cont_mask[self.check_cont[c]]
+            targets |= self.check_mask[c]
         return targets
 
     def dist_to_mask(self, mask: int) -> tuple[int, ...]:

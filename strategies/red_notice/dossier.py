@@ -87,6 +87,42 @@ def _below(rng: random.Random, n: int) -> int:
     return r
 
 
+def _matching(states: list[State], ann: tuple[tuple[int, int], ...]) -> tuple[list[int], list[tuple[int, list[int]]]]:
+    """The indices of the plans that give ``ann``, in order, and the same
+    grouped by end city, in first-seen order, as positions in that list."""
+    match: list[int] = []
+    ends: list[tuple[int, list[int]]] = []
+    slot: dict[int, int] = {}
+    for i, (c, trig) in enumerate(states):
+        if trig == ann:
+            j = slot.get(c)
+            if j is None:
+                slot[c] = len(ends)
+                ends.append((c, [len(match)]))
+            else:
+                ends[j][1].append(len(match))
+            match.append(i)
+    return match, ends
+
+
+class _Place:
+    """One city's part in reading an announcement: its plans (``states``),
+    their hand-free score (``danger``), the indices of the plans that give
+    the announcement (``match``), those grouped by end city in first-seen
+    order as positions in ``match`` (``ends``), and the outcome per hand's
+    targets once computed (``outcomes``)."""
+
+    __slots__ = ("states", "danger", "match", "ends", "outcomes")
+
+    def __init__(self, states: list[State], danger: list[float], match: list[int],
+                 ends: list[tuple[int, list[int]]]) -> None:
+        self.states = states
+        self.danger = danger
+        self.match = match
+        self.ends = ends
+        self.outcomes: dict[int, tuple[float, list[tuple[int, float]]]] = {}
+
+
 class Dossier:
     """A particle filter over Angela's (city, hand); see the module doc."""
 
@@ -246,7 +282,7 @@ class Dossier:
     def _targets(b: Board, hand: list[int]) -> int:
         m = 0
         for c in hand:
-            m |= b.cont_mask[b.check_cont[c]]
+            m |= b.check_mask[c]
         return m
 
     def _restart(self, view: View, belief: int) -> None:
@@ -488,29 +524,37 @@ class Dossier:
         escape = e.name == "escape"
         ann: tuple[tuple[int, int], ...] = () if journalist else tuple(e.items)
         # The model's plans from a city, and their danger, are the same for
-        # every guess there; only the way to the cashes differs by hand.
+        # every guess there; only the way to the cashes differs by hand. A
+        # city none of whose plans gives the announcement rules its guesses
+        # out before anything is scored.
         wide, quiet = self._reach(b, steps, journalist)
-        dangers: dict[int, tuple[list[State], list[float]]] = {}
+        places: dict[int, _Place | None] = {}
         ways: dict[int, list[int]] = {}
-        by_key: dict[tuple[int, int], tuple[float, list[tuple[int, float]]]] = {}
+        check_mask = b.check_mask
         rng = self.rng
         cities: list[int] = []
         w: list[float] = []
         for c, h, wt in zip(self.cities, self.hands, self.w):
-            targets = self._targets(b, h)
-            key = (c, targets)
-            got = by_key.get(key)
+            if c in places:
+                place = places[c]
+            else:
+                place = places[c] = self._place(b, c, steps, journalist, ann, wide, quiet)
+            if place is None:
+                cities.append(c)
+                w.append(0.0)
+                continue
+            targets = 0
+            for x in h:
+                targets |= check_mask[x]
+            got = place.outcomes.get(targets)
             if got is None:
-                base = dangers.get(c)
-                if base is None:
-                    base = dangers[c] = self._danger(b, c, steps, journalist, wide, quiet)
                 way: list[int] | None = None
                 if targets:
                     way = ways.get(targets)
                     if way is None:
                         way = ways[targets] = self._way(b, targets)
-                scores = self._scores(b, c, base[0], base[1], way, escape)
-                got = by_key[key] = self._outcome(base[0], scores, ann)
+                scores = self._scores(b, c, place.states, place.danger, way, escape)
+                got = place.outcomes[targets] = self._given(scores, place.match, place.ends)
             p_ann, ends = got
             if p_ann <= 0:
                 cities.append(c)
@@ -537,6 +581,16 @@ class Dossier:
         self.w = w
         self._normalise(view)
 
+    def _place(self, b: Board, here: int, steps: int, journalist: bool, ann: tuple[tuple[int, int], ...],
+               wide: int, quiet: int) -> _Place | None:
+        """The plans from ``here`` and the ones among them that give ``ann``;
+        None when none does."""
+        states = self._states(b, here, steps, journalist)
+        match, ends = _matching(states, ann)
+        if not match:
+            return None
+        return _Place(states, self._danger(b, states, wide, quiet), match, ends)
+
     def _movement(self, b: Board, here: int, targets: int, steps: int, ann: tuple[tuple[int, int], ...],
                   escape: bool, journalist: bool) -> tuple[float, list[tuple[int, float]]]:
         """(the announcement's probability, [(end city, probability)]) for a
@@ -559,23 +613,41 @@ class Dossier:
                 ends[c] = ends.get(c, 0.0) + p
         return p_ann, list(ends.items())
 
+    def _given(self, scores: list[float], match: list[int],
+               ends: list[tuple[int, list[int]]]) -> tuple[float, list[tuple[int, float]]]:
+        """:meth:`_outcome` for plans whose matches :meth:`_place` found: the
+        same sums, added in the same order."""
+        ex, t = self._softmax(scores)
+        k = len(ex)
+        eps = self.eps
+        ps = [(1 - eps) * ex[i] / t + eps / k for i in match]
+        p_ann = 0.0
+        for p in ps:
+            p_ann += p
+        out: list[tuple[int, float]] = []
+        for c, js in ends:
+            q = 0.0
+            for j in js:
+                q += ps[j]
+            out.append((c, q))
+        return p_ann, out
+
     def plans(self, b: Board, here: int, targets: int, steps: int, escape: bool,
               journalist: bool) -> tuple[list[State], list[float]]:
         """Every (end city, triggers) of a movement from ``here`` and the
         model's score of each, for a forger whose hand cashes in ``targets``
         (the public facts as last read)."""
         wide, quiet = self._reach(b, steps, journalist)
-        states, danger = self._danger(b, here, steps, journalist, wide, quiet)
+        states = self._states(b, here, steps, journalist)
+        danger = self._danger(b, states, wide, quiet)
         way = self._way(b, targets) if targets else None
         return states, self._scores(b, here, states, danger, way, escape)
 
-    def _danger(self, b: Board, here: int, steps: int, journalist: bool, wide: int,
-                quiet: int) -> tuple[list[State], list[float]]:
-        """Every (end city, triggers) of a movement from ``here``, and the part
-        of its score that does not depend on her hand: a little per radar
-        tripped, and the danger of ending near Jessah where few other cities
-        could hide her (``wide`` and ``quiet`` from :meth:`_reach`)."""
-        states = self._states(b, here, steps, journalist)
+    def _danger(self, b: Board, states: list[State], wide: int, quiet: int) -> list[float]:
+        """The part of each plan's score that does not depend on her hand: a
+        little per radar tripped, and the danger of ending near Jessah where
+        few other cities could hide her (``wide`` and ``quiet`` from
+        :meth:`_reach`)."""
         djrow = b.dist[self.jessah]
         ball = b.ball[self.jessah]
         w_danger = (10.0 if self.up == 0 else 4.0) * 0.9  # the expert's (1.4 - risk) at risk 0.5
@@ -594,7 +666,7 @@ class Dossier:
                 share = 2.0 / crowd
                 s -= w_danger * _PROXIMITY[d] * (share if share < 1.0 else 1.0)
             out.append(s)
-        return states, out
+        return out
 
     def _scores(self, b: Board, here: int, states: list[State], danger: list[float], way: list[int] | None,
                 escape: bool) -> list[float]:
@@ -658,28 +730,30 @@ class Dossier:
         if got is not None:
             return got  # type: ignore[no-any-return]
         d = [FAR] * b.n
-        starts: list[list[int]] = [[], [], [], []]  # the targets by their penalty
+        starts = [0, 0, 0, 0]  # the targets by their penalty
         dj = b.dist[self.jessah]
         for t in bits(targets):
             x = dj[t]
-            pen = 3 if x == 0 else 2 if x == 1 else 1 if x == 2 else 0
-            d[t] = pen
-            starts[pen].append(t)
-        nr = b.nbr_routes
-        barriers = self.barriers
-        # breadth first from every target at once, each joining at its penalty
-        frontier: list[int] = []
+            starts[3 if x == 0 else 2 if x == 1 else 1 if x == 2 else 0] |= 1 << t
+        om = b.open_masks(self.barriers)
+        # breadth first from every target at once, each joining at its penalty:
+        # the layer at ``dist`` is every city first reached at that distance
+        reached = 0
+        frontier = 0
         dist = 0
         while frontier or dist < 4:
             if dist < 4:
-                frontier.extend([x for x in starts[dist] if d[x] == dist])
-            nxt: list[int] = []
-            for x in frontier:
-                for y, r in nr[x]:
-                    if not barriers[r] and d[y] > dist + 1:
-                        d[y] = dist + 1
-                        nxt.append(y)
-            frontier = nxt
+                frontier |= starts[dist] & ~reached
+            reached |= frontier
+            nxt = 0
+            m = frontier
+            while m:
+                low = m & -m
+                x = low.bit_length() - 1
+                d[x] = dist
+                nxt |= om[x]
+                m ^= low
+            frontier = nxt & ~reached
             dist += 1
         return b.remember(key, d)  # type: ignore[no-any-return]
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rnsim_strategies.red_notice.board import FAR, board_for
-from rnsim_strategies.red_notice.dossier import Dossier, _below
+from rnsim_strategies.red_notice.dossier import Dossier, _below, _matching
 
 from rnsim.games.red_notice.engine.determinize import determinize
 from rnsim.games.red_notice.engine.state import GameState
@@ -206,3 +206,21 @@ def test_way_is_the_steps_to_the_nearest_cash_plus_its_penalty(seed: int) -> Non
         for x, n in steps.items():
             want[x] = min(want[x], n)
     assert got == want
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.floats(0.05, 2.0), st.floats(0.0, 1.0))
+def test_an_announcements_chance_read_from_its_matching_plans_is_the_full_softmaxs(seed: int, tau: float,
+                                                                                  eps: float) -> None:
+    # Dossier._announce reads an announcement's probability and end cities
+    # from the plans _matching finds (_given); _outcome computes them over all
+    # plans. Both must give the same floats, summed in the same order.
+    rng = random.Random(seed)
+    d = Dossier(particles=1, tau=tau, eps=eps)
+    anns = [(), ((0, -1),), ((0, -1), (2, -1)), ((1, 5),)]
+    states = [(rng.randrange(8), rng.choice(anns)) for _ in range(rng.randint(1, 40))]
+    scores = [rng.uniform(-8.0, 1.0) for _ in states]
+    ann = rng.choice(anns)
+    match, ends = _matching(states, ann)
+    assert match == [i for i, (_, t) in enumerate(states) if t == ann]
+    assert d._given(scores, match, ends) == d._outcome(states, scores, ann)
