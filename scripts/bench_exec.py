@@ -114,7 +114,9 @@ def measure(root: Path, mode: str, a: str, b: str, games: int) -> float:
 def instructions(root: Path, mode: str, a: str, b: str, games: int) -> int:
     """Instructions of one run of ``games`` games (callgrind's total)."""
     py = root / ".venv" / "bin" / "python"
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    # one OpenBLAS thread: numpy's idle BLAS threads spin, and callgrind counts
+    # their spinning (tens of millions of instructions, varying run to run)
+    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(py), "-c", SNIPPET,
                           mode, a, b, str(games)], cwd=root, capture_output=True, text=True, check=True, env=env)
     m = re.search(r"Collected\s*:\s*(\d+)", out.stderr)

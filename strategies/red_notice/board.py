@@ -136,6 +136,33 @@ class Board:
             got = self.open_masks_cache[barriers] = self._open_masks(barriers)
         return got
 
+    def staggered_dist(self, starts: Sequence[int], barriers: tuple[int, ...]) -> list[int]:
+        """Per city, min over k and the cities t of ``starts[k]`` of k + the
+        steps from t over routes without a barrier (FAR if none): a
+        breadth-first search from every start at once, those of ``starts[k]``
+        joining at layer k."""
+        d = [FAR] * self.n
+        om = self.open_masks(barriers)
+        late = len(starts)
+        reached = 0
+        frontier = 0
+        dist = 0
+        while frontier or dist < late:
+            if dist < late:
+                frontier |= starts[dist] & ~reached
+            reached |= frontier
+            nxt = 0
+            m = frontier
+            while m:
+                low = m & -m
+                x = low.bit_length() - 1
+                d[x] = dist
+                nxt |= om[x]
+                m ^= low
+            frontier = nxt & ~reached
+            dist += 1
+        return d
+
     def remember(self, key: Any, value: Any) -> Any:
         """Store a map-only result in ``memo`` (bounded: cleared when full)."""
         if len(self.memo) >= MEMO_SIZE:

@@ -60,7 +60,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rnsim_strategies.red_notice.board import BANK, FAR, MOVEMENT, Board, bits, board_for
+from rnsim_strategies.red_notice.board import BANK, MOVEMENT, Board, bits, board_for
 
 from rnsim.games.red_notice.engine.belief import after_movement, expand, reach
 from rnsim.games.red_notice.engine.decision import ANGELA
@@ -729,32 +729,12 @@ class Dossier:
         got = b.memo.get(key)
         if got is not None:
             return got  # type: ignore[no-any-return]
-        d = [FAR] * b.n
         starts = [0, 0, 0, 0]  # the targets by their penalty
         dj = b.dist[self.jessah]
         for t in bits(targets):
             x = dj[t]
             starts[3 if x == 0 else 2 if x == 1 else 1 if x == 2 else 0] |= 1 << t
-        om = b.open_masks(self.barriers)
-        # breadth first from every target at once, each joining at its penalty:
-        # the layer at ``dist`` is every city first reached at that distance
-        reached = 0
-        frontier = 0
-        dist = 0
-        while frontier or dist < 4:
-            if dist < 4:
-                frontier |= starts[dist] & ~reached
-            reached |= frontier
-            nxt = 0
-            m = frontier
-            while m:
-                low = m & -m
-                x = low.bit_length() - 1
-                d[x] = dist
-                nxt |= om[x]
-                m ^= low
-            frontier = nxt & ~reached
-            dist += 1
+        d = b.staggered_dist(starts, self.barriers)
         return b.remember(key, d)  # type: ignore[no-any-return]
 
     def _reach(self, b: Board, steps: int, journalist: bool) -> tuple[int, int]:

@@ -829,7 +829,7 @@ class Expert(Strategy):
 
     def _way(self, view: View, b: Board, targets: int) -> list[int]:
         """Per city, the steps (barriers closed) to the nearest city where she
-        can cash, plus that city's cash penalty; a bucket BFS from every target."""
+        can cash, plus that city's cash penalty."""
         near_jessah = b.ball[view.jessah_city][2]
         if not targets & near_jessah:
             return b.open_dist_from(targets, view.barriers)  # no penalty anywhere
@@ -838,23 +838,10 @@ class Expert(Strategy):
         got = memo.get(key)
         if got is not None:
             return got  # type: ignore[no-any-return]
-        d = [FAR] * b.n
-        buckets: list[list[int]] = [[] for _ in range(4 + b.n)]
+        starts = [0, 0, 0, 0]  # the targets by their penalty (at most 3)
         for t in bits(targets):
-            pen = self._cash_penalty(b, view.jessah_city, t)
-            d[t] = pen
-            buckets[pen].append(t)
-        barriers = view.barriers
-        nr = b.nbr_routes
-        for dist, bucket in enumerate(buckets):
-            for x in bucket:
-                if d[x] != dist:
-                    continue
-                for y, r in nr[x]:
-                    if not barriers[r] and d[y] > dist + 1:
-                        d[y] = dist + 1
-                        if dist + 1 < len(buckets):
-                            buckets[dist + 1].append(y)
+            starts[self._cash_penalty(b, view.jessah_city, t)] |= 1 << t
+        d = b.staggered_dist(starts, view.barriers)
         return b.remember(key, d)  # type: ignore[no-any-return]
 
     @staticmethod
