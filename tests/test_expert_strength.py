@@ -203,3 +203,86 @@ def test_a_plugin_with_its_own_params_keeps_the_experts_defaults():
     j.new_game(1, random.Random(0))
     assert j.dossier is not None and j.dossier.particles == Expert.PARAMS["dossier"]
     run_game(GAME, RULES, [Expert(), Older()], 4, 0)
+
+
+def _paths(start: int, steps: int) -> list[tuple[int, list[int]]]:
+    """Every hunting path of 1..steps steps from ``start``: (first step,
+    cities inspected in order); an inspection where she stands (-1) only as
+    the first step."""
+    out: list[tuple[int, list[int]]] = []
+
+    def walk(city: int, path: list[int], first: int) -> None:
+        if path:
+            out.append((first, path))
+        if len(path) == steps:
+            return
+        for nx in B.nbr[city]:
+            walk(nx, [*path, nx], nx if not path else first)
+
+    walk(start, [], -3)
+    for _first, path in list(out):
+        if len(path) < steps:
+            out.append((-1, [start, *path]))
+    out.append((-1, [start]))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_look_ahead_hunt_takes_the_path_its_own_score_ranks_first(seed: int) -> None:
+    # Against brute force over every path: the chosen path inspects the mass
+    # the answer says, and no path scores more under the look-ahead's score
+    # (mass inspected + ahead x mass left x mass within reach of the end once
+    # she moved again), among the paths that inspect some mass. With ahead 0
+    # that is the most mass any path inspects.
+    rng = random.Random(seed)
+    belief = 0
+    for c in rng.sample(range(B.n), rng.randint(1, 10)):
+        belief |= 1 << c
+    weights = [rng.random() if belief >> c & 1 else 0.0 for c in range(B.n)]
+    start, steps = rng.randrange(B.n), rng.randint(1, 3)
+    om = B.open_masks(tuple(rng.choice((0, 0, 1)) for _ in range(len(COMPS.routes))))
+    size, total = belief.bit_count(), sum(weights)
+    wn = [w * size / total for w in weights]
+    after = [0.0] * B.n
+    for c in range(B.n):
+        if belief >> c & 1:
+            m = om[c] | (1 << c)
+            for y in range(B.n):
+                if m >> y & 1:
+                    after[y] += wn[c] / m.bit_count()
+    for ahead in (0.0, 0.3, 0.6):
+        p, first, alts = Expert._ahead_path(B, belief, start, steps, weights, 0.5, ahead, 2, om)
+
+        def score(path: list[int], ahead: float = ahead) -> tuple[float, float]:
+            got = sum(wn[c] for c in set(path))
+            near = sum(after[y] for y in range(B.n) if B.ball[path[-1]][2] >> y & 1)
+            return got + ahead * (size - got) / size * near, got
+
+        # a path is scored only if it inspects some mass
+        best = max((sc for _, path in _paths(start, steps) if (sc := score(path))[1] > 0), default=(0.0, 0.0))
+        if best[1] <= 0:
+            assert (p, first) == (0.0, -2)
+            continue
+        firsts = {f for f, path in _paths(start, steps) if abs(score(path)[0] - best[0]) < 1e-9}
+        assert first in firsts and first in alts
+        assert any(abs(score(path)[1] / size - p) < 1e-9 and abs(score(path)[0] - best[0]) < 1e-9
+                   for f, path in _paths(start, steps) if f == first)
+
+
+def test_with_look_ahead_the_agent_ends_her_hunt_near_the_mass_she_left() -> None:
+    # Two belief cities next to Jessah, equally likely; the rest of the mass
+    # sits far from one of them and near the other. Inspecting either finds
+    # her as often; the look-ahead inspects the one that leaves her nearest
+    # to where the forger can be next, and without it she may take either.
+    for start in range(B.n):
+        x, y = B.nbr[start][0], B.nbr[start][1]
+        far = [c for c in range(B.n) if B.dist[x][c] >= 4 and B.dist[y][c] <= 2 and c not in (start, x, y)]
+        if far:
+            break
+    belief = (1 << x) | (1 << y) | (1 << far[0])
+    weights = [0.0] * B.n
+    weights[x] = weights[y] = 0.25
+    weights[far[0]] = 0.5
+    om = B.open_masks(tuple(0 for _ in COMPS.routes))
+    p, first, _ = Expert._ahead_path(B, belief, start, 1, weights, 0.0, 0.3, 2, om)
+    assert first == y and abs(p - 0.25) < 1e-12

@@ -120,6 +120,12 @@ class Expert(Strategy):
     # belief cities inspected, PLAN_MIX in Angela's movement score.
     HUNT_MIX: ClassVar[float] = 0.5
     PLAN_MIX: ClassVar[float] = 0.25
+    # Jessah's hunt on her dossier also weighs where a path leaves her: AHEAD
+    # times the dossier's mass she could reach within AHEAD_REACH steps after
+    # Angela's next movement, for the mass the path leaves unfound (0: only
+    # what the path inspects, nearest end breaking ties, as before session 11).
+    AHEAD: ClassVar[float] = 0.3
+    AHEAD_REACH: ClassVar[int] = 2
     # Jessah's dossier's model terms (Dossier's keyword arguments: tau, eps,
     # leak, decline, floor); empty: its defaults.
     DOSSIER_MODEL: ClassVar[dict[str, float]] = {}
@@ -137,6 +143,9 @@ class Expert(Strategy):
         self._leak_ratio = float(getattr(type(self), "LEAK"))  # noqa: B009
         self._hunt_mix = float(getattr(type(self), "HUNT_MIX"))  # noqa: B009
         self._plan_mix = float(getattr(type(self), "PLAN_MIX"))  # noqa: B009
+        # public: search sets its own for the Jessah it wraps
+        self.look_ahead = float(getattr(type(self), "AHEAD"))  # noqa: B009
+        self._ahead_reach = int(getattr(type(self), "AHEAD_REACH"))  # noqa: B009
         self._leak_focus = 0
         self._w_radars: tuple[int, ...] = ()
         self._w_security = -1
@@ -458,6 +467,9 @@ class Expert(Strategy):
         belief = view.belief
         weights = self.hunt_weights
         if weights is not None and view.seat != ANGELA:
+            if self.look_ahead > 0:
+                return self._ahead_path(b, belief, start, steps, weights, self._hunt_mix, self.look_ahead,
+                                        self._ahead_reach, b.open_masks(view.barriers))
             return self._weighted_path(b, belief, start, steps, weights, self._hunt_mix)
         focus = self._leak_focus & belief if view.seat != ANGELA else 0
         extra = self._leak_ratio - 1.0 if focus else 0.0
@@ -572,6 +584,66 @@ class Expert(Strategy):
                     if sc > best_s:
                         best_s, best_first, best_got = sc, f, got
                 if here or (more and belief & ~s2 & b.ball[nx][min(more, len(b.ball[nx]) - 1)]):
+                    stack.append((nx, s2, depth + 1, f, got))
+        alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
+        return best_got / size, best_first, alts
+
+    @staticmethod
+    def _ahead_path(b: Board, belief: int, start: int, steps: int, weights: Sequence[float], mix: float,
+                    ahead: float, reach: int, open_masks: Sequence[int]) -> tuple[float, int, tuple[int, ...]]:
+        """:meth:`_weighted_path` looking one movement of Angela's ahead: a
+        path scores the (weighted) belief cities it inspects plus ``ahead``
+        times the mass left unfound times the mass within ``reach`` steps of
+        where it ends once Angela has moved once more (each city's mass spread
+        evenly over it and its open neighbours): a hunt that, failing now,
+        leaves her close to where the forger will be."""
+        size = belief.bit_count()
+        ball = b.ball[start]
+        if size == 0 or steps <= 0 or not belief & ball[min(steps, len(ball) - 1)]:
+            return 0.0, -2, ()
+        total = 0.0
+        for c in bits(belief):
+            total += weights[c]
+        if total <= 0.0:
+            return 0.0, -2, ()
+        n = b.n
+        wn = [weights[c] * size / total if belief >> c & 1 else 0.0 for c in range(n)]
+        after = [0.0] * n  # the mass once she has moved again
+        for c in bits(belief):
+            m = open_masks[c] | (1 << c)
+            share = wn[c] / m.bit_count()
+            for y in bits(m):
+                after[y] += share
+        near = [-1.0] * n  # per end city: the mass of ``after`` within reach
+        best_s, best_first, best_got = 0.0, -2, 0.0
+        by_first: dict[int, float] = {}
+        stack: list[tuple[int, int, int, int, float]] = [(start, 0, 0, -3, 0.0)]
+        while stack:
+            city, seen, depth, first, got0 = stack.pop()
+            if depth == steps:
+                continue
+            moves: list[tuple[int, int, bool]] = [(nx, nx if first == -3 else first, False) for nx in b.nbr[city]]
+            if depth == 0 and belief >> city & 1:
+                moves.insert(0, (city, -1, True))  # inspect where she stands, as a first step only
+            more = steps - depth - 1
+            for nx, f, here in moves:
+                s2 = seen | (1 << nx)
+                got = got0 if seen >> nx & 1 else got0 + wn[nx]
+                if got:
+                    v = near[nx]
+                    if v < 0.0:
+                        v = 0.0
+                        for y in bits(b.ball[nx][min(reach, len(b.ball[nx]) - 1)]):
+                            v += after[y]
+                        near[nx] = v
+                    sc = got + ahead * (size - got) / size * v
+                    if sc > by_first.get(f, 0.0):
+                        by_first[f] = sc
+                    if sc > best_s:
+                        best_s, best_first, best_got = sc, f, got
+                # go on while she may still be found further, or once some mass
+                # is found (then where the path ends counts too)
+                if here or (more and (got or belief & ~s2 & b.ball[nx][min(more, len(b.ball[nx]) - 1)])):
                     stack.append((nx, s2, depth + 1, f, got))
         alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
         return best_got / size, best_first, alts

@@ -102,11 +102,12 @@ class Search(Strategy):
     PARAMS: ClassVar[dict[str, Any]] = {
         "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
         "first_step": True, "belief": "dossier", "particles": 200, "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
+        "ahead": 0.6,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "iterations": (int, 0, 10_000), "max_options": (int, 2, 200), "margin": (float, 0.0, 10.0),
         "leak": (float, 0.0, 1000.0), "avoid": (float, 0.0, 10.0), "particles": (int, 1, 100_000),
-        "risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0),
+        "risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0), "ahead": (float, 0.0, 10.0),
     }
 
     def __init__(self, **params: Any) -> None:
@@ -177,6 +178,10 @@ class Search(Strategy):
         # gives her worlds Angela's city and hand together.
         particles = int(self.params["particles"]) if self.belief == "dossier" else 0
         self.expert = Expert(**style, dossier=particles)
+        # Her hunt's look-ahead (Expert.AHEAD): twice the expert's, which 200
+        # guesses repay (about 1 point of Angela's win rate: the ahead_hunter
+        # probe against dossier_hunter, docs/strategies.md); 0: none.
+        self.expert.look_ahead = float(self.params["ahead"])
         # The rollout players: the expert in both seats, re-seeded per world,
         # Jessah without a dossier (one per rollout would cost ten rollouts).
         self._players = (Expert(**style, dossier=0), Expert(**style, dossier=0))

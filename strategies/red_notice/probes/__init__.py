@@ -48,6 +48,9 @@ PROBES: tuple[Probe, ...] = (
     Probe("sharp_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:SharpHunter",
           "forger's plans are very predictable: the dossier hunter trusting its model of a planning forger "
           "more (colder choice, fewer off-model moves, less mass spread over the belief)"),
+    Probe("ahead_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:AheadHunter",
+          "forger's next movement stays within reach of where a hunt ends: the dossier hunter weighing twice "
+          "as much (AHEAD 0.6) the dossier's mass it can reach after her next movement"),
 )
 
 PROBE_NAMES = tuple(p.name for p in PROBES)

@@ -130,3 +130,15 @@ class SharpHunter(DossierHunter):
     name = "sharp_hunter"
     uses_history = True
     DOSSIER_MODEL = {"tau": 0.15, "eps": 0.02, "floor": 0.05}
+
+
+class AheadHunter(DossierHunter):
+    """The dossier hunter looking further ahead: a hunting path is worth
+    twice the expert's share (``AHEAD`` 0.6 against 0.3) of the dossier's
+    mass it can reach once the forger has moved again. The expert agent
+    without that look-ahead lost 7.1 points of Jessah's to it (session 11,
+    docs/strategies.md)."""
+
+    name = "ahead_hunter"
+    uses_history = True
+    AHEAD = 0.6
