@@ -251,7 +251,7 @@ def test_the_look_ahead_hunt_takes_the_path_its_own_score_ranks_first(seed: int)
                 if m >> y & 1:
                     after[y] += wn[c] / m.bit_count()
     for ahead in (0.0, 0.3, 0.6):
-        p, first, alts = Expert._ahead_path(B, belief, start, steps, weights, 0.5, ahead, 2, om)
+        p, first, alts = Expert._weighted_path(B, belief, start, steps, weights, 0.5, ahead, 2, om)
 
         def score(path: list[int], ahead: float = ahead) -> tuple[float, float]:
             got = sum(wn[c] for c in set(path))
@@ -284,5 +284,5 @@ def test_with_look_ahead_the_agent_ends_her_hunt_near_the_mass_she_left() -> Non
     weights[x] = weights[y] = 0.25
     weights[far[0]] = 0.5
     om = B.open_masks(tuple(0 for _ in COMPS.routes))
-    p, first, _ = Expert._ahead_path(B, belief, start, 1, weights, 0.0, 0.3, 2, om)
+    p, first, _ = Expert._weighted_path(B, belief, start, 1, weights, 0.0, 0.3, 2, om)
     assert first == y and abs(p - 0.25) < 1e-12

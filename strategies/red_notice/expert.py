@@ -467,10 +467,9 @@ class Expert(Strategy):
         belief = view.belief
         weights = self.hunt_weights
         if weights is not None and view.seat != ANGELA:
-            if self.look_ahead > 0:
-                return self._ahead_path(b, belief, start, steps, weights, self._hunt_mix, self.look_ahead,
-                                        self._ahead_reach, b.open_masks(view.barriers))
-            return self._weighted_path(b, belief, start, steps, weights, self._hunt_mix)
+            om = b.open_masks(view.barriers) if self.look_ahead > 0 else ()
+            return self._weighted_path(b, belief, start, steps, weights, self._hunt_mix, self.look_ahead,
+                                       self._ahead_reach, om)
         focus = self._leak_focus & belief if view.seat != ANGELA else 0
         extra = self._leak_ratio - 1.0 if focus else 0.0
         key = (belief, start, steps, focus, extra, self._hunt_mix)
@@ -545,58 +544,20 @@ class Expert(Strategy):
         return best_got / (size + extra * focus.bit_count()), best_first, alts
 
     @staticmethod
-    def _weighted_path(b: Board, belief: int, start: int, steps: int, weights: Sequence[float],
-                       mix: float) -> tuple[float, int, tuple[int, ...]]:
+    def _weighted_path(b: Board, belief: int, start: int, steps: int, weights: Sequence[float], mix: float,
+                       ahead: float = 0.0, reach: int = 2,
+                       open_masks: Sequence[int] = ()) -> tuple[float, int, tuple[int, ...]]:
         """:meth:`_search_path` with city ``c`` of the belief worth
         ``weights[c]`` (a probability) instead of 1: the chance is the
-        probability mass the path inspects."""
-        size = belief.bit_count()
-        ball = b.ball[start]
-        if size == 0 or steps <= 0 or not belief & ball[min(steps, len(ball) - 1)]:
-            return 0.0, -2, ()
-        total = 0.0
-        for c in bits(belief):
-            total += weights[c]
-        if total <= 0.0:
-            return 0.0, -2, ()
-        # On the scale of _search_path's counts: mean 1 over the belief.
-        wn = [weights[c] * size / total if belief >> c & 1 else 0.0 for c in range(b.n)]
-        spread = expand(belief, b.nbr_mask)
-        scale = 0.01 / spread.bit_count()
-        best_s, best_first, best_got = 0.0, -2, 0.0
-        by_first: dict[int, float] = {}
-        stack: list[tuple[int, int, int, int, float]] = [(start, 0, 0, -3, 0.0)]
-        while stack:
-            city, seen, depth, first, got0 = stack.pop()
-            if depth == steps:
-                continue
-            moves: list[tuple[int, int, bool]] = [(nx, nx if first == -3 else first, False) for nx in b.nbr[city]]
-            if depth == 0 and belief >> city & 1:
-                moves.insert(0, (city, -1, True))  # inspect where she stands, as a first step only
-            more = steps - depth - 1
-            for nx, f, here in moves:
-                s2 = seen | (1 << nx)
-                got = got0 if seen >> nx & 1 else got0 + wn[nx]
-                if got:
-                    sc = got - scale * b.dist_sum(nx, spread)
-                    if sc > by_first.get(f, 0.0):
-                        by_first[f] = sc
-                    if sc > best_s:
-                        best_s, best_first, best_got = sc, f, got
-                if here or (more and belief & ~s2 & b.ball[nx][min(more, len(b.ball[nx]) - 1)]):
-                    stack.append((nx, s2, depth + 1, f, got))
-        alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
-        return best_got / size, best_first, alts
+        probability mass the path inspects.
 
-    @staticmethod
-    def _ahead_path(b: Board, belief: int, start: int, steps: int, weights: Sequence[float], mix: float,
-                    ahead: float, reach: int, open_masks: Sequence[int]) -> tuple[float, int, tuple[int, ...]]:
-        """:meth:`_weighted_path` looking one movement of Angela's ahead: a
-        path scores the (weighted) belief cities it inspects plus ``ahead``
-        times the mass left unfound times the mass within ``reach`` steps of
-        where it ends once Angela has moved once more (each city's mass spread
-        evenly over it and its open neighbours): a hunt that, failing now,
-        leaves her close to where the forger will be."""
+        With ``ahead`` > 0 it looks one movement of Angela's ahead: a path
+        scores the mass it inspects plus ``ahead`` times the mass left
+        unfound times the mass within ``reach`` steps of where it ends once
+        Angela has moved again (each city's mass spread evenly over it and
+        its neighbours in ``open_masks``), and goes on past its last find so
+        that its end can be chosen: a hunt that, failing now, leaves her close
+        to where the forger will be. With 0, the nearest end breaks ties."""
         size = belief.bit_count()
         ball = b.ball[start]
         if size == 0 or steps <= 0 or not belief & ball[min(steps, len(ball) - 1)]:
@@ -607,14 +568,22 @@ class Expert(Strategy):
         if total <= 0.0:
             return 0.0, -2, ()
         n = b.n
+        # On the scale of _search_path's counts: mean 1 over the belief.
         wn = [weights[c] * size / total if belief >> c & 1 else 0.0 for c in range(n)]
-        after = [0.0] * n  # the mass once she has moved again
-        for c in bits(belief):
-            m = open_masks[c] | (1 << c)
-            share = wn[c] / m.bit_count()
-            for y in bits(m):
-                after[y] += share
-        near = [-1.0] * n  # per end city: the mass of ``after`` within reach
+        look = ahead > 0.0
+        after = [0.0] * n  # with look: the mass once she has moved again
+        near = [-1.0] * n  # with look, per end city: the mass of ``after`` within reach
+        spread = 0
+        scale = 0.0
+        if look:
+            for c in bits(belief):
+                m = open_masks[c] | (1 << c)
+                share = wn[c] / m.bit_count()
+                for y in bits(m):
+                    after[y] += share
+        else:
+            spread = expand(belief, b.nbr_mask)
+            scale = 0.01 / spread.bit_count()
         best_s, best_first, best_got = 0.0, -2, 0.0
         by_first: dict[int, float] = {}
         stack: list[tuple[int, int, int, int, float]] = [(start, 0, 0, -3, 0.0)]
@@ -630,20 +599,23 @@ class Expert(Strategy):
                 s2 = seen | (1 << nx)
                 got = got0 if seen >> nx & 1 else got0 + wn[nx]
                 if got:
-                    v = near[nx]
-                    if v < 0.0:
-                        v = 0.0
-                        for y in bits(b.ball[nx][min(reach, len(b.ball[nx]) - 1)]):
-                            v += after[y]
-                        near[nx] = v
-                    sc = got + ahead * (size - got) / size * v
+                    if look:
+                        v = near[nx]
+                        if v < 0.0:
+                            v = 0.0
+                            for y in bits(b.ball[nx][min(reach, len(b.ball[nx]) - 1)]):
+                                v += after[y]
+                            near[nx] = v
+                        sc = got + ahead * (size - got) / size * v
+                    else:
+                        sc = got - scale * b.dist_sum(nx, spread)
                     if sc > by_first.get(f, 0.0):
                         by_first[f] = sc
                     if sc > best_s:
                         best_s, best_first, best_got = sc, f, got
-                # go on while she may still be found further, or once some mass
-                # is found (then where the path ends counts too)
-                if here or (more and (got or belief & ~s2 & b.ball[nx][min(more, len(b.ball[nx]) - 1)])):
+                # go on while she may still be found further on, or (looking
+                # ahead) once some mass is found, since the end then counts
+                if here or (more and ((look and got) or belief & ~s2 & b.ball[nx][min(more, len(b.ball[nx]) - 1)])):
                     stack.append((nx, s2, depth + 1, f, got))
         alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
         return best_got / size, best_first, alts
