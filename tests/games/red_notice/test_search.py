@@ -300,3 +300,14 @@ def test_jessahs_hunt_follows_her_dossier():
     bare = moves(Expert(dossier=0))
     assert moves(Search(iterations=1, kinds="upgrade", belief="walk")) == bare
     assert moves(Search(iterations=1, kinds="upgrade")) != bare
+
+
+def test_jessahs_look_ahead_changes_her_hunt_over_its_range():
+    # ``ahead`` 0 is the hunt without look-ahead, 0.6 the default, 5 one that
+    # weighs where a path ends far above what it inspects: three hunts.
+    def hunt(ahead: float) -> list[tuple]:
+        return [play_game(angela="expert", jessah="search", jessah_params={"ahead": ahead}, seed=11, game_index=g,
+                          log=True).events for g in range(3)]
+
+    plays = [hunt(a) for a in (0.0, 0.6, 5.0)]
+    assert plays[0] != plays[1] and plays[1] != plays[2] and plays[0] != plays[2]
