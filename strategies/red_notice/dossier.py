@@ -530,7 +530,6 @@ class Dossier:
         wide, quiet = self._reach(b, steps, journalist)
         places: dict[int, _Place | None] = {}
         ways: dict[int, list[int]] = {}
-        check_mask = b.check_mask
         rng = self.rng
         cities: list[int] = []
         w: list[float] = []
@@ -543,9 +542,7 @@ class Dossier:
                 cities.append(c)
                 w.append(0.0)
                 continue
-            targets = 0
-            for x in h:
-                targets |= check_mask[x]
+            targets = self._targets(b, h)
             got = place.outcomes.get(targets)
             if got is None:
                 way: list[int] | None = None
@@ -601,22 +598,13 @@ class Dossier:
     def _outcome(self, states: list[State], scores: list[float],
                  ann: tuple[tuple[int, int], ...]) -> tuple[float, list[tuple[int, float]]]:
         # _choice's probabilities, computed only for the plans that give ``ann``
-        ex, t = self._softmax(scores)
-        k = len(ex)
-        eps = self.eps
-        p_ann = 0.0
-        ends: dict[int, float] = {}
-        for (c, trig), e in zip(states, ex):
-            if trig == ann:
-                p = (1 - eps) * e / t + eps / k
-                p_ann += p
-                ends[c] = ends.get(c, 0.0) + p
-        return p_ann, list(ends.items())
+        match, ends = _matching(states, ann)
+        return self._given(scores, match, ends)
 
     def _given(self, scores: list[float], match: list[int],
                ends: list[tuple[int, list[int]]]) -> tuple[float, list[tuple[int, float]]]:
-        """:meth:`_outcome` for plans whose matches :meth:`_place` found: the
-        same sums, added in the same order."""
+        """(the announcement's probability, [(end city, probability)]) from
+        the plans' scores and those that give it (:func:`_matching`)."""
         ex, t = self._softmax(scores)
         k = len(ex)
         eps = self.eps

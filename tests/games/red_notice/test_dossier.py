@@ -213,8 +213,8 @@ def test_way_is_the_steps_to_the_nearest_cash_plus_its_penalty(seed: int) -> Non
 def test_an_announcements_chance_read_from_its_matching_plans_is_the_full_softmaxs(seed: int, tau: float,
                                                                                   eps: float) -> None:
     # Dossier._announce reads an announcement's probability and end cities
-    # from the plans _matching finds (_given); _outcome computes them over all
-    # plans. Both must give the same floats, summed in the same order.
+    # from the plans _matching finds (_given): the same floats as the full
+    # softmax over every plan, summed in the same order.
     rng = random.Random(seed)
     d = Dossier(particles=1, tau=tau, eps=eps)
     anns = [(), ((0, -1),), ((0, -1), (2, -1)), ((1, 5),)]
@@ -223,4 +223,15 @@ def test_an_announcements_chance_read_from_its_matching_plans_is_the_full_softma
     ann = rng.choice(anns)
     match, ends = _matching(states, ann)
     assert match == [i for i, (_, t) in enumerate(states) if t == ann]
-    assert d._given(scores, match, ends) == d._outcome(states, scores, ann)
+    # the full softmax over every plan, summed plan by plan in order
+    top = max(scores)
+    ex = [math.exp((x - top) / tau) for x in scores]
+    total = math.fsum(ex)
+    p_ann, by_end = 0.0, {}
+    for (c, trig), e in zip(states, ex, strict=True):
+        if trig == ann:
+            p = (1 - eps) * e / total + eps / len(ex)
+            p_ann += p
+            by_end[c] = by_end.get(c, 0.0) + p
+    assert d._given(scores, match, ends) == (p_ann, list(by_end.items()))
+    assert d._outcome(states, scores, ann) == (p_ann, list(by_end.items()))
