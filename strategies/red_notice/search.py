@@ -37,7 +37,7 @@ Jessah keeps a dossier on Angela (``belief = "dossier"``, the default;
 strategies/red_notice/dossier.py): a particle filter over Angela's city and
 hand under a model of a forger planning her cashes, read from Jessah's view
 and public history only, kept by the expert inside with ``particles``
-guesses (the expert agent alone keeps 32). Her movements are the expert's
+guesses (the expert agent alone keeps 64). Her movements are the expert's
 hunt with each city worth its probability in the dossier
 (``Expert.hunt_weights``), and her worlds take Angela's city and hand from
 one of its guesses. That was her whole gain over the expert agent before

@@ -110,7 +110,7 @@ class NearHunter(_Sharpened):
 
 
 class DossierHunter(Expert):
-    """Hunts on a dossier of 200 guesses (search's) where the expert keeps 32:
+    """Hunts on a dossier of 200 guesses (search's) where the expert keeps 64:
     the forger's movements are read as a planning forger's, and her plans are
     predictable. With the bare public set as its belief, the expert pair lost
     15.8 points of Jessah's to this agent (docs/strategies.md)."""
@@ -136,8 +136,9 @@ class AheadHunter(DossierHunter):
     """The dossier hunter looking further ahead: a hunting path is worth
     twice the expert's share (``AHEAD`` 0.6 against 0.3) of the dossier's
     mass it can reach once the forger has moved again. The expert pair
-    without that look-ahead lost 6.9 points of Jessah's win rate to it, and
-    with it 3.5 (2,000 games, master seed 1; session 11, docs/strategies.md)."""
+    without that look-ahead lost 6.9 points of Jessah's win rate to it, with
+    it 3.5 (session 11), and with 64 guesses where it kept 32, 1.5 (session
+    12; 2,000 games, master seed 1, docs/strategies.md)."""
 
     name = "ahead_hunter"
     uses_history = True

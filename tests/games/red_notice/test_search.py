@@ -33,11 +33,11 @@ def test_search_plays_whole_legal_games_in_both_seats_deterministically():
 
 
 def test_zero_iterations_is_the_expert_and_a_budget_searches():
-    # The expert's Jessah keeps a dossier of 32 guesses by default, search's of
+    # The expert's Jessah keeps a dossier of 64 guesses by default, search's of
     # 200 (``particles``), and looks twice as far ahead (``ahead``): with the
     # same dossier and look-ahead, no search is the expert.
     r0 = play_game(angela="search", jessah="search", angela_params={"iterations": 0},
-                   jessah_params={"iterations": 0, "particles": 32, "ahead": 0.3}, seed=5, game_index=0, log=True)
+                   jessah_params={"iterations": 0, "particles": 64, "ahead": 0.3}, seed=5, game_index=0, log=True)
     rx = play_game(angela="expert", jessah="expert", seed=5, game_index=0, log=True)
     assert r0.events == rx.events
     r200 = play_game(angela="expert", jessah="search", jessah_params={"iterations": 0, "ahead": 0.3}, seed=5,
