@@ -57,7 +57,9 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect
 from collections.abc import Callable, Sequence
+from itertools import accumulate
 from typing import Any
 
 from rnsim_strategies.red_notice.board import BANK, MOVEMENT, Board, bits, board_for
@@ -85,6 +87,12 @@ def _below(rng: random.Random, n: int) -> int:
     while r >= n:
         r = rng.getrandbits(k)
     return r
+
+
+def _pick(rng: random.Random, items: list[int], cum: list[float]) -> int:
+    """``rng.choices(items, cum_weights=cum)[0]``, drawn as CPython's Random
+    draws it (one random(), bisected), without its argument checks."""
+    return items[bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(items) - 1)]
 
 
 def _matching(states: list[State], ann: tuple[tuple[int, int], ...]) -> tuple[list[int], list[tuple[int, list[int]]]]:
@@ -250,12 +258,18 @@ class Dossier:
         self.cities, self.hands, self.w = [], [], []
         self.fitted = None
         size = min(len(pool), max(0, self.dealt - 1))  # she kept all but the check she showed
+        # The start's odds depend on the hand only through where it cashes:
+        # computed once per such set, as cumulative weights (_pick).
+        odds: dict[int, list[float]] = {}
         for _ in range(self.particles):
             hand = rng.sample(pool, size)
-            d = b.dist_to_mask(self._targets(b, hand))
-            sc = [-1.0 * min(d[c], 4) + 0.6 * min(dj[c], 4) - radar for c in cities]
-            ps = self._choice(sc)
-            self.cities.append(rng.choices(cities, weights=ps)[0])
+            targets = self._targets(b, hand)
+            cum = odds.get(targets)
+            if cum is None:
+                d = b.dist_to_mask(targets)
+                sc = [-1.0 * min(d[c], 4) + 0.6 * min(dj[c], 4) - radar for c in cities]
+                cum = odds[targets] = list(accumulate(self._choice(sc)))
+            self.cities.append(_pick(rng, cities, cum))
             self.hands.append(hand)
             self.w.append(1.0)
         self.started = True

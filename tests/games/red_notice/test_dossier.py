@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import accumulate
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rnsim_strategies.red_notice.board import FAR, board_for
-from rnsim_strategies.red_notice.dossier import Dossier, _below, _matching
+from rnsim_strategies.red_notice.dossier import Dossier, _below, _matching, _pick
 
 from rnsim.games.red_notice.engine.determinize import determinize
 from rnsim.games.red_notice.engine.state import GameState
@@ -235,3 +236,17 @@ def test_an_announcements_chance_read_from_its_matching_plans_is_the_full_softma
             by_end[c] = by_end.get(c, 0.0) + p
     assert d._given(scores, match, ends) == (p_ann, list(by_end.items()))
     assert d._outcome(states, scores, ann) == (p_ann, list(by_end.items()))
+
+
+
+@given(st.integers(0, 2**32), st.lists(st.lists(st.floats(0.0, 10.0), min_size=1, max_size=40), min_size=1,
+                                        max_size=20))
+def test_pick_draws_what_choices_draws(seed: int, odds: list[list[float]]) -> None:
+    # The dossier's start draws each guess's city with _pick over odds it
+    # shares between guesses (the cumulative weights once per hand's cashes).
+    odds = [ws for ws in odds if sum(ws) > 0]
+    a, b = random.Random(seed), random.Random(seed)
+    for ws in odds:
+        items = list(range(len(ws)))
+        assert _pick(a, items, list(accumulate(ws))) == b.choices(items, weights=ws)[0]
+    assert a.random() == b.random()
