@@ -238,7 +238,6 @@ def test_an_announcements_chance_read_from_its_matching_plans_is_the_full_softma
     assert d._outcome(states, scores, ann) == (p_ann, list(by_end.items()))
 
 
-
 @given(st.integers(0, 2**32), st.lists(st.lists(st.floats(0.0, 10.0), min_size=1, max_size=40), min_size=1,
                                         max_size=20))
 def test_pick_draws_what_choices_draws(seed: int, odds: list[list[float]]) -> None:
