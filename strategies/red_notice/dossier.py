@@ -113,6 +113,23 @@ def _matching(states: list[State], ann: tuple[tuple[int, int], ...]) -> tuple[li
     return match, ends
 
 
+def _systematic(rng: random.Random, w: list[float], n: int) -> list[int]:
+    """Systematic resampling: ``n`` indices of ``w`` (weights summing to 1),
+    each about n x its weight times, from one draw of ``rng``."""
+    u = rng.random() / n
+    keep: list[int] = []
+    last = len(w) - 1
+    acc = w[0]
+    i = 0
+    for k in range(n):
+        x = u + k / n
+        while x > acc and i < last:
+            i += 1
+            acc += w[i]
+        keep.append(i)
+    return keep
+
+
 class _Place:
     """One city's part in reading an announcement: its plans (``states``),
     their hand-free score (``danger``), the indices of the plans that give
@@ -236,6 +253,38 @@ class Dossier:
             city = rng.choice(belief_cities)
         return city, tuple(sorted(self.hands[i]))
 
+    def clone(self, rng: random.Random, particles: int) -> Dossier:
+        """A copy that reads on from here with ``particles`` guesses, drawn
+        from this one's by weight (systematic resampling, from ``rng``), and
+        draws from ``rng`` from now on: a search rollout's Jessah hunts on
+        it, as the real one hunts on this. After :meth:`observe`."""
+        c = Dossier(particles, self.tau, self.eps, self.leak, self.decline, self.floor)
+        c.rng = rng
+        c.seen = self.seen
+        c.started = self.started
+        c.bottom = set(self.bottom)
+        c.pending_bank = self.pending_bank
+        c.cashed_on = set(self.cashed_on)
+        c.round_cards = self.round_cards
+        c.initiative = self.initiative
+        c.up = self.up
+        c.dealt = self.dealt
+        c.b = self.b
+        c.jessah = self.jessah
+        c.radars = list(self.radars)
+        c.barriers = self.barriers
+        c.pub = self.pub
+        c.precise = self.precise
+        if self.cities:
+            t = math.fsum(self.w)
+            w = [x / t for x in self.w] if t > 0 else [1.0 / len(self.w)] * len(self.w)
+            keep = _systematic(rng, w, particles)
+            c.cities = [self.cities[i] for i in keep]
+            c.hands = [list(self.hands[i]) for i in keep]
+            c.w = [1.0 / particles] * particles
+            c.fitted = self.fitted
+        return c
+
     # ------------------------------------------------------------ particles
 
     def _unseen(self, view: View) -> list[int]:
@@ -345,16 +394,7 @@ class Dossier:
     def _resample(self) -> None:
         """Systematic resampling: each guess is copied about n x its weight times."""
         n = self.particles
-        u = self.rng.random() / n
-        keep: list[int] = []
-        acc = self.w[0]
-        i = 0
-        for k in range(n):
-            x = u + k / n
-            while x > acc and i < n - 1:
-                i += 1
-                acc += self.w[i]
-            keep.append(i)
+        keep = _systematic(self.rng, self.w, n)
         self.cities = [self.cities[i] for i in keep]
         self.hands = [list(self.hands[i]) for i in keep]
         self.w = [1.0 / n] * n

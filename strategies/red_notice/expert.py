@@ -204,7 +204,8 @@ class Expert(Strategy):
         player's rollouts, then plays as ``other`` would. Only between two
         players of the same seat: the memory is that seat's knowledge. The
         dossier is not copied: a rollout player hunts on the bare set, since
-        a dossier of its own would cost several times the rollout."""
+        a dossier of its own would cost several times the rollout (search's
+        ``rollout_dossier`` gives its rollouts' Jessah a smaller clone)."""
         self._leak_focus = other._leak_focus
         self._w_radars = other._w_radars
         self._w_security = other._w_security

@@ -44,7 +44,12 @@ one of its guesses. That was her whole gain over the expert agent before
 the expert kept a dossier too (measured: docs/strategies.md, "Jessah's
 dossier"); ``belief = "walk"`` or ``"expert"`` instead draw only her
 worlds' city, from the weighted public belief or the expert agent's, and
-hunt on the bare set (the expert with ``dossier = 0``). The rollout player
+hunt on the bare set (the expert with ``dossier = 0``). Her rollout
+players hunt on the bare set too, unless ``rollout_dossier`` > 0: then the
+Jessah of each rollout hunts on a clone of her dossier cut to that many
+guesses (``Dossier.clone``), as she would; measured, neither way gains her
+anything on her cashes, checks, upgrades and setup radars (docs/
+strategies.md, "Session 13"), so it is off by default. The rollout player
 of the searching seat starts from the searcher's own expert memory
 (``memory``), so it plays on as the real expert in that seat would. ``avoid`` and ``hunt`` are opponent-model experiments for
 Jessah, off by default: measured, they did not help her.
@@ -102,12 +107,13 @@ class Search(Strategy):
     PARAMS: ClassVar[dict[str, Any]] = {
         "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
         "first_step": True, "belief": "dossier", "particles": 200, "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
-        "ahead": 0.6,
+        "ahead": 0.6, "rollout_dossier": 0,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "iterations": (int, 0, 10_000), "max_options": (int, 2, 200), "margin": (float, 0.0, 10.0),
         "leak": (float, 0.0, 1000.0), "avoid": (float, 0.0, 10.0), "particles": (int, 1, 100_000),
         "risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0), "ahead": (float, 0.0, 10.0),
+        "rollout_dossier": (int, 0, 100_000),
     }
 
     def __init__(self, **params: Any) -> None:
@@ -185,6 +191,13 @@ class Search(Strategy):
         # The rollout players: the expert in both seats, re-seeded per world,
         # Jessah without a dossier (one per rollout would cost ten rollouts).
         self._players = (Expert(**style, dossier=0), Expert(**style, dossier=0))
+        # ... unless ``rollout_dossier`` > 0: then Jessah's rollout player
+        # hunts, as she does, on a copy of her dossier cut to that many
+        # guesses, looking as far ahead as she does (her worlds then keep
+        # their history, which that copy reads on).
+        self.rollout_dossier = int(self.params["rollout_dossier"])
+        if self.rollout_dossier:
+            self._players[1].look_ahead = self.expert.look_ahead
         self.leak = float(self.params["leak"])
         self._tracker = Tracker(leak=self.leak) if self.leak > 0 and self.belief == "walk" else None
         self._weights: list[float] | None = None
@@ -346,7 +359,8 @@ class Search(Strategy):
                 world = worlds.sample(rng, self._weights if me == 1 else None)
             # The rollout players read no history: a world of a game that keeps
             # one (Jessah's dossier reads it) need not copy it on or grow it.
-            world.stop_history()
+            if dossier is None or not self.rollout_dossier:
+                world.stop_history()
             seeds = (rng.getrandbits(63), rng.getrandbits(63))
             for j, k in enumerate(alive):
                 scores[k].append(self._rollout(world if j == len(alive) - 1 else world.clone(), opts[k], seeds, me))
@@ -387,6 +401,9 @@ class Search(Strategy):
         players = self._players
         players[0].new_game(0, random.Random(seeds[0]))
         players[1].new_game(1, random.Random(seeds[1]))
+        dossier = self.expert.dossier
+        if me == 1 and self.rollout_dossier and dossier is not None:
+            players[1].dossier = dossier.clone(random.Random(seeds[1] ^ 0x5EED), self.rollout_dossier)
         if self.memory:
             players[me].copy_memory_from(self.expert)
         state.apply(option)

@@ -249,3 +249,30 @@ def test_pick_draws_what_choices_draws(seed: int, odds: list[list[float]]) -> No
         items = list(range(len(ws)))
         assert _pick(a, items, list(accumulate(ws))) == b.choices(items, weights=ws)[0]
     assert a.random() == b.random()
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), cut=st.integers(1, 60), k=st.integers(1, 120))
+def test_a_clone_reads_on_from_some_of_the_dossiers_guesses_and_shares_nothing_with_it(seed, cut, k):
+    """Search's rollouts give Jessah a clone of her dossier with fewer guesses:
+    each is one of the dossier's, it reads on from where the dossier stopped,
+    covering exactly the public belief, and reading on with it leaves the
+    dossier's own answers as they would have been without it."""
+    views = [v for _, v in _jessah_views(seed, 1)]
+    cut = min(cut, len(views) - 1)
+    ref, d = Dossier(), Dossier()
+    ref.reset(random.Random(seed))
+    d.reset(random.Random(seed))
+    for v in views[:cut]:
+        assert d.observe(v) == ref.observe(v)
+    c = d.clone(random.Random(seed + 1), k)
+    if d.started:
+        guesses = set(zip(d.cities, map(tuple, d.hands), strict=True))
+        assert len(c.cities) == len(c.hands) == len(c.w) == k
+        assert all((x, tuple(h)) in guesses for x, h in zip(c.cities, c.hands, strict=True))
+    for v in views[cut:]:
+        w = c.observe(v)
+        support = sum(1 << x for x, p in enumerate(w) if p > 0)
+        assert support == v.belief and math.isclose(math.fsum(w), 1.0)
+    for v in views[cut:]:
+        assert d.observe(v) == ref.observe(v)

@@ -311,3 +311,38 @@ def test_jessahs_look_ahead_changes_her_hunt_over_its_range():
 
     plays = [hunt(a) for a in (0.0, 0.6, 5.0)]
     assert plays[0] != plays[1] and plays[1] != plays[2] and plays[0] != plays[2]
+
+
+def test_jessahs_rollout_player_hunts_on_a_clone_of_her_dossier_that_leaves_hers_untouched():
+    """With ``rollout_dossier`` > 0, the Jessah of her rollouts hunts on a
+    clone of her dossier cut to that many guesses, reading the world's history
+    on from where hers stopped; her own dossier answers every view as an
+    expert's of the same size and stream does, however many rollouts ran."""
+    from rnsim_strategies.red_notice.expert import Expert
+
+    params = {"iterations": 1, "kinds": "jessah.bank,jessah.check", "rollout_dossier": 8}
+    j = Search(**params)
+    shadow = Expert(dossier=200)
+    a = load_strategy("expert")
+    s = game_seeds(4, 0)
+    a.new_game(0, random.Random(s.seats[0]))
+    j.new_game(1, random.Random(s.seats[1]))
+    shadow.new_game(1, random.Random(s.seats[1]))
+    state = GameState.new(RULES, random.Random(s.chance), seed=s.chance)
+    clones = 0
+    while not state.over:
+        d = state.pending
+        v = build_view(state, d.seat)
+        if d.seat == 1:
+            before = j.rollouts
+            o = j.choose(v, d)
+            assert j.expert.dossier is not None and shadow.dossier is not None
+            assert j.expert.hunt_weights == shadow.dossier.observe(v)
+            if j.rollouts > before:
+                rolled = j._players[1].dossier
+                assert rolled is not None and rolled.particles == 8 and rolled.seen > j.expert.dossier.seen
+                clones += 1
+        else:
+            o = a.choose(v, d)
+        state.apply(o)
+    assert clones > 0
