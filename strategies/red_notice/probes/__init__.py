@@ -34,6 +34,9 @@ PROBES: tuple[Probe, ...] = (
     Probe("safe_casher", "angela", "rnsim_strategies.red_notice.probes.forgers:SafeCasher",
           "agent waits for the forger to reveal herself next to her: the forger never cashes within the agent's "
           "reach unless it wins"),
+    Probe("decoy_spender", "angela", "rnsim_strategies.red_notice.probes.forgers:DecoySpender",
+          "agent reads a white radar removed without an announcement as the forger being near it: the forger "
+          "spends her security at once on the radar that points the agent at most of the belief away from her"),
     Probe("leak_reader", "jessah", "rnsim_strategies.red_notice.probes.agents:LeakReader",
           "forger's radar removals leak her continent: the agent hunts on the continent whose white radar "
           "vanished without an announcement"),

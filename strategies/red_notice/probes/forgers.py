@@ -10,8 +10,14 @@ from typing import Any, ClassVar
 from rnsim_strategies.red_notice.board import Board
 from rnsim_strategies.red_notice.expert import _PROXIMITY, Expert
 
-from rnsim.games.red_notice.engine.belief import after_movement
-from rnsim.games.red_notice.engine.decision import AngelaMoveOption, BankOption, Decision, Option
+from rnsim.games.red_notice.engine.belief import after_movement, expand
+from rnsim.games.red_notice.engine.decision import (
+    AngelaMoveOption,
+    AngelaSecurityOption,
+    BankOption,
+    Decision,
+    Option,
+)
 from rnsim.games.red_notice.engine.view import View
 
 Path = tuple[Option, ...]
@@ -274,3 +280,44 @@ class DossierDodger(Dodger):
             if best_key is None or key < best_key:
                 best, best_key = ends[(c, trig)], key
         return best
+
+
+class DecoySpender(Expert):
+    """The agent reads a white radar removed with no announcement as the
+    forger being on its continent or next to it (the expert forger clears the
+    radar of the continent she is about to enter): this forger spends her
+    security as soon as she has the points, on the white radar whose
+    continent and its neighbours cover the most of the public belief while
+    leaving her out, so the agent hunts where she is not. Otherwise she
+    plays as the expert."""
+
+    name = "decoy_spender"
+    uses_history = False
+    # Also during her movements (the engine offers the spend before each
+    # step, R11), not only at a Security gain.
+    IN_MOVEMENT: ClassVar[bool] = True
+
+    def _decoy(self, view: View, options: Any) -> Option | None:
+        b = self._b(view)
+        me = view.angela_city
+        best: Option | None = None
+        best_n = 0
+        for o in options:
+            if isinstance(o, tuple) and o[0] == "remove_radar":
+                near = expand(b.cont_mask[o[1]], b.nbr_mask)
+                n = (near & view.belief).bit_count()
+                if not near >> me & 1 and n > best_n:
+                    best, best_n = o, n
+        return best
+
+    def on_angela_security(self, view: View, decision: Decision[AngelaSecurityOption]) -> AngelaSecurityOption:
+        got = self._decoy(view, decision.options)
+        if got is not None:
+            return got  # type: ignore[return-value]
+        return super().on_angela_security(view, decision)
+
+    def on_angela_move(self, view: View, decision: Decision[AngelaMoveOption]) -> AngelaMoveOption:
+        got = self._decoy(view, decision.options) if type(self).IN_MOVEMENT else None
+        if got is not None:
+            return got  # type: ignore[return-value]
+        return super().on_angela_move(view, decision)
