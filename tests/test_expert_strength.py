@@ -286,3 +286,34 @@ def test_with_look_ahead_the_agent_ends_her_hunt_near_the_mass_she_left() -> Non
     om = B.open_masks(tuple(0 for _ in COMPS.routes))
     p, first, _ = Expert._weighted_path(B, belief, start, 1, weights, 0.0, 0.3, 2, om)
     assert first == y and abs(p - 0.25) < 1e-12
+
+
+def test_the_forger_spends_her_security_at_once_on_a_radar_drawn_from_her_stream():
+    """Below her cap, with two points, she removes a white radar now (at a
+    Security gain and before a movement step alike), drawn at random from
+    her seat's stream, so that a removal says nothing of where she is; with
+    SPEND_AT_ONCE off she keeps them below her cap (spending only on the
+    radar her next step would trip), as before session 14."""
+    from tests.games.red_notice.scenario import move, scenario, security
+
+    class Keeper(Expert):
+        SPEND_AT_ONCE = False
+
+    radars = {("remove_radar", k) for k in range(3)}  # NA, SA, EU
+    for then in ([security("angela", 1)], [move("angela", 2)]):
+        s = scenario(angela="Cape Town", radars="NA SA EU", security=2, then=then)
+        drawn = set()
+        for seed in range(40):
+            me, keeper = Expert(), Keeper()
+            me.new_game(0, random.Random(seed))
+            keeper.new_game(0, random.Random(seed))
+            v = build_view(s, 0)
+            got = me.choose(v, s.pending)
+            assert got in radars
+            drawn.add(got)
+            again = Expert()
+            again.new_game(0, random.Random(seed))
+            assert again.choose(v, s.pending) == got  # the same stream, the same radar
+            if s.pending.kind == "angela_security":  # the old habit: below the cap, gain
+                assert keeper.choose(v, s.pending) == "gain"
+        assert drawn == radars  # any of them, not a fixed pick

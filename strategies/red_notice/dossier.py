@@ -28,8 +28,13 @@ model of the forger:
   she stands, or chose not to: a guess that could have cashed keeps
   ``decline`` of its weight (1 when the guess is on her last identity next
   to Jessah, where a forger would rather not show herself).
-- **Security spends.** A white radar she removes (R11) is one she was about
-  to trip: guesses on its continent or next to it weigh ``leak`` times more.
+- **Security spends.** A white radar she removes (R11) weighs the guesses
+  on its continent or next to it ``leak`` times more. The expert forger
+  spends her points as soon as she has them, on a radar drawn at random,
+  so by default (``leak`` 1) a removal says nothing. Until session 14 she
+  kept them for the radar she was about to trip and the dossier read
+  ``leak`` 10; a forger who spent hers at once on radars away from her
+  then sent the agent the wrong way (docs/strategies.md, "Session 14").
 - **Checks.** A draw adds checks Jessah has not seen to each guess's hand;
   a check Jessah draws leaves every guess's hand; a cash of check x keeps
   the guesses that held x (the others keep 5% of their weight and lose a
@@ -157,7 +162,7 @@ class Dossier:
         "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt", "fitted",
     )
 
-    def __init__(self, particles: int = 200, tau: float = 0.3, eps: float = 0.1, leak: float = 10.0,
+    def __init__(self, particles: int = 200, tau: float = 0.3, eps: float = 0.1, leak: float = 1.0,
                  decline: float = 0.15, floor: float = 0.15) -> None:
         if particles < 1:
             raise ValueError(f"Dossier: particles must be >= 1, got {particles}")
@@ -451,9 +456,9 @@ class Dossier:
         elif kind in ("security_spent", "lawyer_discard", "black_removed"):
             if e.name == "radar":
                 self.radars[e.continent] = 0
-                if kind == "security_spent" and self.started:
+                lk = self.leak
+                if kind == "security_spent" and self.started and lk != 1.0:  # 1: no evidence
                     near = expand(b.cont_mask[e.continent], b.nbr_mask)
-                    lk = self.leak
                     self.w = [w * lk if near >> c & 1 else w for c, w in zip(self.cities, self.w)]
                     self._normalise(view)
             else:

@@ -14,9 +14,11 @@ From the weighted public belief (engine/weighted.py), the section shows
 The belief is the one a careful agent keeps from her own views only
 (``weighted.Tracker``): Angela walks uniformly among her options, and a white
 radar removed with no announcement makes her ``LEAK`` times as likely on
-that continent or next to it (the expert forger's measured habit; with
-another forger the security-spend row measures this assumption as much as
-the rules). The numbers come from a sample of games replayed with the cell's
+that continent or next to it: 1, since the expert forger spends her
+security at once on a radar drawn at random (session 14; it was 10, her
+habit of clearing the radar on her way, before). With a forger whose
+removals do point at her, the security-spend row understates what they
+give away. The numbers come from a sample of games replayed with the cell's
 rules and strategies (``HIDING_GAMES`` per cell, master seed of the run),
 not from the run's result tables, which keep no belief.
 """
@@ -38,8 +40,9 @@ from rnsim.games.red_notice.engine.view import build_view
 #: games replayed per report cell (a search player's games are far slower: fewer)
 HIDING_GAMES = 120
 SLOW_GAMES = 12
-#: the likelihood ratio of a radar removal (engine/weighted.py; the expert's habit)
-LEAK = 10.0
+#: the likelihood ratio of a radar removal (engine/weighted.py; the expert
+#: forger's removals are drawn at random: 1, they say nothing)
+LEAK = 1.0
 Z95 = 1.959963984540054
 
 #: event kinds, most telling first: a window of play holding several is

@@ -276,3 +276,33 @@ def test_a_clone_reads_on_from_some_of_the_dossiers_guesses_and_shares_nothing_w
         assert support == v.belief and math.isclose(math.fsum(w), 1.0)
     for v in views[cut:]:
         assert d.observe(v) == ref.observe(v)
+
+
+@pytest.mark.parametrize("leak", [1.0, 4.0, 10.0])
+def test_a_radar_removal_weighs_the_guesses_near_its_continent_leak_times(leak):
+    """A white radar removed by a security spend (no announcement) is read
+    as the forger being on its continent or next to it: the guesses there
+    gain ``leak`` times the weight of the others, and nothing else moves."""
+    from rnsim.games.red_notice.engine.belief import expand
+    from rnsim.games.red_notice.engine.history import Event
+
+    d = Dossier(particles=40, leak=leak)
+    d.reset(random.Random(3))
+    for _, view in _jessah_views(3, 0):
+        d.observe(view)
+        if d.started:
+            break
+    b = board_for(view.comps)
+    k = view.comps.continent_of_id("NA")
+    near = expand(b.cont_mask[k], b.nbr_mask)
+    inside = [c for c in range(b.n) if near >> c & 1]
+    outside = [c for c in range(b.n) if not near >> c & 1]
+    d.cities = [inside[i % len(inside)] if i % 2 else outside[i % len(outside)] for i in range(40)]
+    d.w = [1 / 40] * 40
+    hands = [list(h) for h in d.hands]
+    d._event(view, Event(round=view.round, kind="security_spent", seat=0, card=-1, name="radar", continent=k), b)
+    assert d.radars[k] == 0 and d.hands == hands
+    assert len({(near >> c & 1, w) for c, w in zip(d.cities, d.w, strict=True)}) == 2  # one weight near, one far
+    w_near = next(w for c, w in zip(d.cities, d.w, strict=True) if near >> c & 1)
+    w_far = next(w for c, w in zip(d.cities, d.w, strict=True) if not near >> c & 1)
+    assert math.isclose(w_near / w_far, leak) and math.isclose(math.fsum(d.w), 1.0)
