@@ -115,9 +115,11 @@ class Expert(Strategy):
     # still has to place per free card.
     TOKEN_COST: ClassVar[float] = 0.07
     CONTEST: ClassVar[float] = 0.6
-    # Jessah reads a white radar removed by a security spend (no announcement)
-    # as Angela being on that continent or next to it, LEAK times as likely as
-    # elsewhere (the expert forger's own habit measures about 10).
+    # Jessah without a dossier reads a white radar removed by a security
+    # spend (no announcement) as Angela being on that continent or next to
+    # it, LEAK times as likely as elsewhere (session 13's expert forger's
+    # habit measured about 10; today's draws the radar at random,
+    # SPEND_AT_ONCE, and the dossier reads nothing).
     LEAK: ClassVar[float] = 10.0
     # Angela spends her security as soon as she has the points, on a white
     # radar drawn at random from her stream (a removal then says nothing of
