@@ -293,9 +293,6 @@ class DecoySpender(Expert):
 
     name = "decoy_spender"
     uses_history = False
-    # Also during her movements (the engine offers the spend before each
-    # step, R11), not only at a Security gain.
-    IN_MOVEMENT: ClassVar[bool] = True
 
     def _decoy(self, view: View, options: Any) -> Option | None:
         b = self._b(view)
@@ -317,7 +314,7 @@ class DecoySpender(Expert):
         return super().on_angela_security(view, decision)
 
     def on_angela_move(self, view: View, decision: Decision[AngelaMoveOption]) -> AngelaMoveOption:
-        got = self._decoy(view, decision.options) if type(self).IN_MOVEMENT else None
+        got = self._decoy(view, decision.options)  # before a step too (R11)
         if got is not None:
             return got  # type: ignore[return-value]
         return super().on_angela_move(view, decision)
