@@ -372,11 +372,20 @@ class Dossier:
         if key == self.fitted:
             return  # every guess fits these already: nothing to draw
         mine = set(view.hand)
+        mine_mask = 0  # Jessah's checks as a bitmask: cheaper to test than a set
+        for c in mine:
+            mine_mask |= 1 << c
         pool: list[int] | None = None
         rng = self.rng
         for h in self.hands:
-            if len(h) == size and not mine.intersection(h):
-                continue
+            if len(h) == size:
+                clash = False
+                for c in h:
+                    if mine_mask >> c & 1:
+                        clash = True
+                        break
+                if not clash:
+                    continue
             if pool is None:
                 pool = self._unseen(view)
             h[:] = [c for c in h if c not in mine]
@@ -392,8 +401,21 @@ class Dossier:
         if total <= 0:
             self._restart(view, self.pub or view.belief)
             return
-        w = self.w = [x / total for x in self.w]
-        if 1.0 / math.fsum(x * x for x in w) < self.particles / 2:
+        if total != 1.0:  # x / 1.0 is x, bit for bit: nothing to divide then
+            self.w = [x / total for x in self.w]
+        w = self.w
+        # The effective sample size, 1 / sum(w^2), against half the guesses.
+        # Summed plainly, n non-negative terms are off by at most ~n ulps of
+        # the sum; only a size that close to the threshold needs fsum's
+        # exact sum to decide as before.
+        sq = 0.0
+        for x in w:
+            sq += x * x
+        ess = 1.0 / sq
+        half = self.particles / 2
+        if abs(ess - half) <= 1e-9 * half:
+            ess = 1.0 / math.fsum([x * x for x in w])
+        if ess < half:
             self._resample()
 
     def _resample(self) -> None:
@@ -401,7 +423,15 @@ class Dossier:
         n = self.particles
         keep = _systematic(self.rng, self.w, n)
         self.cities = [self.cities[i] for i in keep]
-        self.hands = [list(self.hands[i]) for i in keep]
+        # keep is non-decreasing: a guess's first copy may take its hand
+        # itself (the old list of hands is dropped); the next ones copy it.
+        hands = self.hands
+        out: list[list[int]] = []
+        prev = -1
+        for i in keep:
+            out.append(list(hands[i]) if i == prev else hands[i])
+            prev = i
+        self.hands = out
         self.w = [1.0 / n] * n
 
     def _restrict(self, view: View, keep: Callable[[int], bool]) -> None:
