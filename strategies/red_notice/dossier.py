@@ -118,6 +118,14 @@ def _matching(states: list[State], ann: tuple[tuple[int, int], ...]) -> tuple[li
     return match, ends
 
 
+def _mask(checks: list[int]) -> int:
+    """The checks as a bitmask (check ``x`` is bit ``1 << x``)."""
+    m = 0
+    for x in checks:
+        m |= 1 << x
+    return m
+
+
 def _systematic(rng: random.Random, w: list[float], n: int) -> list[int]:
     """Systematic resampling: ``n`` indices of ``w`` (weights summing to 1),
     each about n x its weight times, from one draw of ``rng``."""
@@ -554,22 +562,29 @@ class Dossier:
     def _draw(self, view: View, e: Event) -> None:
         rng = self.rng
         self.fitted = None
+        # A hand is tested as a bitmask of its checks (cheaper than `in` on
+        # the list); the mask is taken afresh whenever the hand changed.
         if e.seat == ANGELA:
             pool = self._unseen(view)
+            drawn = e.value
             for h in self.hands:
-                free = [c for c in pool if c not in h]
-                for _ in range(e.value):
+                held = _mask(h)
+                free = [c for c in pool if not held >> c & 1]
+                for _ in range(drawn):
                     if free:
                         h.append(free.pop(_below(rng, len(free))))
             return
-        got = set(e.items)  # Jessah's own draw: those checks were in the deck
+        got = 0  # Jessah's own draw: those checks were in the deck
+        for c in e.items:
+            got |= 1 << c
         if not got:
             return
-        pool = [c for c in self._unseen(view) if c not in got]
+        pool = [c for c in self._unseen(view) if not got >> c & 1]
         for h in self.hands:
-            for i, c in enumerate(h):
-                if c in got:
-                    free = [x for x in pool if x not in h]
+            for i in range(len(h)):
+                if got >> h[i] & 1:
+                    held = _mask(h)
+                    free = [x for x in pool if not held >> x & 1]
                     if free:
                         h[i] = free[_below(rng, len(free))]
 
