@@ -166,7 +166,7 @@ class Dossier:
 
     __slots__ = (
         "particles", "tau", "eps", "leak", "decline", "floor", "rng", "seen", "cities", "hands", "w",
-        "started", "restarts", "b", "bottom", "jessah", "radars", "barriers", "pub", "round_cards",
+        "started", "restarts", "b", "bottom", "jessah", "radars", "barriers", "bkey", "bkey_of", "pub", "round_cards",
         "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt", "fitted",
     )
 
@@ -208,6 +208,8 @@ class Dossier:
         # (Angela's hand size, Jessah's hand) when every guess last fitted
         # them; None once a guess's hand may have changed since.
         self.fitted: tuple[int, tuple[int, ...]] | None = None
+        self.bkey_of: tuple[int, ...] = ()  # the barriers self.bkey was taken of
+        self.bkey = b""
 
     # ------------------------------------------------------------ answers
 
@@ -231,7 +233,8 @@ class Dossier:
         # What the view says wins over what the events were read to say.
         self.jessah = view.jessah_city
         self.radars = list(view.radars)
-        self.barriers = tuple(view.barriers)
+        if view.barriers != self.barriers:  # else keep the tuple _bkey was taken of
+            self.barriers = tuple(view.barriers)
         self.pub = belief = view.belief
         self.up = len(view.identities_up)
         n = comps.n_cities
@@ -559,6 +562,16 @@ class Dossier:
         bl[r] = x
         self.barriers = tuple(bl)
 
+    def _bkey(self) -> bytes:
+        """``barriers`` as bytes (one per route, 0 to 2), for the memo keys:
+        bytes hash once and remember it, where a tuple of every route would
+        be hashed again at each lookup. Taken again whenever ``barriers`` is
+        another tuple (anyone may set it: a probe scoring plans does)."""
+        if self.bkey_of is not self.barriers:
+            self.bkey_of = self.barriers
+            self.bkey = bytes(self.barriers)
+        return self.bkey
+
     def _draw(self, view: View, e: Event) -> None:
         rng = self.rng
         self.fitted = None
@@ -632,21 +645,28 @@ class Dossier:
         # city none of whose plans gives the announcement rules its guesses
         # out before anything is scored.
         wide, quiet = self._reach(b, steps, journalist)
-        places: dict[int, _Place | None] = {}
+        places: list[_Place | None] = [None] * b.n  # by city
+        tried = 0  # the cities whose entry in places is computed (None: ruled out)
         ways: dict[int, list[int]] = {}
-        rng = self.rng
+        rand = self.rng.random
+        check_mask = b.check_mask
+        hands = self.hands
+        old = self.w
         cities: list[int] = []
         w: list[float] = []
-        for c, h, wt in zip(self.cities, self.hands, self.w):
-            if c in places:
+        for i, c in enumerate(self.cities):
+            if tried >> c & 1:
                 place = places[c]
             else:
                 place = places[c] = self._place(b, c, steps, journalist, ann, wide, quiet)
+                tried |= 1 << c
             if place is None:
                 cities.append(c)
                 w.append(0.0)
                 continue
-            targets = self._targets(b, h)
+            targets = 0  # _targets, inline
+            for x in hands[i]:
+                targets |= check_mask[x]
             got = place.outcomes.get(targets)
             if got is None:
                 way: list[int] | None = None
@@ -661,7 +681,7 @@ class Dossier:
                 cities.append(c)
                 w.append(0.0)
                 continue
-            r = rng.random() * p_ann
+            r = rand() * p_ann
             pick = ends[-1][0]
             acc = 0.0
             for x, q in ends:
@@ -670,7 +690,7 @@ class Dossier:
                     pick = x
                     break
             cities.append(pick)
-            w.append(wt * p_ann)
+            w.append(old[i] * p_ann)
         if journalist:
             self.pub = reach(self.pub, b.nbr_mask, steps)
         else:
@@ -782,7 +802,7 @@ class Dossier:
 
     def _states(self, b: Board, here: int, steps: int, journalist: bool) -> list[State]:
         """Every (end city, triggers) of a movement of up to ``steps`` steps."""
-        key = ("dossier states", here, steps, self.barriers, tuple(self.radars), self.precise, journalist)
+        key = ("dossier states", here, steps, self._bkey(), tuple(self.radars), self.precise, journalist)
         got = b.memo.get(key)
         if got is not None:
             return got  # type: ignore[no-any-return]
@@ -817,7 +837,7 @@ class Dossier:
         """Per city, the steps (barriers closed) to the nearest city where the
         hand cashes, a city next to Jessah counting up to 3 more (the expert
         forger's cash penalty)."""
-        key = ("dossier way", targets, self.barriers, self.jessah)
+        key = ("dossier way", targets, self._bkey(), self.jessah)
         got = b.memo.get(key)
         if got is not None:
             return got  # type: ignore[no-any-return]
@@ -832,7 +852,7 @@ class Dossier:
     def _reach(self, b: Board, steps: int, journalist: bool) -> tuple[int, int]:
         """Where the public can place her after the movement (``wide``), and
         the part of it she can reach without tripping a radar (``quiet``)."""
-        key = ("dossier reach", self.pub, steps, None if journalist else self.barriers, tuple(self.radars))
+        key = ("dossier reach", self.pub, steps, None if journalist else self._bkey(), tuple(self.radars))
         got: Any = b.memo.get(key)
         if got is None:
             masks = b.nbr_mask if journalist else b.open_masks(self.barriers)
