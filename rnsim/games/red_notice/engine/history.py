@@ -19,7 +19,7 @@ can know") and in ``FIELDS`` below.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 # A record as the engine stores it: (kind, round, seat, a, b, c, items). The
 # card an event belongs to is not stored: it is the card of the last "card"
@@ -92,21 +92,22 @@ FIELDS: dict[str, tuple[str | None, str | None, str | None]] = {
 # seat's copy hides (see mask).
 SECRET = frozenset({"deal", "angela_start", "token_placed", "draw", "angela_step"})
 
+# Final: compiled code reads these as constants, not from the module's dict.
 _INDEX = {name: i for i, name in enumerate(Event._fields)}
-_DEFAULTS = tuple(Event._field_defaults.get(n, -1) for n in Event._fields)
+_DEFAULTS: Final = tuple(Event._field_defaults.get(n, -1) for n in Event._fields)
 # kind -> ((a's position in Event, b's, c's), with -1 for unused)
-_SLOTS: dict[str, tuple[int, int, int]] = {
+_SLOTS: Final[dict[str, tuple[int, int, int]]] = {
     k: (-1 if a is None else _INDEX[a], -1 if b is None else _INDEX[b], -1 if c is None else _INDEX[c])
     for k, (a, b, c) in FIELDS.items()
 }
-_FOUND = _INDEX["found"]
+_FOUND: Final = _INDEX["found"]
 # kinds whose record stores ``found`` as 0/1
-_FLAGGED = frozenset(k for k, slots in _SLOTS.items() if _FOUND in slots)
+_FLAGGED: Final = frozenset(k for k, slots in _SLOTS.items() if _FOUND in slots)
 
 
 # Kinds outside the cards of a round: their card is -1, and an event after
 # one of them (and before a "card" record) belongs to no card.
-_NO_CARD = frozenset({"deal", "jessah_start", "setup_radar", "angela_start", "round_start", "token_placed",
+_NO_CARD: Final = frozenset({"deal", "jessah_start", "setup_radar", "angela_start", "round_start", "token_placed",
                       "round_end"})
 
 
@@ -131,6 +132,9 @@ def _card_after(records: list[Record], i: int) -> int:
     return -1  # a position loaded without its history: unknown
 
 
+_NEW_TUPLE: Final[Any] = tuple.__new__
+
+
 def decode(r: Record, card: int) -> Event:
     """The Event of a record, which belongs to ``card``."""
     kind = r[0]
@@ -149,7 +153,10 @@ def decode(r: Record, card: int) -> Event:
     if kind in _FLAGGED:
         out[_FOUND] = bool(out[_FOUND])
     out[-1] = r[6]
-    return Event._make(out)
+    # Event._make(out) without its Python-level frame and length check (out
+    # has every field: it started as _DEFAULTS)
+    ev: Event = _NEW_TUPLE(Event, out)
+    return ev
 
 
 def decode_range(records: list[Record], start: int, stop: int) -> list[Event]:
