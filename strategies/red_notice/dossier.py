@@ -63,7 +63,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -92,6 +92,23 @@ def _below(rng: random.Random, n: int) -> int:
     while r >= n:
         r = rng.getrandbits(k)
     return r
+
+
+def _sample(rng: random.Random, pool: list[int], k: int) -> list[int]:
+    """``rng.sample(pool, k)``, drawn as CPython's Random draws it: for at
+    most 5 of at most 21 (always so for a hand from the unseen checks), its
+    list path (one _randbelow per pick, the picked slot refilled from the
+    end) without its Python-level checks; anything else by rng.sample."""
+    n = len(pool)
+    if k > 5 or n > 21 or k < 0 or k > n:
+        return rng.sample(pool, k)
+    rest = list(pool)
+    out: list[int] = []
+    for i in range(k):
+        j = _below(rng, n - i)
+        out.append(rest[j])
+        rest[j] = rest[n - i - 1]
+    return out
 
 
 def _pick(rng: random.Random, items: list[int], cum: list[float]) -> int:
@@ -243,9 +260,12 @@ class Dossier:
             return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)] if k else [0.0] * n
         self._fit_hands(view)
         mass = [0.0] * n
-        for c, w in zip(self.cities, self.w):
+        cities = self.cities
+        ws = self.w
+        for i in range(len(cities)):
+            c = cities[i]
             if belief >> c & 1:
-                mass[c] += w
+                mass[c] = mass[c] + ws[i]  # unboxed, unlike +=
         total = math.fsum(mass)
         if total <= 0:
             self._restart(view, belief)
@@ -327,7 +347,7 @@ class Dossier:
         # computed once per such set, as cumulative weights (_pick).
         odds: dict[int, list[float]] = {}
         for _ in range(self.particles):
-            hand = rng.sample(pool, size)
+            hand = _sample(rng, pool, size)
             targets = self._targets(b, hand)
             cum = odds.get(targets)
             if cum is None:
@@ -445,8 +465,12 @@ class Dossier:
         self.hands = out
         self.w = [1.0 / n] * n
 
-    def _restrict(self, view: View, keep: Callable[[int], bool]) -> None:
-        self.w = [w if keep(c) else 0.0 for c, w in zip(self.cities, self.w)]
+    def _restrict(self, view: View, keep: int) -> None:
+        """Bayes with a 0/1 likelihood: the guesses outside the cities of
+        ``keep`` (a bitmask) lose their weight."""
+        cities = self.cities
+        old = self.w
+        self.w = [old[i] if keep >> cities[i] & 1 else 0.0 for i in range(len(cities))]
         self._normalise(view)
 
     def _reveal(self, view: View, city: int) -> None:
@@ -518,7 +542,7 @@ class Dossier:
         if kind == "inspect" and not e.found:
             x = e.city
             self.pub &= ~(1 << x)
-            self._restrict(view, lambda c: c != x)
+            self._restrict(view, b.all_mask & ~(1 << x))
         elif kind == "capture":
             self._reveal(view, e.city)
         elif kind == "cash" and e.seat == ANGELA:
@@ -543,12 +567,12 @@ class Dossier:
         elif kind == "satellite_sweep":
             m = b.cont_mask[e.continent]
             self.pub &= m
-            self._restrict(view, lambda c: bool(m >> c & 1))
+            self._restrict(view, m)
         elif kind == "informant":
             m = b.nbr_mask[e.city] | (1 << e.city)
             yes = e.found
             self.pub &= m if yes else ~m
-            self._restrict(view, lambda c: bool(m >> c & 1) == yes)
+            self._restrict(view, m if yes else b.all_mask & ~m)
         elif kind == "joker" and e.seat == ANGELA and e.name == "bank":
             self._bank_declined(view)
             self.pending_bank = (e.round, e.card, True)

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rnsim_strategies.red_notice.board import FAR, board_for
-from rnsim_strategies.red_notice.dossier import Dossier, _below, _matching, _pick
+from rnsim_strategies.red_notice.dossier import Dossier, _below, _matching, _pick, _sample
 
 from rnsim.games.red_notice.engine.determinize import determinize
 from rnsim.games.red_notice.engine.state import GameState
@@ -249,6 +249,19 @@ def test_pick_draws_what_choices_draws(seed: int, odds: list[list[float]]) -> No
         items = list(range(len(ws)))
         assert _pick(a, items, list(accumulate(ws))) == b.choices(items, weights=ws)[0]
     assert a.random() == b.random()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.integers(0, 30), st.integers(0, 8)), min_size=1, max_size=20))
+def test_sample_draws_what_sample_draws(seed: int, asks: list[tuple[int, int]]) -> None:
+    # The dossier's start draws each guess's hand with _sample: the stream's
+    # own sample, draw for draw, on every size (its fast path and the rest).
+    a, b = random.Random(seed), random.Random(seed)
+    for n, k in asks:
+        pool = list(range(100, 100 + n))
+        k = min(k, n)
+        assert _sample(a, pool, k) == b.sample(pool, k)
+    assert a.getstate() == b.getstate()
 
 
 @settings(max_examples=10, deadline=None)
