@@ -65,7 +65,7 @@ import random
 from bisect import bisect
 from collections.abc import Sequence
 from itertools import accumulate
-from typing import Any
+from typing import Any, Final
 
 from rnsim_strategies.red_notice.board import BANK, MOVEMENT, Board, bits, board_for
 
@@ -76,9 +76,13 @@ from rnsim.games.red_notice.engine.state import performances
 from rnsim.games.red_notice.engine.view import View
 
 # How quickly Jessah can be on a city at distance d: the expert forger's table.
-_PROXIMITY = (1.0, 0.7, 0.35, 0.12, 0.03)
+# (Final, and typed as a tuple of any length: compiled code then indexes the
+# tuple itself rather than rebuilding it from unboxed fields at each read)
+_PROXIMITY: Final[tuple[float, ...]] = (1.0, 0.7, 0.35, 0.12, 0.03)
 # A guess whose hand lacked the check she cashed keeps this much weight.
-_HAND_MISS = 0.05
+_HAND_MISS: Final = 0.05
+# math.fsum, bound once: compiled code would look it up on the module per call
+_fsum: Final = math.fsum
 
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
@@ -164,10 +168,11 @@ class _Place:
     """One city's part in reading an announcement: its plans (``states``),
     their hand-free score (``danger``), the indices of the plans that give
     the announcement (``match``), those grouped by end city in first-seen
-    order as positions in ``match`` (``ends``), and the outcome per hand's
-    targets once computed (``outcomes``)."""
+    order as positions in ``match`` (``ends``), those end cities alone
+    (``to``), and the outcome per hand's targets once computed
+    (``outcomes``: :meth:`Dossier._chances`, per city of ``to``)."""
 
-    __slots__ = ("states", "danger", "match", "ends", "outcomes")
+    __slots__ = ("states", "danger", "match", "ends", "to", "outcomes")
 
     def __init__(self, states: list[State], danger: list[float], match: list[int],
                  ends: list[tuple[int, list[int]]]) -> None:
@@ -175,7 +180,8 @@ class _Place:
         self.danger = danger
         self.match = match
         self.ends = ends
-        self.outcomes: dict[int, tuple[float, list[tuple[int, float]]]] = {}
+        self.to = [c for c, _ in ends]
+        self.outcomes: dict[int, tuple[float, list[float]]] = {}
 
 
 class Dossier:
@@ -266,7 +272,7 @@ class Dossier:
             c = cities[i]
             if belief >> c & 1:
                 mass[c] = mass[c] + ws[i]  # unboxed, unlike +=
-        total = math.fsum(mass)
+        total = _fsum(mass)
         if total <= 0:
             self._restart(view, belief)
             return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)]
@@ -312,7 +318,7 @@ class Dossier:
         c.pub = self.pub
         c.precise = self.precise
         if self.cities:
-            t = math.fsum(self.w)
+            t = _fsum(self.w)
             w = [x / t for x in self.w] if t > 0 else [1.0 / len(self.w)] * len(self.w)
             keep = _systematic(rng, w, particles)
             c.cities = [self.cities[i] for i in keep]
@@ -375,7 +381,7 @@ class Dossier:
                 top = x
         tau = self.tau
         ex = [math.exp((x - top) / tau) for x in scores]
-        return ex, math.fsum(ex)
+        return ex, _fsum(ex)
 
     @staticmethod
     def _targets(b: Board, hand: list[int]) -> int:
@@ -428,7 +434,7 @@ class Dossier:
         self.fitted = key if all(len(h) == size for h in self.hands) else None
 
     def _normalise(self, view: View) -> None:
-        total = math.fsum(self.w)
+        total = _fsum(self.w)
         if total <= 0:
             self._restart(view, self.pub or view.belief)
             return
@@ -445,7 +451,7 @@ class Dossier:
         ess = 1.0 / sq
         half = self.particles / 2
         if abs(ess - half) <= 1e-9 * half:
-            ess = 1.0 / math.fsum([x * x for x in w])
+            ess = 1.0 / _fsum([x * x for x in w])
         if ess < half:
             self._resample()
 
@@ -478,7 +484,7 @@ class Dossier:
         there keep their weight; every guess now has her there."""
         self.pub = 1 << city
         w = [w if c == city else 0.0 for c, w in zip(self.cities, self.w)]
-        if math.fsum(w) > 0:
+        if _fsum(w) > 0:
             self.w = w
         self.cities = [city] * self.particles
         self._normalise(view)
@@ -699,19 +705,20 @@ class Dossier:
                     if way is None:
                         way = ways[targets] = self._way(b, targets)
                 scores = self._scores(b, c, place.states, place.danger, way, escape)
-                got = place.outcomes[targets] = self._given(scores, place.match, place.ends)
-            p_ann, ends = got
+                got = place.outcomes[targets] = self._chances(scores, place.match, place.ends)
+            p_ann, qs = got
             if p_ann <= 0:
                 cities.append(c)
                 w.append(0.0)
                 continue
             r = rand() * p_ann
-            pick = ends[-1][0]
+            to = place.to
+            pick = to[-1]
             acc = 0.0
-            for x, q in ends:
-                acc += q
+            for j in range(len(qs)):
+                acc += qs[j]
                 if r <= acc:
-                    pick = x
+                    pick = to[j]
                     break
             cities.append(pick)
             w.append(old[i] * p_ann)
@@ -753,6 +760,13 @@ class Dossier:
                ends: list[tuple[int, list[int]]]) -> tuple[float, list[tuple[int, float]]]:
         """(the announcement's probability, [(end city, probability)]) from
         the plans' scores and those that give it (:func:`_matching`)."""
+        p_ann, qs = self._chances(scores, match, ends)
+        return p_ann, [(ends[i][0], qs[i]) for i in range(len(qs))]
+
+    def _chances(self, scores: list[float], match: list[int],
+                 ends: list[tuple[int, list[int]]]) -> tuple[float, list[float]]:
+        """:meth:`_given` with the probabilities alone, in the order of
+        ``ends``' cities (no (city, probability) pair built per end)."""
         ex, t = self._softmax(scores)
         k = len(ex)
         eps = self.eps
@@ -760,13 +774,13 @@ class Dossier:
         p_ann = 0.0
         for p in ps:
             p_ann += p
-        out: list[tuple[int, float]] = []
-        for c, js in ends:
+        qs: list[float] = []
+        for _, js in ends:
             q = 0.0
             for j in js:
                 q += ps[j]
-            out.append((c, q))
-        return p_ann, out
+            qs.append(q)
+        return p_ann, qs
 
     def plans(self, b: Board, here: int, targets: int, steps: int, escape: bool,
               journalist: bool) -> tuple[list[State], list[float]]:
@@ -789,7 +803,7 @@ class Dossier:
         w_danger = (10.0 if self.up == 0 else 4.0) * 0.9  # the expert's (1.4 - risk) at risk 0.5
         out: list[float] = []
         for c, trig in states:
-            s = -0.1 * len(trig)
+            s = -0.1 * float(len(trig))  # the same product, without boxing the int
             d = djrow[c]
             if d < len(_PROXIMITY):
                 if trig:
