@@ -879,11 +879,11 @@ class Dossier:
         got = b.memo.get(key)
         if got is not None:
             return got  # type: ignore[no-any-return]
-        starts = [0, 0, 0, 0]  # the targets by their penalty
-        dj = b.dist[self.jessah]
-        for t in bits(targets):
-            x = dj[t]
-            starts[3 if x == 0 else 2 if x == 1 else 1 if x == 2 else 0] |= 1 << t
+        # the targets by their penalty: 3 on Jessah, 2 next to her, 1 two
+        # steps away, 0 farther (ball[d]: the cities within d steps of her)
+        ball = b.ball[self.jessah]
+        b0, b1, b2 = ball[0], ball[1], ball[2]
+        starts = [targets & ~b2, targets & b2 & ~b1, targets & b1 & ~b0, targets & b0]
         d = b.staggered_dist(starts, self.barriers)
         return b.remember(key, d)  # type: ignore[no-any-return]
 
