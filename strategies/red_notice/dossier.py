@@ -684,28 +684,42 @@ class Dossier:
         old = self.w
         cities: list[int] = []
         w: list[float] = []
+        # Copies of a guess sit side by side after a resampling (about half
+        # the guesses): one with the previous guess's city and targets takes
+        # its place and outcome without looking them up.
+        last_c = -1
+        last_t = -1
+        last_place: _Place | None = None
+        last_got: tuple[float, list[float]] | None = None
         for i, c in enumerate(self.cities):
-            if tried >> c & 1:
-                place = places[c]
-            else:
-                place = places[c] = self._place(b, c, steps, journalist, ann, wide, quiet)
-                tried |= 1 << c
-            if place is None:
-                cities.append(c)
-                w.append(0.0)
-                continue
             targets = 0  # _targets, inline
             for x in hands[i]:
                 targets |= check_mask[x]
-            got = place.outcomes.get(targets)
-            if got is None:
-                way: list[int] | None = None
-                if targets:
-                    way = ways.get(targets)
-                    if way is None:
-                        way = ways[targets] = self._way(b, targets)
-                scores = self._scores(b, c, place.states, place.danger, way, escape)
-                got = place.outcomes[targets] = self._chances(scores, place.match, place.ends)
+            if c == last_c and targets == last_t:
+                place = last_place
+                got = last_got
+            else:
+                if tried >> c & 1:
+                    place = places[c]
+                else:
+                    place = places[c] = self._place(b, c, steps, journalist, ann, wide, quiet)
+                    tried |= 1 << c
+                got = None
+                if place is not None:
+                    got = place.outcomes.get(targets)
+                    if got is None:
+                        way: list[int] | None = None
+                        if targets:
+                            way = ways.get(targets)
+                            if way is None:
+                                way = ways[targets] = self._way(b, targets)
+                        scores = self._scores(b, c, place.states, place.danger, way, escape)
+                        got = place.outcomes[targets] = self._chances(scores, place.match, place.ends)
+                last_c, last_t, last_place, last_got = c, targets, place, got
+            if place is None or got is None:  # got is None only when place is
+                cities.append(c)
+                w.append(0.0)
+                continue
             p_ann, qs = got
             if p_ann <= 0:
                 cities.append(c)
