@@ -174,6 +174,10 @@ class Expert(Strategy):
         self._odds_round = -1
         self._odds_cache: dict[int, tuple[float, float, int]] = {}
         self._values: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] = ({}, {})
+        # _half_values's: the values and cards it was computed from, and its answer
+        self._hv_src: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] | None = None
+        self._hv_cards: tuple[int, ...] = ()
+        self._hv: tuple[list[float], list[float], list[float]] = ([], [], [])
         # kind -> the class's handler, looked up once (search's rollouts ask
         # the expert ~80 questions a game; a subclass's override is what is
         # found). Unbound, so that a copy of the player calls its own.
@@ -417,47 +421,79 @@ class Expert(Strategy):
         self._odds_cache = odds
         return odds
 
+    def _half_values(self, view: View, b: Board) -> tuple[list[float], list[float], list[float]]:
+        """Per half of this round's cards (card * 2 + half): my value of it, my
+        value of the card's other half, and the opponent's value of it. The
+        cards and the values hold for the whole round: computed once for them."""
+        vals = self._placement_values(view, b)
+        cards = view.cards
+        if self._hv_src is vals and self._hv_cards == cards:
+            return self._hv
+        mine, theirs = vals
+        m_h: list[float] = []
+        m_o: list[float] = []
+        o_h: list[float] = []
+        halves = b.halves
+        for c in cards:
+            card = halves[c]
+            for half in (0, 1):
+                h_mine = card[half]
+                m_h.append(mine.get(h_mine, 0.0))
+                m_o.append(mine.get(card[1 - half], 0.0))
+                o_h.append(theirs.get(h_mine, 0.0))
+        self._hv_src = vals
+        self._hv_cards = cards
+        self._hv = (m_h, m_o, o_h)
+        return self._hv
+
     def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
         b = self._b(view)
         me = view.seat
-        mine, theirs = self._placement_values(view, b)
+        m_h, m_o, o_h = self._half_values(view, b)
         # Opponent placements still to come this round, and the cards they may use.
         placed_opp = 0
         opp_free_cards = 0
-        for row in view.slots:
-            there = sum(1 for x in row if x is not None and x[0] != me)
+        slots = view.slots
+        for row in slots:
+            there = 0
+            for x in row:
+                if x is not None and x[0] != me:
+                    there += 1
             placed_opp += there
-            opp_free_cards += not there
+            if not there:
+                opp_free_cards += 1
         opp_left = view.rules.tokens_per_round - placed_opp
         q = min(1.0, opp_left / opp_free_cards) * self._contest if opp_free_cards else 0.0
+        not_q = 1 - q
         odds = self._odds(view)
         cost = self._token_cost
-        # Per free half (card * 2 + half): the score of a token there is
-        # a + b * p_win + c * p_tie - cost * strength.
-        lin: list[tuple[float, float, float] | None] = []
-        for i, row in enumerate(view.slots):
-            card = b.halves[view.cards[i]]
-            for half in (0, 1):
-                h_mine = card[half]
-                m_h = mine.get(h_mine, 0.0)
-                m_o = mine.get(card[1 - half], 0.0)
-                if row[1 - half] is not None:  # the opponent is already there
-                    o_h = theirs.get(h_mine, 0.0)
-                    lin.append((m_h, m_o + o_h, o_h))
-                else:
-                    lin.append((m_h + m_o * (1 - q), m_o * q, 0.0))
+        # The score of a token on a free half (card * 2 + half) is
+        # a + bw * p_win + ct * p_tie - cost * strength.
         best: Option = decision.options[0]
         best_s = -1e18
-        best_tie = (0, 0, 0)
+        best_st = 0
+        best_i = 0
+        best_half = 0
         for opt in decision.options:
             v, i, half = opt
             p_win, p_tie, strength = odds[v]
-            a, bw, ct = lin[2 * i + half]  # type: ignore[misc]
+            k = 2 * i + half
+            mh = m_h[k]
+            mo = m_o[k]
+            if slots[i][1 - half] is not None:  # the opponent is already there
+                oh = o_h[k]
+                a = mh
+                bw = mo + oh
+                ct = oh
+            else:
+                a = mh + mo * not_q
+                bw = mo * q
+                ct = 0.0
             score = a + bw * p_win + ct * p_tie - cost * strength
             if score >= best_s:
-                tie = (-strength, -i, -half)
-                if score > best_s or tie > best_tie:
-                    best, best_s, best_tie = opt, score, tie
+                # ties: the weakest token, then the earliest card and half
+                if score > best_s or (strength, i, half) < (best_st, best_i, best_half):
+                    best, best_s, best_st, best_i, best_half = opt, score, strength, i, half
         return best
 
     # ------------------------------------------------------------ Jessah
