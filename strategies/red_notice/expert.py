@@ -175,7 +175,7 @@ class Expert(Strategy):
         self._odds_cache: dict[int, tuple[float, float, int]] = {}
         self._values: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] = ({}, {})
         # _half_values's: the values and cards it was computed from, and its answer
-        self._hv_src: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] | None = None
+        self._hv_src: dict[tuple[int, int], float] | None = None
         self._hv_cards: tuple[int, ...] = ()
         self._hv: tuple[list[float], list[float], list[float]] = ([], [], [])
         # kind -> the class's handler, looked up once (search's rollouts ask
@@ -425,11 +425,11 @@ class Expert(Strategy):
         """Per half of this round's cards (card * 2 + half): my value of it, my
         value of the card's other half, and the opponent's value of it. The
         cards and the values hold for the whole round: computed once for them."""
-        vals = self._placement_values(view, b)
+        mine, theirs = self._placement_values(view, b)
         cards = view.cards
-        if self._hv_src is vals and self._hv_cards == cards:
+        # by identity of the dict (mypyc hands a fixed-size tuple back as a new object)
+        if self._hv_src is mine and self._hv_cards == cards:
             return self._hv
-        mine, theirs = vals
         m_h: list[float] = []
         m_o: list[float] = []
         o_h: list[float] = []
@@ -441,7 +441,7 @@ class Expert(Strategy):
                 m_h.append(mine.get(h_mine, 0.0))
                 m_o.append(mine.get(card[1 - half], 0.0))
                 o_h.append(theirs.get(h_mine, 0.0))
-        self._hv_src = vals
+        self._hv_src = mine
         self._hv_cards = cards
         self._hv = (m_h, m_o, o_h)
         return self._hv
