@@ -748,10 +748,13 @@ class Expert(Strategy):
         cont = b.cont
         for x, y in b.route_ends:
             s = 0.0
-            for a, c in ((x, y), (y, x)):
-                if belief >> a & 1 and not belief >> c & 1:
-                    exits = masks[a].bit_count() or 1
-                    s += (1.0 + 0.5 * (cont[a] != cont[c])) / exits
+            # from x to y, then from y to x
+            if belief >> x & 1 and not belief >> y & 1:
+                exits = masks[x].bit_count() or 1
+                s += (1.0 + 0.5 * (cont[x] != cont[y])) / exits
+            if belief >> y & 1 and not belief >> x & 1:
+                exits = masks[y].bit_count() or 1
+                s += (1.0 + 0.5 * (cont[y] != cont[x])) / exits
             if not s and (near >> x & 1 or near >> y & 1):
                 s = 0.1
             out.append(s / norm)
@@ -771,7 +774,12 @@ class Expert(Strategy):
         target = b.memo.get(key)
         if target is None:
             free = [r for r, x in enumerate(view.barriers) if not x]
-            target = b.remember(key, max(free, key=lambda r: (scores[r], -r)) if free else -1)
+            # the best score, the lowest route among equals
+            target = -1
+            for r in free:
+                if target < 0 or scores[r] > scores[target]:
+                    target = r
+            target = b.remember(key, target)
         if target < 0:
             return best
         if view.barrier_supply:
@@ -780,7 +788,11 @@ class Expert(Strategy):
                 best, best_s = o, scores[target]
         else:
             placed = [r for r, x in enumerate(view.barriers) if x]
-            worst = min(placed, key=lambda r: (scores[r], r))
+            # the lowest score, the lowest route among equals
+            worst = placed[0]
+            for r in placed:
+                if scores[r] < scores[worst]:
+                    worst = r
             o2 = ("move_barrier", worst, target)
             gain = scores[target] - scores[worst] - 0.1
             if gain > best_s and o2 in opts:
@@ -1003,11 +1015,12 @@ class Expert(Strategy):
         journalist = any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here])
         memo = b.memo
         key = ("ends", here, left, barriers, radars, precise, journalist)
-        ends = memo.get(key)
+        # Typed, so that the loop below runs on machine ints and floats when compiled.
+        ends: list[tuple[int, int, int, Option]] | None = memo.get(key)
         if ends is None:
             ends = b.remember(key, self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok))
         rkey = ("reach", view.belief, left, None if journalist else barriers, radars)
-        got = memo.get(rkey)
+        got: tuple[int, int] | None = memo.get(rkey)
         if got is None:
             masks = b.open_masks(barriers) if not journalist else b.nbr_mask
             reach = view.belief
