@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from rnsim.games.red_notice.engine.belief import open_masks
 from rnsim.games.red_notice.rules.components import BANK, CHECK, JOKER, MOVEMENT, SECURITY, Components
 
 __all__ = ["Board", "board_for", "BANK", "CHECK", "JOKER", "MOVEMENT", "SECURITY"]
 
-FAR = 99
+FAR: Final = 99
 # Entries kept in Board.memo per process (a few kB each at most).
 MEMO_SIZE = 30_000
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 try:
     from mypy_extensions import mypyc_attr
@@ -57,7 +57,12 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
 
 
 from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
-from rnsim_strategies.red_notice.board import BANK, CHECK, FAR, JOKER, MOVEMENT, SECURITY, Board, bits, board_for
+from rnsim_strategies.red_notice.board import BANK as _BANK
+from rnsim_strategies.red_notice.board import CHECK as _CHECK
+from rnsim_strategies.red_notice.board import FAR, Board, bits, board_for
+from rnsim_strategies.red_notice.board import JOKER as _JOKER
+from rnsim_strategies.red_notice.board import MOVEMENT as _MOVEMENT
+from rnsim_strategies.red_notice.board import SECURITY as _SECURITY
 from rnsim_strategies.red_notice.dossier import Dossier
 
 from rnsim.games.red_notice.engine.belief import expand
@@ -82,10 +87,19 @@ from rnsim.games.red_notice.engine.decision import (
 )
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.engine.view import View, build_view
-from rnsim.games.red_notice.rules.components import POW
+from rnsim.games.red_notice.rules.components import POW as _POW
+
+# Final copies of the card actions and POW!'s value (defined in an uncompiled
+# module): compiled code reads them from C statics, not the module's dict.
+BANK: Final[int] = _BANK
+CHECK: Final[int] = _CHECK
+JOKER: Final[int] = _JOKER
+MOVEMENT: Final[int] = _MOVEMENT
+SECURITY: Final[int] = _SECURITY
+POW: Final[int] = _POW
 
 # How much an upgrade helps Jessah, in general (situational terms are added).
-_UPGRADE_HELP = {
+_UPGRADE_HELP: Final = {
     "private_jet": 5.0,
     "bank_alert": 4.5,
     "precise_radars": 4.0,
@@ -98,7 +112,7 @@ _UPGRADE_HELP = {
     "roadblocks": 1.5,
 }
 # How quickly Jessah can be on a city at distance d (the danger of standing there).
-_PROXIMITY = (1.0, 0.7, 0.35, 0.12, 0.03)
+_PROXIMITY: Final = (1.0, 0.7, 0.35, 0.12, 0.03)
 
 
 # Designers subclass the expert to model play styles, also when it is compiled.

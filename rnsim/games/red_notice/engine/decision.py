@@ -37,10 +37,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import islice
-from typing import Any, Generic, Literal, TypeAlias, TypeVar
+from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
 
 SEATS = ("angela", "jessah")
-ANGELA, JESSAH = 0, 1
+# Final: compiled code reads these as constants, not from the module's dict.
+ANGELA: Final = 0
+JESSAH: Final = 1
 
 # Typed options: one alias per decision kind, as in the table above. A
 # strategy's ``on_<kind>`` handler takes a ``Decision[<alias>]`` and returns

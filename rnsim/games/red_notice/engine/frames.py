@@ -18,15 +18,19 @@ its ``_s_<name>`` (step) and ``_a_<name>`` (answer) handlers.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
+# Final: compiled code reads these as constants, not from the module's dict.
 # movement modes (bit flags of Move.mode)
-M_CARD = 1  # a Movement action from a card half or joker (Private Jet applies)
-M_JOURNALIST = 2  # ignores barriers, triggers no radar
-M_ESCAPE = 4
+M_CARD: Final = 1  # a Movement action from a card half or joker (Private Jet applies)
+M_JOURNALIST: Final = 2  # ignores barriers, triggers no radar
+M_ESCAPE: Final = 4
 
 # Round.phase
-P_START, P_PLACE, P_RESOLVE, P_END = range(4)
+P_START: Final = 0
+P_PLACE: Final = 1
+P_RESOLVE: Final = 2
+P_END: Final = 3
 
 # Card performances: who performs which half, in order, as (seat, half) pairs.
 Performances = tuple[tuple[int, int], ...]

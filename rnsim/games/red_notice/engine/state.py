@@ -19,7 +19,7 @@ Ruling ids (R1..R25) refer to shared/rules/RULINGS.md.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from rnsim.errors import IllegalOption
 from rnsim.games.red_notice.engine import belief as bel
@@ -1064,8 +1064,9 @@ def _handlers(name: str) -> tuple[Any, Any]:
     return step, answer if answer is not None else GameState._a_never
 
 
-_STEP = tuple(_handlers(k.NAME)[0] for k in KINDS)
-_ANSWER = tuple(_handlers(k.NAME)[1] for k in KINDS)
+# Final: compiled code reads them from a C static, not the module's dict.
+_STEP: Final = tuple(_handlers(k.NAME)[0] for k in KINDS)
+_ANSWER: Final = tuple(_handlers(k.NAME)[1] for k in KINDS)
 # Decisions asked even with a single option (none today: a forced answer is
 # applied by the engine and logged like any other).
 _ALWAYS_ASK: frozenset[str] = frozenset()
