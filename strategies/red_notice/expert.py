@@ -657,15 +657,25 @@ class Expert(Strategy):
         best_s, best_first, best_got = 0.0, -2, 0.0
         by_first: dict[int, float] = {}
         stack: list[tuple[int, int, int, int, float]] = [(start, 0, 0, -3, 0.0)]
+        nbr = b.nbr
+        balls = b.ball
         while stack:
             city, seen, depth, first, got0 = stack.pop()
             if depth == steps:
                 continue
-            moves: list[tuple[int, int, bool]] = [(nx, nx if first == -3 else first, False) for nx in b.nbr[city]]
-            if depth == 0 and belief >> city & 1:
-                moves.insert(0, (city, -1, True))  # inspect where she stands, as a first step only
+            nbrs = nbr[city]
             more = steps - depth - 1
-            for nx, f, here in moves:
+            # k = -1: inspect where she stands, as a first step only; then
+            # each neighbour in turn (no list of moves per node)
+            k = -1 if depth == 0 and belief >> city & 1 else 0
+            while k < len(nbrs):
+                if k < 0:
+                    nx, f, here = city, -1, True
+                else:
+                    nx = nbrs[k]
+                    f = nx if first == -3 else first
+                    here = False
+                k += 1
                 s2 = seen | (1 << nx)
                 got = got0 if seen >> nx & 1 else got0 + wn[nx]
                 if got:
@@ -673,7 +683,8 @@ class Expert(Strategy):
                         v = near[nx]
                         if v < 0.0:
                             v = 0.0
-                            for y in bits(b.ball[nx][min(reach, len(b.ball[nx]) - 1)]):
+                            bnx = balls[nx]
+                            for y in bits(bnx[min(reach, len(bnx) - 1)]):
                                 v += after[y]
                             near[nx] = v
                         sc = got + ahead * (size - got) / size * v
@@ -685,7 +696,7 @@ class Expert(Strategy):
                         best_s, best_first, best_got = sc, f, got
                 # go on while she may still be found further on, or (looking
                 # ahead) once some mass is found, since the end then counts
-                if here or (more and ((look and got) or belief & ~s2 & b.ball[nx][min(more, len(b.ball[nx]) - 1)])):
+                if here or (more and ((look and got) or belief & ~s2 & balls[nx][min(more, len(balls[nx]) - 1)])):
                     stack.append((nx, s2, depth + 1, f, got))
         alts = tuple(sorted(f for f, sc in by_first.items() if sc >= best_s - mix)) if mix > 0 else ()
         return best_got / size, best_first, alts

@@ -29,7 +29,7 @@ holds. Ruling ids (R1..R25) refer to shared/rules/RULINGS.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rnsim.games.red_notice.engine import belief as bel
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
@@ -49,10 +49,17 @@ from rnsim.games.red_notice.engine.frames import (
     RemoveBlackRadar,
     SecurityToCap,
 )
-from rnsim.games.red_notice.rules.components import BLACK, WHITE, Identity
+from rnsim.games.red_notice.rules.components import BLACK as _BLACK
+from rnsim.games.red_notice.rules.components import WHITE as _WHITE
+from rnsim.games.red_notice.rules.components import Identity
 
 if TYPE_CHECKING:
     from rnsim.games.red_notice.engine.state import GameState
+
+# Final copies of the components' radar and barrier colours (an uncompiled
+# module): compiled code reads them from C statics, not the module's dict.
+BLACK: Final[int] = _BLACK
+WHITE: Final[int] = _WHITE
 
 # What follows a cash, in order: ("bonus", seat, steps) the $100k bonus
 # movement, ("upgrade", chooser, 0) Jessah's upgrade, ("move", seat, steps).

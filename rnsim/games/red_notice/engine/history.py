@@ -90,7 +90,7 @@ FIELDS: dict[str, tuple[str | None, str | None, str | None]] = {
 
 # Kinds with a part hidden from the seat that did not act: what the other
 # seat's copy hides (see mask).
-SECRET = frozenset({"deal", "angela_start", "token_placed", "draw", "angela_step"})
+SECRET: Final = frozenset({"deal", "angela_start", "token_placed", "draw", "angela_step"})
 
 # Final: compiled code reads these as constants, not from the module's dict.
 _INDEX = {name: i for i, name in enumerate(Event._fields)}

@@ -53,8 +53,25 @@ from rnsim.games.red_notice.engine.frames import (
     SetupRadar,
 )
 from rnsim.games.red_notice.engine.history import Record
-from rnsim.games.red_notice.rules.components import BANK, BLACK, CHECK, MOVEMENT, POW, SECURITY, WHITE, Components
+from rnsim.games.red_notice.rules.components import BANK as _BANK
+from rnsim.games.red_notice.rules.components import BLACK as _BLACK
+from rnsim.games.red_notice.rules.components import CHECK as _CHECK
+from rnsim.games.red_notice.rules.components import MOVEMENT as _MOVEMENT
+from rnsim.games.red_notice.rules.components import POW as _POW
+from rnsim.games.red_notice.rules.components import SECURITY as _SECURITY
+from rnsim.games.red_notice.rules.components import WHITE as _WHITE
+from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
+
+# Final copies of the components' constants (an uncompiled module): compiled
+# code reads them from C statics, not the module's dict.
+BANK: Final[int] = _BANK
+BLACK: Final[int] = _BLACK
+CHECK: Final[int] = _CHECK
+MOVEMENT: Final[int] = _MOVEMENT
+POW: Final[int] = _POW
+SECURITY: Final[int] = _SECURITY
+WHITE: Final[int] = _WHITE
 
 JOKER_CHOICES = ("check", "bank", "security", "movement", "pass")
 _JOKER_ACTION = {"check": CHECK, "bank": BANK, "security": SECURITY, "movement": MOVEMENT}
