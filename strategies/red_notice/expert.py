@@ -115,6 +115,17 @@ _UPGRADE_HELP: Final = {
 _PROXIMITY: Final = (1.0, 0.7, 0.35, 0.12, 0.03)
 
 
+def _half_table(vals: dict[tuple[int, int], float]) -> list[float]:
+    """``vals`` by action * 4 + icons (0.0 where it has no value); keys out of
+    that range are left out (their halves are looked up in the dict)."""
+    t = [0.0] * 20
+    for key, v in vals.items():
+        a, n = key
+        if 0 <= a < 5 and 0 <= n < 4:
+            t[a * 4 + n] = v
+    return t
+
+
 # Designers subclass the expert to model play styles, also when it is compiled.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Expert(Strategy):
@@ -373,14 +384,20 @@ class Expert(Strategy):
                 p = self._capture_bound(view, b, steps)
             vals[(MOVEMENT, n)] = cap_w * p + 0.35 * steps
         supply = view.radar_supply + view.barrier_supply
+        room = view.rules.hand_limit - view.hand_sizes[1]
         for n in (1, 2):
             vals[(SECURITY, n)] = (0.55 if supply else 0.25) * n
-            room = view.rules.hand_limit - view.hand_sizes[1]
             vals[(CHECK, n)] = 0.3 * min(n, room) if view.check_deck_size else 0.0
-        cashable = [c for c in view.hand if b.check_cont[c] == b.cont[here]] if view.seat != ANGELA else []
         if view.seat != ANGELA:
-            bank = max((1.6 if b.check_value[c] == view.rules.upgrade_check_value else 0.8 for c in cashable),
-                       default=0.0)
+            # the best of her checks cashable here (0.0: none)
+            upgrade_value = view.rules.upgrade_check_value
+            here_cont = b.cont[here]
+            bank = 0.0
+            for c in view.hand:
+                if b.check_cont[c] == here_cont:
+                    x = 1.6 if b.check_value[c] == upgrade_value else 0.8
+                    if x > bank:
+                        bank = x
         else:
             bank = 0.2  # Angela does not know Jessah's hand
         vals[(BANK, 1)] = bank
@@ -426,11 +443,18 @@ class Expert(Strategy):
         n_opp = max(1, len(opp))
         odds: dict[int, tuple[float, float, int]] = {}
         for v in set(view.comps.tokens):
+            below = 0
+            same = 0
+            for o in opp:
+                if o == v:
+                    same += 1
+                elif o < v:
+                    below += 1
             if v == POW:
-                tie = sum(1 for o in opp if o == POW) / n_opp
+                tie = same / n_opp
                 odds[v] = (1.0 - tie, tie, 6)
             else:
-                odds[v] = (sum(1 for o in opp if o < v) / n_opp, sum(1 for o in opp if o == v) / n_opp, v)
+                odds[v] = (below / n_opp, same / n_opp, v)
         self._odds_round = view.round
         self._odds_cache = odds
         return odds
@@ -447,14 +471,30 @@ class Expert(Strategy):
         m_h: list[float] = []
         m_o: list[float] = []
         o_h: list[float] = []
+        # the two dicts as tables by action * 4 + icons (a dict lookup hashes
+        # a tuple); a half outside the tables is looked up in the dict
+        t_mine = _half_table(mine)
+        t_theirs = _half_table(theirs)
         halves = b.halves
         for c in cards:
             card = halves[c]
-            for half in (0, 1):
-                h_mine = card[half]
-                m_h.append(mine.get(h_mine, 0.0))
-                m_o.append(mine.get(card[1 - half], 0.0))
-                o_h.append(theirs.get(h_mine, 0.0))
+            a0, n0 = card[0]
+            a1, n1 = card[1]
+            if 0 <= a0 < 5 and 0 <= n0 < 4 and 0 <= a1 < 5 and 0 <= n1 < 4:
+                v0 = t_mine[a0 * 4 + n0]
+                v1 = t_mine[a1 * 4 + n1]
+                m_h.append(v0)
+                m_o.append(v1)
+                o_h.append(t_theirs[a0 * 4 + n0])
+                m_h.append(v1)
+                m_o.append(v0)
+                o_h.append(t_theirs[a1 * 4 + n1])
+            else:
+                for half in (0, 1):
+                    h_mine = card[half]
+                    m_h.append(mine.get(h_mine, 0.0))
+                    m_o.append(mine.get(card[1 - half], 0.0))
+                    o_h.append(theirs.get(h_mine, 0.0))
         self._hv_src = mine
         self._hv_cards = cards
         self._hv = (m_h, m_o, o_h)
