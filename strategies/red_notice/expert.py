@@ -689,8 +689,11 @@ class Expert(Strategy):
             for c in bits(belief):
                 m = open_masks[c] | (1 << c)
                 share = wn[c] / m.bit_count()
-                for y in bits(m):
+                while m:  # each city of m, lowest first (no list: bits)
+                    low = m & -m
+                    y = low.bit_length() - 1
                     after[y] += share
+                    m ^= low
         else:
             spread = expand(belief, b.nbr_mask)
             scale = 0.01 / spread.bit_count()
@@ -724,8 +727,11 @@ class Expert(Strategy):
                         if v < 0.0:
                             v = 0.0
                             bnx = balls[nx]
-                            for y in bits(bnx[min(reach, len(bnx) - 1)]):
-                                v += after[y]
+                            m = bnx[min(reach, len(bnx) - 1)]
+                            while m:  # each city within reach, lowest first
+                                low = m & -m
+                                v += after[low.bit_length() - 1]
+                                m ^= low
                             near[nx] = v
                         sc = got + ahead * (size - got) / size * v
                     else:
