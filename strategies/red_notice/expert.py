@@ -1086,10 +1086,12 @@ class Expert(Strategy):
         journalist = any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here])
         memo = b.memo
         key = ("ends", here, left, barriers, radars, precise, journalist)
-        # Typed, so that the loop below runs on machine ints and floats when compiled.
+        # Typed, so that the loop below runs on machine ints and floats when
+        # compiled (assigned from remember's Any, mypy would take them as Any).
         ends: list[tuple[int, int, int, Option]] | None = memo.get(key)
         if ends is None:
-            ends = b.remember(key, self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok))
+            ends = self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok)
+            b.remember(key, ends)
         rkey = ("reach", view.belief, left, None if journalist else barriers, radars)
         got: tuple[int, int] | None = memo.get(rkey)
         if got is None:
@@ -1102,7 +1104,8 @@ class Expert(Strategy):
                 for k, rk in enumerate(radars):
                     if rk:
                         radar_cities |= b.cont_mask[k]
-            got = b.remember(rkey, (reach, (reach & ~radar_cities) | view.belief))
+            got = (reach, (reach & ~radar_cities) | view.belief)
+            b.remember(rkey, got)
         reach, quiet = got
         jc = view.jessah_city
         djrow = b.dist[jc]
