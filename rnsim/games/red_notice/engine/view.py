@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Final, overload
+from typing import overload
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
 from rnsim.games.red_notice.engine.frames import Card, Move
@@ -282,32 +282,6 @@ class View:
         return self.angela_city if self.seat == ANGELA else self.jessah_city
 
 
-class _CompsFacts:
-    """What build_view reads of a component set at every decision, read once
-    per set (a Components is immutable; a run plays one set at a time)."""
-
-    __slots__ = ("comps", "identity_ids", "upgrade_ids", "radar_supply", "barrier_supply")
-
-    def __init__(self) -> None:
-        self.comps: Components | None = None
-        self.identity_ids: tuple[str, ...] = ()
-        self.upgrade_ids: tuple[str, ...] = ()  # per upgrade card
-        self.radar_supply = 0
-        self.barrier_supply = 0
-
-    def of(self, comps: Components) -> _CompsFacts:
-        if self.comps is not comps:
-            self.identity_ids = tuple([x.id for x in comps.identities])
-            self.upgrade_ids = tuple([u.id for u in comps.upgrade_cards])
-            self.radar_supply = comps.radar_supply
-            self.barrier_supply = comps.barrier_supply
-            self.comps = comps
-        return self
-
-
-_FACTS: Final = _CompsFacts()
-
-
 def _seen(s: tuple[int, int] | None, seat: int, revealed: bool) -> tuple[int, int] | None:
     """A slot as ``seat`` sees it: an opponent's face-down token shows no value."""
     if s is None or s[0] == seat or revealed:
@@ -318,9 +292,8 @@ def _seen(s: tuple[int, int] | None, seat: int, revealed: bool) -> tuple[int, in
 def build_view(state: GameState, seat: int) -> View:
     """The view of ``seat``. Only this function reads hidden state for a view."""
     comps = state.comps
-    facts = _FACTS.of(comps)
-    ids = facts.identity_ids
-    cards = facts.upgrade_ids
+    ids = comps.identity_ids
+    cards = comps.upgrade_card_ids
     slots: list[tuple[tuple[int, int] | None, ...]] = []
     revealed = state.revealed
     for i, pair in enumerate(state.slots):
@@ -339,8 +312,8 @@ def build_view(state: GameState, seat: int) -> View:
         jessah_city=state.jessah_city,
         radars=tuple(state.radars),
         barriers=tuple(state.barriers),
-        radar_supply=facts.radar_supply - state.n_radars,
-        barrier_supply=facts.barrier_supply - state.n_barriers,
+        radar_supply=comps.radar_supply - state.n_radars,
+        barrier_supply=comps.barrier_supply - state.n_barriers,
         belief=state.belief,
         last_seen=state.last_seen,
         last_announcement=state.last_announcement,

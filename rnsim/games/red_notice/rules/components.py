@@ -109,6 +109,10 @@ class Components:
     route_index: dict[tuple[int, int], int] = field(init=False, repr=False)
     city_index: dict[str, int] = field(init=False, repr=False)
     upgrade_ids: tuple[str, ...] = field(init=False, repr=False)
+    # the id of each identity, and of each upgrade card (copies repeated): what
+    # a view shows of the indices the state keeps
+    identity_ids: tuple[str, ...] = field(init=False, repr=False)
+    upgrade_card_ids: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         n = len(self.cities)
@@ -142,6 +146,8 @@ class Components:
         object.__setattr__(self, "route_index", ri)
         object.__setattr__(self, "city_index", {name: i for i, name in enumerate(self.cities)})
         object.__setattr__(self, "upgrade_ids", tuple(seen))
+        object.__setattr__(self, "identity_ids", tuple(x.id for x in self.identities))
+        object.__setattr__(self, "upgrade_card_ids", tuple(u.id for u in self.upgrade_cards))
 
     @property
     def n_cities(self) -> int:
