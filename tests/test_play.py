@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,7 +12,7 @@ from hypothesis import strategies as st
 from rnsim import GameResult, play_game
 from rnsim.errors import ConfigError
 from rnsim.games import get_game
-from rnsim.play import run_game
+from rnsim.play import fewer_collections, run_game
 from rnsim.seeding import game_seeds
 from rnsim.strategy import load_strategy
 
@@ -56,3 +59,41 @@ def test_run_game_wants_one_strategy_per_seat() -> None:
     game = get_game("red_notice")
     with pytest.raises(ValueError):
         run_game(game, game.rules(), [load_strategy("random", None, game)] * 3, 0, 0)
+
+
+class _Node:
+    """A cycle: only the collector can free it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_fewer_collections_puts_the_collector_back_even_after_an_error() -> None:
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError), fewer_collections():
+        assert gc.get_freeze_count() > 0 and gc.get_threshold()[0] >= 20_000
+        raise RuntimeError("a game failed")
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+    assert gc.isenabled()
+
+
+def test_fewer_collections_still_frees_cycles_made_while_games_play() -> None:
+    with fewer_collections():
+        first = _Node()
+        gone = weakref.ref(first)
+        del first
+        for _ in range(50_000):  # more young objects than the raised threshold
+            _Node()
+        assert gone() is None
+
+
+def test_fewer_collections_leaves_a_collector_frozen_by_its_caller_alone() -> None:
+    gc.freeze()
+    try:
+        frozen, threshold = gc.get_freeze_count(), gc.get_threshold()
+        with fewer_collections():
+            assert gc.get_threshold() == threshold
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -97,7 +97,7 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     from rnsim.cli.play import seat_args, setup_arg
     from rnsim.config import config_from_mapping
     from rnsim.games import DEFAULT_GAME, get_game
-    from rnsim.play import run_game
+    from rnsim.play import fewer_collections, run_game
     from rnsim.strategy import load_strategy
     from rnsim.tournament.run import run_tournament
 
@@ -124,8 +124,9 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
         rules = cfg.variants[0].rules
         strats = [load_strategy(s.ref, s.params, game) for s in lineup]
         t, c = time.perf_counter(), _cpu()
-        for i in range(games):
-            run_game(game, rules, strats, 0, i, setup=cell.setup)
+        with fewer_collections():  # as the runner plays its chunks
+            for i in range(games):
+                run_game(game, rules, strats, 0, i, setup=cell.setup)
         return time.perf_counter() - t, _cpu() - c
 
     def runner(backend: str, workers: int, n: int = games) -> tuple[float, float]:

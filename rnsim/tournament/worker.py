@@ -20,7 +20,7 @@ import polars as pl
 
 from rnsim.config import Cell, RunConfig, StrategySpec, Variant
 from rnsim.games import get_game
-from rnsim.play import StrategyError, run_game
+from rnsim.play import StrategyError, fewer_collections, run_game
 from rnsim.results import error_schema, result_schema
 from rnsim.seeding import game_seeds
 from rnsim.strategy import Strategy, load_strategy
@@ -86,6 +86,11 @@ class WorkerState:
 
 
 def play_chunk(ws: WorkerState, chunk: Chunk) -> ChunkOutput:
+    with fewer_collections():
+        return _play_chunk(ws, chunk)
+
+
+def _play_chunk(ws: WorkerState, chunk: Chunk) -> ChunkOutput:
     t0 = time.perf_counter()
     plan = ws.plan
     game = ws.game
