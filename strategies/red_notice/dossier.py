@@ -63,7 +63,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any, Final
 
@@ -87,14 +87,16 @@ _fsum: Final = math.fsum
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
 
-def _below(rng: random.Random, n: int) -> int:
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
     """``rng.randrange(n)`` for n > 0, drawn as CPython's Random draws it
     (getrandbits(n.bit_length()) until one is below n), without the Python-
-    level argument checks that cost more than the draw in compiled code."""
+    level argument checks that cost more than the draw in compiled code.
+    Takes the stream's bound ``getrandbits``, looked up once by the caller:
+    looking the method up on the stream cost more than the draw."""
     k = n.bit_length()
-    r = rng.getrandbits(k)
+    r = getrandbits(k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = getrandbits(k)
     return r
 
 
@@ -108,8 +110,9 @@ def _sample(rng: random.Random, pool: list[int], k: int) -> list[int]:
         return rng.sample(pool, k)
     rest = list(pool)
     out: list[int] = []
+    getrandbits = rng.getrandbits
     for i in range(k):
-        j = _below(rng, n - i)
+        j = _below(getrandbits, n - i)
         out.append(rest[j])
         rest[j] = rest[n - i - 1]
     return out
@@ -413,7 +416,7 @@ class Dossier:
         for c in mine:
             mine_mask |= 1 << c
         pool: list[int] | None = None
-        rng = self.rng
+        getrandbits = self.rng.getrandbits
         for h in self.hands:
             if len(h) == size:
                 clash = False
@@ -427,10 +430,10 @@ class Dossier:
                 pool = self._unseen(view)
             h[:] = [c for c in h if c not in mine]
             while len(h) > size:
-                h.pop(_below(rng, len(h)))
+                h.pop(_below(getrandbits, len(h)))
             free = [c for c in pool if c not in h]
             while len(h) < size and free:
-                h.append(free.pop(_below(rng, len(free))))
+                h.append(free.pop(_below(getrandbits, len(free))))
         self.fitted = key if all(len(h) == size for h in self.hands) else None
 
     def _normalise(self, view: View) -> None:
@@ -555,7 +558,7 @@ class Dossier:
             self.cashed_on.add((e.round, e.card))
             self._reveal(view, e.city)
             x = e.check
-            rng = self.rng
+            getrandbits = self.rng.getrandbits
             self.fitted = None
             for i, h in enumerate(self.hands):
                 if x in h:
@@ -563,7 +566,7 @@ class Dossier:
                 else:
                     self.w[i] *= _HAND_MISS
                     if h:
-                        h.pop(_below(rng, len(h)))
+                        h.pop(_below(getrandbits, len(h)))
             self._normalise(view)
         elif kind == "draw":
             self._draw(view, e)
@@ -603,7 +606,7 @@ class Dossier:
         return self.bkey
 
     def _draw(self, view: View, e: Event) -> None:
-        rng = self.rng
+        getrandbits = self.rng.getrandbits
         self.fitted = None
         # A hand is tested as a bitmask of its checks (cheaper than `in` on
         # the list); the mask is taken afresh whenever the hand changed.
@@ -615,7 +618,7 @@ class Dossier:
                 free = [c for c in pool if not held >> c & 1]
                 for _ in range(drawn):
                     if free:
-                        h.append(free.pop(_below(rng, len(free))))
+                        h.append(free.pop(_below(getrandbits, len(free))))
             return
         got = 0  # Jessah's own draw: those checks were in the deck
         for c in e.items:
@@ -629,7 +632,7 @@ class Dossier:
                     held = _mask(h)
                     free = [x for x in pool if not held >> x & 1]
                     if free:
-                        h[i] = free[_below(rng, len(free))]
+                        h[i] = free[_below(getrandbits, len(free))]
 
     def _card(self, e: Event, b: Board) -> None:
         """Note a Bank half Angela performs on this card, and whether one of
