@@ -53,11 +53,10 @@ def fewer_collections() -> Iterator[None]:
     its time, most of it walking the long-lived objects (modules, component
     tables, strategies' caches) again and again. So while games are played,
     what existed before them is frozen (``gc.freeze``: left out of every
-    pass) and young objects are
-    collected after 20,000 allocations instead of 700. A strategy that does
-    make cycles still has them collected, a little later. Both are undone
-    on the way out, error or not. Nested, or with the collector off or
-    frozen by someone else, it changes nothing."""
+    pass) and young objects are collected after 20,000 allocations instead
+    of 700. A strategy that does make cycles still has them collected, a
+    little later. Both are undone on the way out, error or not. Nested, or
+    with the collector off or frozen by someone else, it changes nothing."""
     if not gc.isenabled() or gc.get_freeze_count():
         yield
         return
