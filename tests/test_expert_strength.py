@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 from rnsim_strategies.red_notice.board import board_for
@@ -317,3 +318,65 @@ def test_the_forger_spends_her_security_at_once_on_a_radar_drawn_from_her_stream
             if s.pending.kind == "angela_security":  # the old habit: below the cap, gain
                 assert keeper.choose(v, s.pending) == "gain"
         assert drawn == radars  # any of them, not a fixed pick
+
+
+def _security_choice(view: View, decision: Any, weights: list[float] | None, weight: float = 10.0) -> Any:
+    class Agent(Expert):
+        SECURITY_WEIGHT = weight
+
+    e = Agent()
+    e.new_game(JESSAH, random.Random(0))
+    e.hunt_weights = weights
+    return e.on_jessah_security(view, decision)
+
+
+def test_jessah_bars_the_way_out_of_the_city_her_dossier_weighs_most():
+    """With a dossier, Jessah's barrier goes on an exit of the belief from
+    the city her dossier weighs most, and follows the weight when it moves
+    (session 17: placed on the bare set, her security left the forger 7-8
+    points more). Without weights, or with SECURITY_WEIGHT 0, she plays the
+    bare set's scores as before."""
+    from tests.games.red_notice.scenario import scenario, security
+
+    cont = COMPS.city_continent
+    africa = [c for c in range(COMPS.n_cities) if cont[c] == cont[COMPS.city("Cape Town")]]
+    inside = sum(1 << c for c in africa)
+    # the cities of the belief with a route out of it, each with its exits
+    exits = {c: [r for r, (x, y) in enumerate(B.route_ends) if c in (x, y) and not inside >> (x + y - c) & 1]
+             for c in africa}
+    border = [c for c in africa if exits[c]]
+    assert len(border) >= 2
+    s = scenario(angela="Cape Town", jessah="Paris", belief=[COMPS.cities[c] for c in africa],
+                 then=[security("jessah", 1)])
+    view = build_view(s, JESSAH)
+    assert s.pending.kind == "jessah_security"
+    for heavy in border[:2]:
+        w = [0.0] * COMPS.n_cities
+        for c in africa:
+            w[c] = 0.02
+        w[heavy] = 1.0 - 0.02 * (len(africa) - 1)
+        got = _security_choice(view, s.pending, w)
+        assert got[0] == "barrier" and got[1] in exits[heavy], (COMPS.cities[heavy], got)
+    bare = _security_choice(view, s.pending, None)
+    assert _security_choice(view, s.pending, w, weight=0.0) == bare
+
+
+def test_the_weighted_radar_goes_where_her_weight_splits_best():
+    """Weight spread two steps on: a radar scores 2 x the lesser of the
+    weight inside its continent and outside, plus 1.5 x her weight on it
+    now, plus 0.3 x the weight inside; uniform weights over the belief on
+    one continent put it there."""
+    cont = COMPS.city_continent
+    k0 = cont[COMPS.city("Paris")]
+    belief = [c for c in range(COMPS.n_cities) if cont[c] == k0]
+    w = [1.0 / len(belief) if c in belief else 0.0 for c in range(COMPS.n_cities)]
+    view = dataclasses.replace(_jessah_view(), radars=tuple(0 for _ in COMPS.continents),
+                               barriers=tuple(0 for _ in COMPS.routes))
+    nxt = Expert._spread(w, B.open_masks(view.barriers), 2)
+    assert abs(sum(nxt) - 1.0) < 1e-12  # spreading moves weight, never loses it
+    e = Expert()
+    e.new_game(JESSAH, random.Random(0))
+    k, score = e._weighted_radar(view, B, w)
+    assert k == k0
+    share = sum(nxt[c] for c in belief)
+    assert abs(score - (2.0 * min(share, 1 - share) + 1.5 + 0.3 * share)) < 1e-12
