@@ -54,6 +54,9 @@ PROBES: tuple[Probe, ...] = (
     Probe("ahead_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:AheadHunter",
           "forger's next movement stays within reach of where a hunt ends: the dossier hunter weighing twice "
           "as much (AHEAD 0.6) the dossier's mass it can reach after her next movement"),
+    Probe("security_weigher", "jessah", "rnsim_strategies.red_notice.probes.agents:SecurityWeigher",
+          "agent places her radars and barriers where the forger can be, not where she likely is: the agent "
+          "bars the exits of the cities her dossier weighs most, barriers weighing 3 times the expert's"),
 )
 
 PROBE_NAMES = tuple(p.name for p in PROBES)

@@ -143,3 +143,15 @@ class AheadHunter(DossierHunter):
     name = "ahead_hunter"
     uses_history = True
     AHEAD = 0.6
+
+
+class SecurityWeigher(Expert):
+    """Places radars and barriers on her dossier's weights (as the expert
+    does since session 17), barriers weighing three times as much
+    (``SECURITY_WEIGHT`` 30 against 10). Against the expert pair whose agent
+    placed them on the bare public set it gained Jessah 7.5 points (10,000
+    games, master seed 2; docs/strategies.md, "Session 17")."""
+
+    name = "security_weigher"
+    uses_history = True
+    SECURITY_WEIGHT = 30.0
