@@ -376,7 +376,7 @@ def test_the_weighted_radar_goes_where_her_weight_splits_best():
     assert abs(sum(nxt) - 1.0) < 1e-12  # spreading moves weight, never loses it
     e = Expert()
     e.new_game(JESSAH, random.Random(0))
-    k, score = e._weighted_radar(view, B, w)
+    k, score = e._weighted_radar(view, B, w, B.open_masks(view.barriers))
     assert k == k0
     share = sum(nxt[c] for c in belief)
     assert abs(score - (2.0 * min(share, 1 - share) + 1.5 + 0.3 * share)) < 1e-12

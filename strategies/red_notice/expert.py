@@ -864,34 +864,38 @@ class Expert(Strategy):
             cur = out
         return cur
 
-    def _weighted_radar(self, view: View, b: Board, w: Sequence[float]) -> tuple[int, float]:
+    def _weighted_radar(self, view: View, b: Board, w: Sequence[float], masks: Sequence[int]) -> tuple[int, float]:
         """:meth:`_best_radar` on the dossier's weights ``w``: the share of her
         weight two steps on that a radar's continent holds replaces the share
         of the cities she may reach, and the weight she has on it now the
-        share of the belief's cities."""
-        nxt = self._spread(w, b.open_masks(view.barriers), 2)
+        share of the belief's cities (``masks``: b.open_masks of the view's
+        barriers)."""
+        nxt = self._spread(w, masks, 2)
+        # each continent's sums in one pass over the cities (in city order,
+        # as a pass per continent would add them)
+        radars = view.radars
+        ins = [0.0] * len(radars)
+        now = [0.0] * len(radars)
+        cont = b.cont
+        for c in range(len(w)):
+            k = cont[c]
+            ins[k] = ins[k] + nxt[c]
+            now[k] = now[k] + w[c]
         best, best_s = -1, -1.0
-        for k in range(len(view.radars)):
-            if view.radars[k]:
+        for k in range(len(radars)):
+            if radars[k]:
                 continue
-            m = b.cont_mask[k]
-            inside = 0.0
-            here = 0.0
-            for c in range(len(w)):
-                if m >> c & 1:
-                    inside += nxt[c]
-                    here += w[c]
-            sc = 2.0 * min(inside, 1.0 - inside) + 1.5 * here + 0.3 * inside
+            inside = ins[k]
+            sc = 2.0 * min(inside, 1.0 - inside) + 1.5 * now[k] + 0.3 * inside
             if sc > best_s:
                 best, best_s = k, sc
         return best, best_s
 
-    def _weighted_barriers(self, view: View, b: Board, w: Sequence[float]) -> list[float]:
+    def _weighted_barriers(self, b: Board, w: Sequence[float], masks: Sequence[int]) -> list[float]:
         """:meth:`_compute_barrier_scores` on the dossier's weights ``w``: a
         route out of the belief scores SECURITY_WEIGHT x the weight of the
         city it leaves, over that city's open exits (half again across an
         ocean)."""
-        masks = b.open_masks(view.barriers)
         cont = b.cont
         scale = self.SECURITY_WEIGHT
         out: list[float] = []
@@ -911,13 +915,15 @@ class Expert(Strategy):
         best_s = 0.02
         w = self.hunt_weights
         weighted = w is not None and self.SECURITY_WEIGHT > 0 and sum(w) > 0
+        masks = b.open_masks(view.barriers) if weighted else []
         if view.radar_supply:
-            radar, s = self._weighted_radar(view, b, w) if weighted and w is not None else self._best_radar(view, b)
+            radar, s = self._weighted_radar(view, b, w, masks) if weighted and w is not None \
+                else self._best_radar(view, b)
             if radar >= 0 and s > best_s and ("radar", radar) in opts:
                 best, best_s = ("radar", radar), s
         target = -1
         if weighted and w is not None:
-            scores = self._weighted_barriers(view, b, w)
+            scores = self._weighted_barriers(b, w, masks)
             for r, x in enumerate(view.barriers):
                 if not x and (target < 0 or scores[r] > scores[target]):
                     target = r
