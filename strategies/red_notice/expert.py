@@ -898,12 +898,20 @@ class Expert(Strategy):
         ocean)."""
         cont = b.cont
         scale = self.SECURITY_WEIGHT
+        held = 0  # the cities with weight, as a bitmask: most routes join two of them or none
+        for c in range(len(w)):
+            if w[c] > 0:
+                held |= 1 << c
         out: list[float] = []
         for x, y in b.route_ends:
+            hx = held >> x & 1
+            if hx == held >> y & 1:
+                out.append(0.0)
+                continue
             s = 0.0
-            if w[x] > 0 and w[y] == 0:
+            if hx:
                 s += w[x] * (1.0 + 0.5 * (cont[x] != cont[y])) / (masks[x].bit_count() or 1)
-            if w[y] > 0 and w[x] == 0:
+            else:
                 s += w[y] * (1.0 + 0.5 * (cont[y] != cont[x])) / (masks[y].bit_count() or 1)
             out.append(scale * s)
         return out
