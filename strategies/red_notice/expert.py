@@ -178,7 +178,7 @@ class Expert(Strategy):
     # steps splits best, a barrier on the exits of the heavy cities, a
     # barrier scoring SECURITY_WEIGHT x the weight it cuts off (0: the bare
     # set's scores, as before session 17). Session 17 measured plugins doing
-    # so against the bare-set expert: +3.4 points for Jessah at weight 10/3,
+    # so against the bare-set expert: +3.4 points for Jessah at weight 3,
     # +8.1 at 10, +7.8 at 15, +7.5 at 30 (10,000 games, master seed 2).
     SECURITY_WEIGHT: ClassVar[float] = 10.0
     # Jessah's dossier's model terms (Dossier's keyword arguments: tau, eps,
