@@ -916,35 +916,38 @@ class Expert(Strategy):
             out.append(scale * s)
         return out
 
+    @staticmethod
+    def _best_free(barriers: Sequence[int], scores: Sequence[float]) -> int:
+        """The free route with the best score, the lowest among equals (-1: none free)."""
+        target = -1
+        for r, x in enumerate(barriers):
+            if not x and (target < 0 or scores[r] > scores[target]):
+                target = r
+        return target
+
     def on_jessah_security(self, view: View, decision: Decision[JessahSecurityOption]) -> JessahSecurityOption:
         b = self._b(view)
         opts = decision.options
         best: Option = "pass"
         best_s = 0.02
-        w = self.hunt_weights
-        weighted = w is not None and self.SECURITY_WEIGHT > 0 and sum(w) > 0
-        masks = b.open_masks(view.barriers) if weighted else []
+        # the dossier's weights, when she places her security on them
+        w = self.hunt_weights if self.SECURITY_WEIGHT > 0 else None
+        if w is not None and not sum(w) > 0:
+            w = None
+        masks = b.open_masks(view.barriers) if w is not None else []
         if view.radar_supply:
-            radar, s = self._weighted_radar(view, b, w, masks) if weighted and w is not None \
-                else self._best_radar(view, b)
+            radar, s = self._weighted_radar(view, b, w, masks) if w is not None else self._best_radar(view, b)
             if radar >= 0 and s > best_s and ("radar", radar) in opts:
                 best, best_s = ("radar", radar), s
-        target = -1
-        if weighted and w is not None:
+        if w is not None:
             scores = self._weighted_barriers(b, w, masks)
-            for r, x in enumerate(view.barriers):
-                if not x and (target < 0 or scores[r] > scores[target]):
-                    target = r
+            target = self._best_free(view.barriers, scores)
         else:
             scores = self._barrier_scores(view, b)
             key = ("target", view.belief, view.barriers)
             got = b.memo.get(key)
             if got is None:
-                # the best score, the lowest route among equals
-                for r, x in enumerate(view.barriers):
-                    if not x and (target < 0 or scores[r] > scores[target]):
-                        target = r
-                got = b.remember(key, target)
+                got = b.remember(key, self._best_free(view.barriers, scores))
             target = got
         if target < 0:
             return best
