@@ -38,6 +38,9 @@ class CompiledBuild:
     # compiled dependency): a change to one makes the build stale too, since a
     # native class built against an old base can crash rather than fail cleanly
     depends: tuple[Path, ...] = ()
+    # C extension modules built with it, each from ``<name>.c`` in the folder
+    # (hashed in the stamp, and used only with the compiled build)
+    c_modules: tuple[str, ...] = ()
 
     @property
     def stamp(self) -> Path:
@@ -53,7 +56,7 @@ class CompiledBuild:
 
     def sources(self) -> list[Path]:
         """What the stamp hashes: the compiled modules and what they depend on."""
-        return [*self.module_files(), *self.depends]
+        return [*self.module_files(), *self.depends, *(self.folder / f"{m}.c" for m in self.c_modules)]
 
     def source_hash(self) -> str:
         h = hashlib.sha256()
@@ -62,7 +65,7 @@ class CompiledBuild:
         return h.hexdigest()
 
     def compiled_files(self) -> list[Path]:
-        names = (*self.modules, "_group__mypyc")
+        names = (*self.modules, *self.c_modules, "_group__mypyc")
         return [p for p in self.folder.glob("*.so") if p.name.split(".")[0] in names]
 
     def is_fresh(self) -> bool:
@@ -116,7 +119,8 @@ TARGETS: dict[str, CompiledBuild] = {
         depends=(ROOT / "strategies" / "red_notice" / "base.py", ROOT / "strategies" / "red_notice" / "__init__.py",
                  ROOT / "rnsim" / "strategy.py",
                  *(ROOT / "rnsim" / "games" / "red_notice" / "engine" / f"{m}.py"
-                   for m in ("decision", "belief", "frames", "effects", "state", "view", "history")))),
+                   for m in ("decision", "belief", "frames", "effects", "state", "view", "history"))),
+        c_modules=("_dossier_core",)),
     # FBI's engine and expert, built the same way (a 5-player expert game is
     # mostly the expert's play-outs, then the engine's state machine and views).
     "fbi-engine": CompiledBuild(

@@ -64,7 +64,7 @@ def _stage_package(target: CompiledBuild, import_path: Path, work: Path) -> None
 
 def build(target: CompiledBuild) -> None:
     from mypyc.build import mypycify
-    from setuptools import setup
+    from setuptools import Extension, setup
 
     target.clean()
     tmp = tempfile.mkdtemp(prefix="rnsim-native-")
@@ -85,6 +85,10 @@ def build(target: CompiledBuild) -> None:
                                        f"[mypy-{top}.*]\nignore_missing_imports = False\n")
         (work / "rnsim").symlink_to(ROOT / "rnsim")
     paths = [str((work / import_path / p.name).relative_to(work)) for p in target.module_files()]
+    # C modules beside the compiled ones, from the (staged) folder; the
+    # floats must be the Python source's, so no fused multiply-adds
+    c_exts = [Extension(f"{target.package}.{m}", [str(import_path / f"{m}.c")],
+                        extra_compile_args=["-O2", "-ffp-contract=off"]) for m in target.c_modules]
     old = os.getcwd()
     os.chdir(work)  # mypy reads its settings from pyproject.toml here
     try:
@@ -93,7 +97,8 @@ def build(target: CompiledBuild) -> None:
             packages=[],
             # the generated C in this build's own folder, not ./build: builds
             # of the tree in place run at the same time (main)
-            ext_modules=mypycify(paths, opt_level="3", group_name=target.group, target_dir=str(Path(tmp) / "c")),
+            ext_modules=[*mypycify(paths, opt_level="3", group_name=target.group, target_dir=str(Path(tmp) / "c")),
+                         *c_exts],
             script_args=["-q", "build_ext", "--inplace", "--build-temp", tmp, "--build-lib", tmp],
         )
         if staged:

@@ -28,7 +28,7 @@ class Board:
     __slots__ = (
         "comps", "n", "nbr", "nbr_mask", "nbr_routes", "cont", "cont_mask", "dist", "dist_to_mask_cache",
         "check_cont", "check_mask", "check_value", "halves", "centrality", "route_ends", "degree", "all_mask",
-        "open_dist_cache", "ball", "open_masks_cache", "memo",
+        "open_dist_cache", "ball", "open_masks_cache", "memo", "native",
     )
 
     def __init__(self, comps: Components) -> None:
@@ -60,6 +60,9 @@ class Board:
         self.open_masks_cache: dict[tuple[int, ...], list[int]] = {}
         # Free for strategies: results that depend on the map only.
         self.memo: dict[Any, Any] = {}
+        # The tables of the dossier's C reading (dossier.core.tables), built on
+        # first use; False when the map is too big for it.
+        self.native: Any = None
 
     def _bfs(self, src: int) -> list[int]:
         d = [FAR] * self.n

@@ -86,6 +86,12 @@ _fsum: Final = math.fsum
 
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
+#: Dossier._read_guesses, _answer, _weigh and _draw_each in C (strategies/red_notice/
+#: _dossier_core.c), set by the package when the compiled build is in use
+#: (they spent half an expert game's instructions boxing ints and floats);
+#: None: the Python source.
+core: Any = None
+
 
 def _below(getrandbits: Callable[[int], int], n: int) -> int:
     """``rng.randrange(n)`` for n > 0, drawn as CPython's Random draws it
@@ -268,6 +274,17 @@ class Dossier:
         if not self.started or not k:
             return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)] if k else [0.0] * n
         self._fit_hands(view)
+        got = core.answer(self.cities, self.w, belief, n, self.floor) if core is not None else self._answer(belief, n)
+        if got is None:
+            self._restart(view, belief)
+            return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)]
+        return got
+
+    def _answer(self, belief: int, n: int) -> list[float] | None:
+        """Each city's probability: ``(1 - floor)`` times the guesses' weight
+        there plus ``floor`` spread over the ``belief``'s cities; None when no
+        guess in the belief has weight. The reference for _dossier_core.c's
+        ``answer``."""
         mass = [0.0] * n
         cities = self.cities
         ws = self.w
@@ -277,9 +294,9 @@ class Dossier:
                 mass[c] = mass[c] + ws[i]  # unboxed, unlike +=
         total = _fsum(mass)
         if total <= 0:
-            self._restart(view, belief)
-            return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)]
+            return None
         fl = self.floor
+        k = belief.bit_count()
         return [((1 - fl) * mass[c] / total + fl / k) if belief >> c & 1 else 0.0 for c in range(n)]
 
     def draw(self, rng: random.Random, weights: Sequence[float]) -> tuple[int, tuple[int, ...]] | None:
@@ -437,13 +454,24 @@ class Dossier:
         self.fitted = key if all(len(h) == size for h in self.hands) else None
 
     def _normalise(self, view: View) -> None:
-        total = _fsum(self.w)
-        if total <= 0:
+        got = core.normalise(self.w, self.particles) if core is not None else self._weigh()
+        if got is None:
             self._restart(view, self.pub or view.belief)
             return
-        if total != 1.0:  # x / 1.0 is x, bit for bit: nothing to divide then
-            self.w = [x / total for x in self.w]
+        self.w, resample = got
+        if resample:
+            self._resample()
+
+    def _weigh(self) -> tuple[list[float], bool] | None:
+        """The weights normalised (the same list when they sum to 1), and
+        whether they have degenerated (resample them); None when they sum to
+        0. The reference for _dossier_core.c's ``normalise``."""
+        total = _fsum(self.w)
+        if total <= 0:
+            return None
         w = self.w
+        if total != 1.0:  # x / 1.0 is x, bit for bit: nothing to divide then
+            w = [x / total for x in w]
         # The effective sample size, 1 / sum(w^2), against half the guesses.
         # Summed plainly, n non-negative terms are off by at most ~n ulps of
         # the sum; only a size that close to the threshold needs fsum's
@@ -455,8 +483,7 @@ class Dossier:
         half = self.particles / 2
         if abs(ess - half) <= 1e-9 * half:
             ess = 1.0 / _fsum([x * x for x in w])
-        if ess < half:
-            self._resample()
+        return w, ess < half
 
     def _resample(self) -> None:
         """Systematic resampling: each guess is copied about n x its weight times."""
@@ -612,13 +639,8 @@ class Dossier:
         # the list); the mask is taken afresh whenever the hand changed.
         if e.seat == ANGELA:
             pool = self._unseen(view)
-            drawn = e.value
-            for h in self.hands:
-                held = _mask(h)
-                free = [c for c in pool if not held >> c & 1]
-                for _ in range(drawn):
-                    if free:
-                        h.append(free.pop(_below(getrandbits, len(free))))
+            if core is None or not core.draw(self.hands, pool, e.value, getrandbits):
+                self._draw_each(pool, e.value)
             return
         got = 0  # Jessah's own draw: those checks were in the deck
         for c in e.items:
@@ -633,6 +655,18 @@ class Dossier:
                     free = [x for x in pool if not held >> x & 1]
                     if free:
                         h[i] = free[_below(getrandbits, len(free))]
+
+    def _draw_each(self, pool: list[int], drawn: int) -> None:
+        """Angela drew ``drawn`` checks: each guess's hand draws them from the
+        checks of ``pool`` it does not hold. The reference for
+        _dossier_core.c's ``draw``."""
+        getrandbits = self.rng.getrandbits
+        for h in self.hands:
+            held = _mask(h)
+            free = [c for c in pool if not held >> c & 1]
+            for _ in range(drawn):
+                if free:
+                    h.append(free.pop(_below(getrandbits, len(free))))
 
     def _card(self, e: Event, b: Board) -> None:
         """Note a Bank half Angela performs on this card, and whether one of
@@ -678,6 +712,35 @@ class Dossier:
         # city none of whose plans gives the announcement rules its guesses
         # out before anything is scored.
         wide, quiet = self._reach(b, steps, journalist)
+        got: tuple[list[int], list[float]] | None = None
+        if core is not None:  # the same reading in C (compiled build)
+            tables = b.native
+            if tables is None:
+                tables = b.native = core.tables(b.n, b.nbr_routes, b.cont, b.dist, b.ball, b.cont_mask,
+                                                b.check_mask) or False
+            if tables:
+                got = core.announce(tables, self.cities, self.hands, self.w, ann, steps, journalist, escape,
+                                    wide, quiet, self.jessah, self.up, self.radars, self.barriers, self.precise,
+                                    b.open_masks(self.barriers), self.rng.random, self.tau, self.eps)
+        if got is None:
+            got = self._read_guesses(b, steps, journalist, escape, ann, wide, quiet)
+        cities, w = got
+        if journalist:
+            self.pub = reach(self.pub, b.nbr_mask, steps)
+        else:
+            self.pub = after_movement(self.pub, steps, b.open_masks(self.barriers), self.radars, b.cont_mask, ann)
+        for k, _ in ann:
+            if self.radars[k] == 1:
+                self.radars[k] = 0  # a white radar is returned when triggered (R14)
+        self.cities = cities
+        self.w = w
+        self._normalise(view)
+
+    def _read_guesses(self, b: Board, steps: int, journalist: bool, escape: bool, ann: tuple[tuple[int, int], ...],
+                      wide: int, quiet: int) -> tuple[list[int], list[float]]:
+        """Each guess's new city, drawn among the ends of the plans that give
+        the announcement, and its weight times the announcement's probability
+        (before normalising). The reference for _dossier_core.c's ``announce``."""
         places: list[_Place | None] = [None] * b.n  # by city
         tried = 0  # the cities whose entry in places is computed (None: ruled out)
         ways: dict[int, list[int]] = {}
@@ -739,16 +802,7 @@ class Dossier:
                     break
             cities.append(pick)
             w.append(old[i] * p_ann)
-        if journalist:
-            self.pub = reach(self.pub, b.nbr_mask, steps)
-        else:
-            self.pub = after_movement(self.pub, steps, b.open_masks(self.barriers), self.radars, b.cont_mask, ann)
-        for k, _ in ann:
-            if self.radars[k] == 1:
-                self.radars[k] = 0  # a white radar is returned when triggered (R14)
-        self.cities = cities
-        self.w = w
-        self._normalise(view)
+        return cities, w
 
     def _place(self, b: Board, here: int, steps: int, journalist: bool, ann: tuple[tuple[int, int], ...],
                wide: int, quiet: int) -> _Place | None:

@@ -1,0 +1,987 @@
+/* The two inner loops of Jessah's dossier, in C.
+
+   - announce(): Dossier._read_guesses in strategies/red_notice/dossier.py
+     (with _place, _states, _matching, _danger, _way, _scores and
+     _chances): each guess read through a movement's announcement;
+   - answer(): the end of Dossier.observe (Dossier._answer): the guesses'
+     weight per city, with the floor spread over the public belief;
+   - normalise(): Dossier._weigh, the weights normalised after each event,
+     and whether they have degenerated;
+   - draw(): Dossier._draw_each, each guess's hand drawing Angela's checks.
+
+   The Python source stays the reference: it plays in pure mode, and
+   tests/games/red_notice/test_dossier_core.py holds the two to the same
+   cities, the same floats bit for bit and the same draws from the dossier's
+   stream. This is used only with the compiled build (strategies/red_notice/
+   __init__.py): an expert game spent half its instructions in these loops,
+   mostly boxing and unboxing Python ints and floats.
+
+   Bit for bit: every float is computed in the Python source's order of
+   operations (no contraction into fused multiply-adds: -ffp-contract=off),
+   exp() is the C library's that math.exp calls, and fsum is CPython's
+   algorithm (its result, the exact sum correctly rounded, is unique).
+   The plans from a city are sorted as Python sorts (end city, triggers)
+   tuples, since their order fixes the order of every sum and draw. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXN 64      /* cities: masks are 64-bit */
+#define MAXDEG 16    /* routes from one city */
+#define MAXT 16      /* radar triggers in one plan (at most its steps) */
+#define NBALL 5      /* ball[c][d] for d < 5: the danger's reach (_PROXIMITY) */
+#define FAR 99       /* board.FAR */
+
+static const double PROXIMITY[NBALL] = {1.0, 0.7, 0.35, 0.12, 0.03};
+
+typedef struct {
+    int n, ncheck;
+    int deg[MAXN];
+    int nbr[MAXN][MAXDEG];
+    int route[MAXN][MAXDEG];
+    int cont[MAXN];
+    int dist[MAXN][MAXN];
+    uint64_t ball[MAXN][NBALL];
+    int ncont;
+    uint64_t *cont_mask;
+    uint64_t *check_mask;
+} Tables;
+
+typedef struct {
+    int city;
+    int nt;
+    signed char k[MAXT];
+    signed char tc[MAXT];
+} Plan;
+
+typedef struct {
+    uint64_t targets;
+    double p_ann;
+    double *qs; /* per end */
+} Outcome;
+
+typedef struct {
+    Plan *plans;
+    int nplans;
+    double *danger;
+    int *match;  /* indices of the plans that give the announcement */
+    int nmatch;
+    int *to;     /* end cities, first seen in match order */
+    int nends;
+    int *end_of; /* per position in match, its end */
+    Outcome *out;
+    int nout, capout;
+} Place;
+
+/* ------------------------------------------------------------ tables */
+
+static void tables_free(PyObject *capsule) {
+    Tables *t = (Tables *)PyCapsule_GetPointer(capsule, "rnsim.announce.tables");
+    if (t) {
+        free(t->cont_mask);
+        free(t->check_mask);
+        free(t);
+    }
+}
+
+static int as_u64(PyObject *o, uint64_t *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static int seq_u64(PyObject *seq, Py_ssize_t i, uint64_t *out) {
+    PyObject *x = PySequence_GetItem(seq, i);
+    if (!x) return -1;
+    int r = as_u64(x, out);
+    Py_DECREF(x);
+    return r;
+}
+
+static int seq_int(PyObject *seq, Py_ssize_t i, long *out) {
+    PyObject *x = PySequence_GetItem(seq, i);
+    if (!x) return -1;
+    long v = PyLong_AsLong(x);
+    Py_DECREF(x);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+/* tables(n, nbr_routes, cont, dist, ball, cont_mask, check_mask) -> capsule, or
+   None when the map is too big for this code (the Python source reads it). */
+static PyObject *py_tables(PyObject *self, PyObject *args) {
+    int n;
+    PyObject *nbr_routes, *cont, *dist, *ball, *cont_mask, *check_mask;
+    if (!PyArg_ParseTuple(args, "iOOOOOO", &n, &nbr_routes, &cont, &dist, &ball, &cont_mask, &check_mask))
+        return NULL;
+    if (n < 1 || n > MAXN) Py_RETURN_NONE;
+    Tables *t = calloc(1, sizeof(Tables));
+    if (!t) return PyErr_NoMemory();
+    t->n = n;
+    long v;
+    for (int c = 0; c < n; c++) {
+        PyObject *row = PySequence_GetItem(nbr_routes, c);
+        if (!row) goto fail;
+        Py_ssize_t d = PySequence_Size(row);
+        if (d < 0 || d > MAXDEG) {
+            Py_DECREF(row);
+            if (d < 0) goto fail;
+            free(t);
+            Py_RETURN_NONE;
+        }
+        t->deg[c] = (int)d;
+        for (Py_ssize_t j = 0; j < d; j++) {
+            PyObject *pair = PySequence_GetItem(row, j);
+            long a, r;
+            if (!pair || seq_int(pair, 0, &a) || seq_int(pair, 1, &r)) {
+                Py_XDECREF(pair);
+                Py_DECREF(row);
+                goto fail;
+            }
+            Py_DECREF(pair);
+            t->nbr[c][j] = (int)a;
+            t->route[c][j] = (int)r;
+        }
+        Py_DECREF(row);
+        if (seq_int(cont, c, &v)) goto fail;
+        t->cont[c] = (int)v;
+        PyObject *drow = PySequence_GetItem(dist, c);
+        if (!drow) goto fail;
+        for (int x = 0; x < n; x++) {
+            if (seq_int(drow, x, &v)) {
+                Py_DECREF(drow);
+                goto fail;
+            }
+            t->dist[c][x] = (int)v;
+        }
+        Py_DECREF(drow);
+        PyObject *brow = PySequence_GetItem(ball, c);
+        if (!brow) goto fail;
+        Py_ssize_t nb = PySequence_Size(brow);
+        for (int d2 = 0; d2 < NBALL; d2++) {
+            if (d2 < nb) {
+                if (seq_u64(brow, d2, &t->ball[c][d2])) {
+                    Py_DECREF(brow);
+                    goto fail;
+                }
+            } else {
+                t->ball[c][d2] = t->ball[c][nb - 1]; /* past the diameter: all */
+            }
+        }
+        Py_DECREF(brow);
+    }
+    t->ncont = (int)PySequence_Size(cont_mask);
+    t->ncheck = (int)PySequence_Size(check_mask);
+    if (t->ncont < 0 || t->ncheck < 0) goto fail;
+    t->cont_mask = calloc(t->ncont + 1, sizeof(uint64_t));
+    t->check_mask = calloc(t->ncheck + 1, sizeof(uint64_t));
+    if (!t->cont_mask || !t->check_mask) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (int k = 0; k < t->ncont; k++)
+        if (seq_u64(cont_mask, k, &t->cont_mask[k])) goto fail;
+    for (int k = 0; k < t->ncheck; k++)
+        if (seq_u64(check_mask, k, &t->check_mask[k])) goto fail;
+    PyObject *cap = PyCapsule_New(t, "rnsim.announce.tables", tables_free);
+    if (!cap) goto fail;
+    return cap;
+fail:
+    free(t->cont_mask);
+    free(t->check_mask);
+    free(t);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ plans */
+
+/* Python's order of (end city, triggers) tuples */
+static int plan_cmp(const void *pa, const void *pb) {
+    const Plan *a = pa, *b = pb;
+    if (a->city != b->city) return a->city < b->city ? -1 : 1;
+    int m = a->nt < b->nt ? a->nt : b->nt;
+    for (int i = 0; i < m; i++) {
+        if (a->k[i] != b->k[i]) return a->k[i] < b->k[i] ? -1 : 1;
+        if (a->tc[i] != b->tc[i]) return a->tc[i] < b->tc[i] ? -1 : 1;
+    }
+    return a->nt == b->nt ? 0 : (a->nt < b->nt ? -1 : 1);
+}
+
+static int plan_eq(const Plan *a, const Plan *b) {
+    if (a->city != b->city || a->nt != b->nt) return 0;
+    for (int i = 0; i < a->nt; i++)
+        if (a->k[i] != b->k[i] || a->tc[i] != b->tc[i]) return 0;
+    return 1;
+}
+
+typedef struct {
+    Plan *v;
+    int n, cap;
+} Plans;
+
+static int plans_push(Plans *p, const Plan *x) {
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 64;
+        Plan *v = realloc(p->v, cap * sizeof(Plan));
+        if (!v) return -1;
+        p->v = v;
+        p->cap = cap;
+    }
+    p->v[p->n++] = *x;
+    return 0;
+}
+
+/* Dossier._states: every (end city, triggers) of a movement of up to
+   ``steps`` steps from ``here``, sorted. Returns the count, -1 when out of
+   memory, -2 when a plan would trip more radars than MAXT. */
+static int make_plans(const Tables *t, int here, int steps, int journalist, const long *radars,
+                      const long *barriers, int nbarriers, int precise, Plan **out) {
+    Plans seen = {0}, layer = {0}, next = {0};
+    Plan start;
+    memset(&start, 0, sizeof start);
+    start.city = here;
+    int rc = -1;
+    /* the plans seen, chained by end city (a plan is compared only with
+       those that end where it does) */
+    int last[MAXN];
+    int *prev = NULL;
+    int capprev = 0;
+    for (int c = 0; c < t->n; c++) last[c] = -1;
+    if (plans_push(&seen, &start) || plans_push(&layer, &start)) goto done;
+    capprev = 64;
+    prev = malloc(capprev * sizeof(int));
+    if (!prev) goto done;
+    prev[0] = -1;
+    last[here] = 0;
+    for (int s = 0; s < steps; s++) {
+        next.n = 0;
+        for (int i = 0; i < layer.n; i++) {
+            const Plan *p = &layer.v[i];
+            int c = p->city;
+            for (int j = 0; j < t->deg[c]; j++) {
+                int nx = t->nbr[c][j], r = t->route[c][j];
+                if (!journalist && r < nbarriers && barriers[r]) continue;
+                Plan q = *p;
+                q.city = nx;
+                if (!journalist) {
+                    int k = t->cont[nx];
+                    long rk = radars[k];
+                    int again = 0;
+                    for (int m = 0; m < p->nt; m++)
+                        if (p->k[m] == k) again = 1;
+                    if (rk == 2 || (rk == 1 && !again)) {
+                        if (q.nt == MAXT) {
+                            rc = -2;
+                            goto done;
+                        }
+                        q.k[q.nt] = (signed char)k;
+                        q.tc[q.nt] = (signed char)(precise ? nx : -1);
+                        q.nt++;
+                    }
+                }
+                int dup = 0;
+                for (int m = last[nx]; m >= 0 && !dup; m = prev[m])
+                    if (plan_eq(&seen.v[m], &q)) dup = 1;
+                if (dup) continue;
+                if (seen.n == capprev) {
+                    int *pv = realloc(prev, 2 * capprev * sizeof(int));
+                    if (!pv) goto done;
+                    prev = pv;
+                    capprev *= 2;
+                }
+                prev[seen.n] = last[nx];
+                last[nx] = seen.n;
+                if (plans_push(&seen, &q) || plans_push(&next, &q)) goto done;
+            }
+        }
+        Plans tmp = layer;
+        layer = next;
+        next = tmp;
+        if (!layer.n) break;
+    }
+    qsort(seen.v, seen.n, sizeof(Plan), plan_cmp);
+    *out = seen.v;
+    seen.v = NULL;
+    rc = seen.n;
+done:
+    free(prev);
+    free(seen.v);
+    free(layer.v);
+    free(next.v);
+    return rc;
+}
+
+/* ------------------------------------------------------------ sums */
+
+/* math.fsum (CPython's algorithm, finite inputs): the exact sum, rounded. */
+static double fsum(const double *xs, int count) {
+    double p[128];
+    int n = 0;
+    for (int m = 0; m < count; m++) {
+        double x = xs[m];
+        int i = 0;
+        for (int j = 0; j < n; j++) {
+            double y = p[j];
+            if (fabs(x) < fabs(y)) {
+                double tt = x;
+                x = y;
+                y = tt;
+            }
+            double hi = x + y;
+            double yr = hi - x;
+            double lo = y - yr;
+            if (lo != 0.0) p[i++] = lo;
+            x = hi;
+        }
+        n = i;
+        if (x != 0.0) p[n++] = x;
+    }
+    double hi = 0.0;
+    if (n > 0) {
+        double lo = 0.0;
+        hi = p[--n];
+        while (n > 0) {
+            double x = hi;
+            double y = p[--n];
+            hi = x + y;
+            double yr = hi - x;
+            lo = y - yr;
+            if (lo != 0.0) break;
+        }
+        if (n > 0 && ((lo < 0.0 && p[n - 1] < 0.0) || (lo > 0.0 && p[n - 1] > 0.0))) {
+            double y = lo * 2.0;
+            double x = hi + y;
+            double yr = x - hi;
+            if (y == yr) hi = x;
+        }
+    }
+    return hi;
+}
+
+/* ------------------------------------------------------------ reading */
+
+typedef struct {
+    const Tables *t;
+    int steps, journalist, escape, jessah, up, precise;
+    uint64_t wide, quiet;
+    const long *radars, *barriers;
+    int nbarriers;
+    const uint64_t *open;
+    const signed char *ann_k, *ann_tc;
+    int nann;
+    double tau, eps;
+    /* ways by targets: Dossier._way */
+    uint64_t *way_t;
+    int (*ways)[MAXN];
+    int nways, capways;
+} Reading;
+
+static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* Dossier._place: NULL in *out when no plan from ``here`` gives the
+   announcement; -1 on failure. */
+static int make_place(Reading *R, int here, Place **out) {
+    const Tables *t = R->t;
+    Plan *plans = NULL;
+    int np = make_plans(t, here, R->steps, R->journalist, R->radars, R->barriers, R->nbarriers, R->precise, &plans);
+    if (np < 0) return np;
+    int *match = malloc((np + 1) * sizeof(int));
+    int *end_of = malloc((np + 1) * sizeof(int));
+    int *to = malloc((np + 1) * sizeof(int));
+    if (!match || !end_of || !to) goto oom;
+    int nm = 0, ne = 0;
+    for (int i = 0; i < np; i++) {
+        const Plan *p = &plans[i];
+        if (p->nt != R->nann) continue;
+        int same = 1;
+        for (int m = 0; m < p->nt && same; m++)
+            if (p->k[m] != R->ann_k[m] || p->tc[m] != R->ann_tc[m]) same = 0;
+        if (!same) continue;
+        int e = -1;
+        for (int m = 0; m < ne; m++)
+            if (to[m] == p->city) e = m;
+        if (e < 0) {
+            e = ne;
+            to[ne++] = p->city;
+        }
+        end_of[nm] = e;
+        match[nm++] = i;
+    }
+    if (!nm) {
+        free(plans);
+        free(match);
+        free(end_of);
+        free(to);
+        *out = NULL;
+        return 0;
+    }
+    Place *pl = calloc(1, sizeof(Place));
+    double *danger = malloc(np * sizeof(double));
+    if (!pl || !danger) {
+        free(pl);
+        free(danger);
+        goto oom;
+    }
+    /* Dossier._danger */
+    const int *djrow = t->dist[R->jessah];
+    const uint64_t *ball = t->ball[R->jessah];
+    double w_danger = (R->up == 0 ? 10.0 : 4.0) * 0.9;
+    for (int i = 0; i < np; i++) {
+        const Plan *p = &plans[i];
+        int c = p->city;
+        double s = -0.1 * (double)p->nt;
+        int d = djrow[c];
+        if (d < NBALL) {
+            uint64_t hide;
+            if (p->nt) {
+                int k = p->k[p->nt - 1], tc = p->tc[p->nt - 1];
+                uint64_t seen_by = tc >= 0 ? t->ball[tc][1] : t->cont_mask[k];
+                hide = (seen_by & R->wide) | ((uint64_t)1 << c);
+            } else {
+                hide = R->quiet | ((uint64_t)1 << c);
+            }
+            int crowd = popcount64(hide & ball[d]);
+            double share = 2.0 / (double)crowd;
+            s -= w_danger * PROXIMITY[d] * (share < 1.0 ? share : 1.0);
+        }
+        danger[i] = s;
+    }
+    pl->plans = plans;
+    pl->nplans = np;
+    pl->danger = danger;
+    pl->match = match;
+    pl->nmatch = nm;
+    pl->to = to;
+    pl->nends = ne;
+    pl->end_of = end_of;
+    *out = pl;
+    return 0;
+oom:
+    free(plans);
+    free(match);
+    free(end_of);
+    free(to);
+    return -1;
+}
+
+static void place_free(Place *pl) {
+    if (!pl) return;
+    for (int i = 0; i < pl->nout; i++) free(pl->out[i].qs);
+    free(pl->out);
+    free(pl->plans);
+    free(pl->danger);
+    free(pl->match);
+    free(pl->to);
+    free(pl->end_of);
+    free(pl);
+}
+
+/* Dossier._way (Board.staggered_dist from the targets by their penalty) */
+static const int *way_for(Reading *R, uint64_t targets) {
+    for (int i = 0; i < R->nways; i++)
+        if (R->way_t[i] == targets) return R->ways[i];
+    if (R->nways == R->capways) {
+        int cap = R->capways ? 2 * R->capways : 8;
+        uint64_t *wt = realloc(R->way_t, cap * sizeof(uint64_t));
+        if (!wt) return NULL;
+        R->way_t = wt;
+        int (*w)[MAXN] = realloc(R->ways, cap * sizeof(*w));
+        if (!w) return NULL;
+        R->ways = w;
+        R->capways = cap;
+    }
+    const Tables *t = R->t;
+    int *d = R->ways[R->nways];
+    R->way_t[R->nways++] = targets;
+    const uint64_t *ball = t->ball[R->jessah];
+    uint64_t b0 = ball[0], b1 = ball[1], b2 = ball[2];
+    uint64_t starts[4] = {targets & ~b2, targets & b2 & ~b1, targets & b1 & ~b0, targets & b0};
+    for (int x = 0; x < t->n; x++) d[x] = FAR;
+    int late = 4;
+    uint64_t reached = 0, frontier = 0;
+    int dist = 0;
+    while (frontier || dist < late) {
+        if (dist < late) frontier |= starts[dist] & ~reached;
+        reached |= frontier;
+        uint64_t nxt = 0, m = frontier;
+        while (m) {
+            uint64_t low = m & (~m + 1);
+            int x = __builtin_ctzll(m);
+            d[x] = dist;
+            nxt |= R->open[x];
+            m ^= low;
+        }
+        frontier = nxt & ~reached;
+        dist++;
+    }
+    return d;
+}
+
+/* Dossier._scores then _chances, for a guess in ``here`` whose hand cashes in
+   ``targets``; NULL on failure. */
+static Outcome *outcome_for(Reading *R, Place *pl, int here, uint64_t targets) {
+    for (int i = 0; i < pl->nout; i++)
+        if (pl->out[i].targets == targets) return &pl->out[i];
+    const Tables *t = R->t;
+    const int *way = NULL;
+    if (targets) {
+        way = way_for(R, targets);
+        if (!way) return NULL;
+    }
+    int np = pl->nplans;
+    double *ex = malloc(np * sizeof(double));
+    double *ps = malloc(pl->nmatch * sizeof(double));
+    double *qs = malloc((pl->nends + 1) * sizeof(double));
+    if (!ex || !ps || !qs) {
+        free(ex);
+        free(ps);
+        free(qs);
+        return NULL;
+    }
+    const int *djrow = t->dist[R->jessah];
+    double w_way = R->escape ? 0.3 : 1.0;
+    for (int i = 0; i < np; i++) {
+        const Plan *p = &pl->plans[i];
+        int c = p->city;
+        double s = pl->danger[i];
+        if (way) {
+            int x = way[c];
+            s -= w_way * (double)(x < 8 ? x : 8);
+        }
+        if (R->escape) {
+            int d = djrow[c];
+            s += 0.2 * (double)(d < 5 ? d : 5);
+        }
+        if (c == here && !p->nt) s += 0.01;
+        ex[i] = s;
+    }
+    /* _softmax */
+    double top = ex[0];
+    for (int i = 0; i < np; i++)
+        if (ex[i] > top) top = ex[i];
+    for (int i = 0; i < np; i++) ex[i] = exp((ex[i] - top) / R->tau);
+    double total = fsum(ex, np);
+    double eps = R->eps;
+    double p_ann = 0.0;
+    for (int m = 0; m < pl->nmatch; m++) {
+        ps[m] = (1 - eps) * ex[pl->match[m]] / total + eps / (double)np;
+        p_ann += ps[m];
+    }
+    for (int e = 0; e < pl->nends; e++) qs[e] = 0.0;
+    for (int m = 0; m < pl->nmatch; m++) qs[pl->end_of[m]] += ps[m];
+    free(ex);
+    free(ps);
+    if (pl->nout == pl->capout) {
+        int cap = pl->capout ? 2 * pl->capout : 4;
+        Outcome *o = realloc(pl->out, cap * sizeof(Outcome));
+        if (!o) {
+            free(qs);
+            return NULL;
+        }
+        pl->out = o;
+        pl->capout = cap;
+    }
+    Outcome *o = &pl->out[pl->nout++];
+    o->targets = targets;
+    o->p_ann = p_ann;
+    o->qs = qs;
+    return o;
+}
+
+static long *long_array(PyObject *seq, Py_ssize_t *len) {
+    Py_ssize_t n = PySequence_Size(seq);
+    if (n < 0) return NULL;
+    long *out = malloc((n + 1) * sizeof(long));
+    if (!out) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (seq_int(seq, i, &out[i])) {
+            free(out);
+            return NULL;
+        }
+    }
+    *len = n;
+    return out;
+}
+
+/* announce(tables, cities, hands, w, ann, steps, journalist, escape, wide,
+   quiet, jessah, up, radars, barriers, precise, open_masks, random, tau, eps)
+   -> (cities, w) after the announcement, before normalising; None when this
+   code cannot read it (the Python source then does). */
+static PyObject *py_announce(PyObject *self, PyObject *args) {
+    PyObject *cap, *cities, *hands, *w, *ann, *radars_o, *barriers_o, *open_o, *rand;
+    int steps, journalist, escape, jessah, up, precise;
+    PyObject *wide_o, *quiet_o;
+    double tau, eps;
+    if (!PyArg_ParseTuple(args, "OO!O!O!O!ippOOiiOOpOOdd", &cap, &PyList_Type, &cities, &PyList_Type, &hands,
+                          &PyList_Type, &w, &PyTuple_Type, &ann, &steps, &journalist, &escape, &wide_o, &quiet_o,
+                          &jessah, &up, &radars_o, &barriers_o, &precise, &open_o, &rand, &tau, &eps))
+        return NULL;
+    const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
+    if (!t) return NULL;
+    Reading R;
+    memset(&R, 0, sizeof R);
+    R.t = t;
+    R.steps = steps;
+    R.journalist = journalist;
+    R.escape = escape;
+    R.jessah = jessah;
+    R.up = up;
+    R.precise = precise;
+    R.tau = tau;
+    R.eps = eps;
+    PyObject *result = NULL;
+    Place **places = NULL;
+    long *radars = NULL, *barriers = NULL;
+    uint64_t open[MAXN];
+    signed char ann_k[MAXT], ann_tc[MAXT];
+    PyObject *out_c = NULL, *out_w = NULL;
+    Py_ssize_t nrad = 0, nbar = 0;
+    if (jessah < 0 || jessah >= t->n) Py_RETURN_NONE;
+    if (as_u64(wide_o, &R.wide) || as_u64(quiet_o, &R.quiet)) return NULL;
+    Py_ssize_t nann = PyTuple_GET_SIZE(ann);
+    if (nann > MAXT) Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < nann; i++) {
+        long k, tc;
+        PyObject *pair = PyTuple_GET_ITEM(ann, i);
+        if (seq_int(pair, 0, &k) || seq_int(pair, 1, &tc)) return NULL;
+        if (k < -128 || k > 127 || tc < -128 || tc > 127) Py_RETURN_NONE;
+        ann_k[i] = (signed char)k;
+        ann_tc[i] = (signed char)tc;
+    }
+    R.ann_k = ann_k;
+    R.ann_tc = ann_tc;
+    R.nann = (int)nann;
+    radars = long_array(radars_o, &nrad);
+    if (!radars) goto done;
+    barriers = long_array(barriers_o, &nbar);
+    if (!barriers) goto done;
+    if (nrad < t->ncont) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    R.radars = radars;
+    R.barriers = barriers;
+    R.nbarriers = (int)nbar;
+    for (int x = 0; x < t->n; x++)
+        if (seq_u64(open_o, x, &open[x])) goto done;
+    R.open = open;
+    places = calloc(t->n, sizeof(Place *));
+    if (!places) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint64_t tried = 0;
+    Py_ssize_t count = PyList_GET_SIZE(cities);
+    if (PyList_GET_SIZE(hands) != count || PyList_GET_SIZE(w) != count) {
+        PyErr_SetString(PyExc_ValueError, "announce: cities, hands and w differ in length");
+        goto done;
+    }
+    out_c = PyList_New(count);
+    out_w = PyList_New(count);
+    if (!out_c || !out_w) goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(cities, i));
+        if (c == -1 && PyErr_Occurred()) goto done;
+        if (c < 0 || c >= t->n) {
+            PyErr_SetString(PyExc_ValueError, "announce: a guess's city is off the map");
+            goto done;
+        }
+        PyObject *hand = PyList_GET_ITEM(hands, i);
+        if (!PyList_Check(hand)) {
+            PyErr_SetString(PyExc_TypeError, "announce: a hand must be a list");
+            goto done;
+        }
+        uint64_t targets = 0;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(hand); j++) {
+            long x = PyLong_AsLong(PyList_GET_ITEM(hand, j));
+            if (x == -1 && PyErr_Occurred()) goto done;
+            if (x < 0 || x >= t->ncheck) {
+                PyErr_SetString(PyExc_ValueError, "announce: a guess holds an unknown check");
+                goto done;
+            }
+            targets |= t->check_mask[x];
+        }
+        if (!(tried >> c & 1)) {
+            int rc = make_place(&R, (int)c, &places[c]);
+            if (rc == -2) {
+                result = Py_None; /* more triggers than MAXT: the Python source reads it */
+                Py_INCREF(result);
+                goto done;
+            }
+            if (rc < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            tried |= (uint64_t)1 << c;
+        }
+        Place *pl = places[c];
+        long pick = c;
+        double wi = 0.0;
+        if (pl) {
+            Outcome *o = outcome_for(&R, pl, (int)c, targets);
+            if (!o) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            if (o->p_ann > 0) {
+                PyObject *u = PyObject_CallNoArgs(rand);
+                if (!u) goto done;
+                double r = PyFloat_AsDouble(u);
+                Py_DECREF(u);
+                if (r == -1.0 && PyErr_Occurred()) goto done;
+                r = r * o->p_ann;
+                pick = pl->to[pl->nends - 1];
+                double acc = 0.0;
+                for (int j = 0; j < pl->nends; j++) {
+                    acc += o->qs[j];
+                    if (r <= acc) {
+                        pick = pl->to[j];
+                        break;
+                    }
+                }
+                double old = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
+                if (old == -1.0 && PyErr_Occurred()) goto done;
+                wi = old * o->p_ann;
+            }
+        }
+        PyObject *pc = PyLong_FromLong(pick);
+        PyObject *pw = PyFloat_FromDouble(wi);
+        if (!pc || !pw) {
+            Py_XDECREF(pc);
+            Py_XDECREF(pw);
+            goto done;
+        }
+        PyList_SET_ITEM(out_c, i, pc);
+        PyList_SET_ITEM(out_w, i, pw);
+    }
+    result = PyTuple_Pack(2, out_c, out_w);
+done:
+    if (places)
+        for (int c = 0; c < t->n; c++) place_free(places[c]);
+    free(places);
+    free(radars);
+    free(barriers);
+    free(R.way_t);
+    free(R.ways);
+    Py_XDECREF(out_c);
+    Py_XDECREF(out_w);
+    return result;
+}
+
+/* answer(cities, w, belief, n, floor) -> the probability of each of the n
+   cities, or None when no guess in the belief has weight (Dossier._answer). */
+static PyObject *py_answer(PyObject *self, PyObject *args) {
+    PyObject *cities, *w, *belief_o;
+    int n;
+    double fl;
+    if (!PyArg_ParseTuple(args, "O!O!Oid", &PyList_Type, &cities, &PyList_Type, &w, &belief_o, &n, &fl))
+        return NULL;
+    if (n < 1 || n > MAXN) {
+        PyErr_SetString(PyExc_ValueError, "answer: at most 64 cities");
+        return NULL;
+    }
+    uint64_t belief;
+    if (as_u64(belief_o, &belief)) return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(cities);
+    if (PyList_GET_SIZE(w) != count) {
+        PyErr_SetString(PyExc_ValueError, "answer: cities and w differ in length");
+        return NULL;
+    }
+    double mass[MAXN];
+    for (int c = 0; c < n; c++) mass[c] = 0.0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(cities, i));
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        if (c < 0 || c >= n) {
+            PyErr_SetString(PyExc_ValueError, "answer: a guess's city is off the map");
+            return NULL;
+        }
+        if (belief >> c & 1) {
+            double x = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
+            if (x == -1.0 && PyErr_Occurred()) return NULL;
+            mass[c] = mass[c] + x;
+        }
+    }
+    double total = fsum(mass, n);
+    if (total <= 0) Py_RETURN_NONE;
+    int k = popcount64(belief);
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int c = 0; c < n; c++) {
+        double p = (belief >> c & 1) ? (1 - fl) * mass[c] / total + fl / (double)k : 0.0;
+        PyObject *x = PyFloat_FromDouble(p);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, c, x);
+    }
+    return out;
+}
+
+/* normalise(w, particles) -> (w normalised: w itself when it sums to 1,
+   whether its effective sample size is under half the guesses), or None
+   when it sums to 0 (Dossier._weigh). */
+static PyObject *py_normalise(PyObject *self, PyObject *args) {
+    PyObject *w;
+    int particles;
+    if (!PyArg_ParseTuple(args, "O!i", &PyList_Type, &w, &particles)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(w);
+    double *x = malloc((n + 1) * sizeof(double));
+    if (!x) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        x[i] = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
+        if (x[i] == -1.0 && PyErr_Occurred()) goto done;
+    }
+    double total = fsum(x, (int)n);
+    if (total <= 0) {
+        out = Py_None;
+        Py_INCREF(out);
+        goto done;
+    }
+    if (total != 1.0) {
+        out = PyList_New(n);
+        if (!out) goto done;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            x[i] = x[i] / total;
+            PyObject *f = PyFloat_FromDouble(x[i]);
+            if (!f) {
+                Py_CLEAR(out);
+                goto done;
+            }
+            PyList_SET_ITEM(out, i, f);
+        }
+    } else {
+        out = w;
+        Py_INCREF(out);
+    }
+    /* the effective sample size 1 / sum(w^2) against half the guesses,
+       summed plainly unless that close to the threshold (then exactly) */
+    double sq = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) sq += x[i] * x[i];
+    double ess = 1.0 / sq;
+    double half = (double)particles / 2;
+    if (fabs(ess - half) <= 1e-9 * half) {
+        for (Py_ssize_t i = 0; i < n; i++) x[i] = x[i] * x[i];
+        ess = 1.0 / fsum(x, (int)n);
+    }
+    PyObject *res = Py_BuildValue("(NO)", out, ess < half ? Py_True : Py_False);
+    out = res;
+done:
+    free(x);
+    return out;
+}
+
+/* random.Random.randrange(n) as dossier._below draws it: getrandbits(k) for
+   n's bit length k until one is below n; -1 on failure. */
+static long below(PyObject *getrandbits, long n) {
+    int k = 0;
+    while ((n >> k) != 0) k++;
+    PyObject *kk = PyLong_FromLong(k);
+    if (!kk) return -1;
+    for (;;) {
+        PyObject *r = PyObject_CallOneArg(getrandbits, kk);
+        if (!r) break;
+        long v = PyLong_AsLong(r);
+        Py_DECREF(r);
+        if (v == -1 && PyErr_Occurred()) break;
+        if (v < n) {
+            Py_DECREF(kk);
+            return v;
+        }
+    }
+    Py_DECREF(kk);
+    return -1;
+}
+
+/* draw(hands, pool, drawn, getrandbits) -> True once each hand has drawn
+   ``drawn`` checks of ``pool`` it did not hold (Dossier._draw_each); False,
+   touching nothing, when a check is past what a 64-bit mask holds. */
+static PyObject *py_draw(PyObject *self, PyObject *args) {
+    PyObject *hands, *pool, *getrandbits;
+    int drawn;
+    if (!PyArg_ParseTuple(args, "O!O!iO", &PyList_Type, &hands, &PyList_Type, &pool, &drawn, &getrandbits))
+        return NULL;
+    Py_ssize_t np = PyList_GET_SIZE(pool), nh = PyList_GET_SIZE(hands);
+    long *pl = malloc((np + 1) * sizeof(long));
+    long *free_ = malloc((np + 1) * sizeof(long));
+    if (!pl || !free_) {
+        free(pl);
+        free(free_);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = NULL;
+    for (Py_ssize_t i = 0; i < np; i++) {
+        pl[i] = PyLong_AsLong(PyList_GET_ITEM(pool, i));
+        if (pl[i] == -1 && PyErr_Occurred()) goto done;
+        if (pl[i] < 0 || pl[i] >= 64) goto refuse;
+    }
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        PyObject *h = PyList_GET_ITEM(hands, i);
+        if (!PyList_Check(h)) {
+            PyErr_SetString(PyExc_TypeError, "draw: a hand must be a list");
+            goto done;
+        }
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h); j++) {
+            long c = PyLong_AsLong(PyList_GET_ITEM(h, j));
+            if (c == -1 && PyErr_Occurred()) goto done;
+            if (c < 0 || c >= 64) goto refuse;
+        }
+    }
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        PyObject *h = PyList_GET_ITEM(hands, i);
+        uint64_t held = 0;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h); j++)
+            held |= (uint64_t)1 << PyLong_AsLong(PyList_GET_ITEM(h, j));
+        Py_ssize_t nf = 0;
+        for (Py_ssize_t j = 0; j < np; j++)
+            if (!(held >> pl[j] & 1)) free_[nf++] = pl[j];
+        for (int d = 0; d < drawn && nf; d++) {
+            long j = below(getrandbits, (long)nf);
+            if (j < 0) goto done;
+            PyObject *x = PyLong_FromLong(free_[j]);
+            if (!x) goto done;
+            int rc = PyList_Append(h, x);
+            Py_DECREF(x);
+            if (rc) goto done;
+            memmove(&free_[j], &free_[j + 1], (nf - j - 1) * sizeof(long)); /* list.pop(j) */
+            nf--;
+        }
+    }
+    out = Py_True;
+    Py_INCREF(out);
+    goto done;
+refuse:
+    out = Py_False;
+    Py_INCREF(out);
+done:
+    free(pl);
+    free(free_);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"draw", py_draw, METH_VARARGS, "Dossier._draw_each: each hand draws Angela's checks (see the module)."},
+    {"normalise", py_normalise, METH_VARARGS, "Dossier._weigh: the weights normalised (see the module)."},
+    {"answer", py_answer, METH_VARARGS, "Dossier._answer's probability per city (see the module)."},
+    {"tables", py_tables, METH_VARARGS, "The map's tables for announce(), or None when the map is too big."},
+    {"announce", py_announce, METH_VARARGS, "Dossier._announce's reading of the guesses (see the module)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_dossier_core",
+                                    "The inner loops of Jessah's dossier, in C (see _dossier_core.c).", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__dossier_core(void) { return PyModule_Create(&module); }

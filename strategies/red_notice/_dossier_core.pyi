@@ -1,0 +1,16 @@
+"""Types of the C module _dossier_core.c (the inner loops of Jessah's dossier)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+def tables(n: int, nbr_routes: Sequence[Sequence[tuple[int, int]]], cont: Sequence[int],
+           dist: Sequence[Sequence[int]], ball: Sequence[Sequence[int]], cont_mask: Sequence[int],
+           check_mask: Sequence[int]) -> Any | None: ...
+def announce(tables: Any, cities: list[int], hands: list[list[int]], w: list[float],
+             ann: tuple[tuple[int, int], ...], steps: int, journalist: bool, escape: bool, wide: int, quiet: int,
+             jessah: int, up: int, radars: Sequence[int], barriers: Sequence[int], precise: bool,
+             open_masks: Sequence[int], random: Callable[[], float], tau: float,
+             eps: float) -> tuple[list[int], list[float]] | None: ...
+def answer(cities: list[int], w: list[float], belief: int, n: int, floor: float) -> list[float] | None: ...
+def normalise(w: list[float], particles: int) -> tuple[list[float], bool] | None: ...
+def draw(hands: list[list[int]], pool: list[int], drawn: int, getrandbits: Callable[[int], int]) -> bool: ...

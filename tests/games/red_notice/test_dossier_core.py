@@ -1,0 +1,216 @@
+"""Jessah's dossier runs its inner loops in C with the compiled build
+(strategies/red_notice/_dossier_core.c): reading an announcement
+(``Dossier._read_guesses``), its answer per city (``Dossier._answer``),
+normalising its weights (``Dossier._weigh``) and drawing Angela's checks
+into every hand (``Dossier._draw_each``).
+Both must do exactly what the Python source does: the same new city for
+every guess, the same floats bit for bit, the same draws from the
+dossier's stream."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+import rnsim_strategies.red_notice as strategies
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from rnsim_strategies.red_notice import dossier as dossier_module
+from rnsim_strategies.red_notice.board import board_for
+from rnsim_strategies.red_notice.dossier import Dossier
+
+from rnsim.games.red_notice.game import GAME
+from rnsim.play import play_game
+
+RULES = GAME.rules()
+COMPS = RULES.load_components()
+B = board_for(COMPS)
+
+
+pytestmark = pytest.mark.skipif(not strategies.NATIVE,
+                                reason="no fresh compiled build of the strategies (scripts/build_native.py)")
+
+
+def _core() -> Any:
+    core = dossier_module.core
+    assert core is not None, "the compiled build is in use but the dossier's C reading is not"
+    return core
+
+
+def _python_reading(args: tuple[Any, ...], state: Any) -> tuple[tuple[list[int], list[float]], Any]:
+    """What the Python source reads from the arguments announce() was given,
+    with the dossier's stream where it was: (cities, weights), stream after."""
+    (_tables, cities, hands, w, ann, steps, journalist, escape, wide, quiet, jessah, up, radars, barriers,
+     precise, _open, _rand, tau, eps) = args
+    d = Dossier(particles=len(cities), tau=tau, eps=eps)
+    d.cities, d.hands, d.w = list(cities), [list(h) for h in hands], list(w)
+    d.jessah, d.up, d.radars, d.barriers, d.precise = jessah, up, list(radars), tuple(barriers), precise
+    d.rng = random.Random()
+    d.rng.setstate(state)
+    got = d._read_guesses(B, steps, journalist, escape, ann, wide, quiet)
+    return got, d.rng.getstate()
+
+
+class _Checked:
+    """dossier.core, reading every announcement both ways and comparing."""
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+        self.tables = core.tables
+        self.kinds: Counter[str] = Counter()
+
+    def announce(self, *args: Any) -> Any:
+        rng = args[16].__self__  # the dossier's stream, through its bound random()
+        state = rng.getstate()
+        got = self.core.announce(*args)
+        assert got is not None
+        want, after = _python_reading(args, state)
+        assert got == want
+        assert rng.getstate() == after
+        journalist, escape, radars, precise = args[6], args[7], args[12], args[14]
+        self.kinds["journalist" if journalist else "escape" if escape else "movement"] += 1
+        self.kinds["precise"] += bool(precise)
+        self.kinds["black radar"] += any(r == 2 for r in radars)
+        self.kinds["triggers"] += bool(args[4])
+        self.kinds["barriers"] += any(args[13])
+        return got
+
+    def answer(self, cities: list[int], w: list[float], belief: int, n: int, floor: float) -> Any:
+        got = self.core.answer(cities, w, belief, n, floor)
+        d = Dossier(floor=floor)
+        d.cities, d.w = list(cities), list(w)
+        assert got == d._answer(belief, n)
+        self.kinds["answer"] += 1
+        return got
+
+    def normalise(self, w: list[float], particles: int) -> Any:
+        got = self.core.normalise(w, particles)
+        d = Dossier(particles=particles)
+        d.w = list(w)
+        assert got == d._weigh()
+        self.kinds["resample" if got and got[1] else "normalise"] += 1
+        return got
+
+    def draw(self, hands: list[list[int]], pool: list[int], drawn: int, getrandbits: Any) -> Any:
+        rng = getrandbits.__self__
+        state = rng.getstate()
+        before = [list(h) for h in hands]
+        got = self.core.draw(hands, pool, drawn, getrandbits)
+        assert got is True
+        assert (hands, rng.getstate()) == _python_draw(before, pool, drawn, state)
+        self.kinds["draw"] += 1
+        return got
+
+
+def _python_draw(hands: list[list[int]], pool: list[int], drawn: int, state: Any) -> tuple[list[list[int]], Any]:
+    d = Dossier(particles=len(hands))
+    d.hands = hands
+    d.rng = random.Random()
+    d.rng.setstate(state)
+    d._draw_each(pool, drawn)
+    return d.hands, d.rng.getstate()
+
+
+def test_the_c_reading_of_every_announcement_of_expert_games_is_the_python_one(monkeypatch):
+    core = _core()
+    checked = _Checked(core)
+    monkeypatch.setattr(dossier_module, "core", checked)
+    for i in range(120):
+        play_game(seed=41, game_index=i, angela="expert", jessah="expert")
+    seen = checked.kinds
+    # the games met every case the reading distinguishes
+    for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
+                 "normalise", "resample", "draw"):
+        assert seen[kind] > 0, (kind, dict(seen))
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(1, 5), journalist=st.booleans(),
+       escape=st.booleans(), precise=st.booleans(), up=st.integers(0, 2), particles=st.integers(1, 80))
+def test_the_c_reading_is_the_python_one_on_any_map_state(seed, steps, journalist, escape, precise, up,
+                                                          particles):
+    """Random barriers, radars (white and black), Jessah's city, guesses and
+    hands; the announcement is the triggers of a plan one guess could make,
+    so that some guesses explain it and others do not."""
+    core = _core()
+    rng = random.Random(seed)
+    n = B.n
+    barriers = tuple(rng.choice((0, 0, 0, 1, 2)) for _ in COMPS.routes)
+    radars = [rng.choice((0, 0, 1, 2)) for _ in B.cont_mask]
+    checks = len(COMPS.checks)
+    d = Dossier(particles=particles)
+    d.reset(random.Random(seed ^ 1))
+    d.cities = [rng.randrange(n) for _ in range(particles)]
+    d.hands = [rng.sample(range(checks), rng.randint(0, 4)) for _ in range(particles)]
+    d.w = [rng.random() for _ in range(particles)]
+    d.jessah, d.up, d.radars, d.barriers, d.precise = rng.randrange(n), up, radars, barriers, precise
+    d.pub = B.all_mask if rng.random() < 0.5 else sum(1 << c for c in sorted(set(d.cities)))
+    plans = d._states(B, rng.choice(d.cities), steps, journalist)
+    ann = () if journalist else rng.choice(plans)[1]
+    wide, quiet = d._reach(B, steps, journalist)
+    tables = core.tables(B.n, B.nbr_routes, B.cont, B.dist, B.ball, B.cont_mask, B.check_mask)
+    stream = random.Random(seed ^ 2)
+    args = (tables, d.cities, d.hands, d.w, ann, steps, journalist, escape, wide, quiet, d.jessah, up, radars,
+            barriers, precise, B.open_masks(barriers), stream.random, d.tau, d.eps)
+    state = stream.getstate()
+    got = core.announce(*args)
+    want, after = _python_reading(args, state)
+    assert got == want
+    assert stream.getstate() == after
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80), floor=st.sampled_from([0.0, 0.15, 0.5, 1.0]),
+       zeros=st.floats(0.0, 1.0))
+def test_the_c_answer_is_the_python_one(seed, particles, floor, zeros):
+    """Any guesses, weights (some zero) and belief, including a belief that
+    holds no guess with weight (None: the dossier starts over)."""
+    core = _core()
+    rng = random.Random(seed)
+    d = Dossier(particles=particles, floor=floor)
+    d.cities = [rng.randrange(B.n) for _ in range(particles)]
+    d.w = [0.0 if rng.random() < zeros else rng.random() for _ in range(particles)]
+    belief = rng.getrandbits(B.n) or 1
+    assert core.answer(d.cities, d.w, belief, B.n, floor) == d._answer(belief, B.n)
+
+
+@settings(max_examples=200, deadline=None)
+@given(w=st.lists(st.one_of(st.just(0.0), st.floats(0.0, 1e3)), min_size=1, max_size=80),
+       extra=st.integers(-5, 5))
+@example(w=[0.5, 0.5, 0.0, 0.0], extra=0)  # the effective size exactly half: the exact sum decides
+@example(w=[0.0, 0.0], extra=0)  # no weight: None, the dossier starts over
+@example(w=[0.25, 0.25, 0.25, 0.25], extra=0)  # sums to 1: nothing divided
+def test_the_c_normalisation_is_the_python_one(w, extra):
+    core = _core()
+    d = Dossier(particles=max(1, len(w) + extra))
+    d.w = list(w)
+    assert core.normalise(w, d.particles) == d._weigh()
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80), drawn=st.integers(0, 4),
+       pool=st.lists(st.integers(0, 63), unique=True, max_size=30))
+def test_the_c_draw_is_the_python_one(seed, particles, drawn, pool):
+    """Hands that hold some of the pool or none, a pool smaller than the draw."""
+    core = _core()
+    rng = random.Random(seed)
+    hands = [rng.sample(range(64), rng.randint(0, 5)) for _ in range(particles)]
+    want = _python_draw([list(h) for h in hands], pool, drawn, random.Random(seed ^ 3).getstate())
+    stream = random.Random(seed ^ 3)
+    assert core.draw(hands, pool, drawn, stream.getrandbits) is True
+    assert (hands, stream.getstate()) == want
+
+
+def test_a_check_past_64_is_left_to_python():
+    core = _core()
+    hands = [[1, 2]]
+    assert core.draw(hands, [3, 64], 1, random.Random(0).getrandbits) is False
+    assert hands == [[1, 2]]
+
+
+def test_a_map_too_big_for_the_c_reading_is_left_to_python():
+    core = _core()
+    n = 65
+    assert core.tables(n, [()] * n, [0] * n, [[0] * n] * n, [[0]] * n, [0], [0]) is None
