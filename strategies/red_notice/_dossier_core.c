@@ -26,6 +26,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,11 +200,48 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------ memory */
+
+/* One call's memory: blocks carved in order and freed together at its end
+   (a call made a few hundred small allocations). */
+typedef struct Block {
+    struct Block *next;
+    size_t used, cap;
+    max_align_t data[];
+} Block;
+
+typedef struct {
+    Block *head;
+} Arena;
+
+static void *arena_alloc(Arena *a, size_t n) {
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    if (!a->head || a->head->used + n > a->head->cap) {
+        size_t cap = n > 32768 ? n : 32768;
+        Block *b = malloc(sizeof(Block) + cap);
+        if (!b) return NULL;
+        b->next = a->head;
+        b->used = 0;
+        b->cap = cap;
+        a->head = b;
+    }
+    void *p = (char *)a->head->data + a->head->used;
+    a->head->used += n;
+    return p;
+}
+
+static void arena_free(Arena *a) {
+    while (a->head) {
+        Block *next = a->head->next;
+        free(a->head);
+        a->head = next;
+    }
+}
+
 /* ------------------------------------------------------------ plans */
 
 /* Python's order of (end city, triggers) tuples */
-static int plan_cmp(const void *pa, const void *pb) {
-    const Plan *a = pa, *b = pb;
+static int plan_cmp(const Plan *a, const Plan *b) {
     if (a->city != b->city) return a->city < b->city ? -1 : 1;
     int m = a->nt < b->nt ? a->nt : b->nt;
     for (int i = 0; i < m; i++) {
@@ -225,11 +263,12 @@ typedef struct {
     int n, cap;
 } Plans;
 
-static int plans_push(Plans *p, const Plan *x) {
+static int plans_push(Arena *a, Plans *p, const Plan *x) {
     if (p->n == p->cap) {
         int cap = p->cap ? 2 * p->cap : 64;
-        Plan *v = realloc(p->v, cap * sizeof(Plan));
+        Plan *v = arena_alloc(a, cap * sizeof(Plan));
         if (!v) return -1;
+        if (p->n) memcpy(v, p->v, p->n * sizeof(Plan));
         p->v = v;
         p->cap = cap;
     }
@@ -240,23 +279,22 @@ static int plans_push(Plans *p, const Plan *x) {
 /* Dossier._states: every (end city, triggers) of a movement of up to
    ``steps`` steps from ``here``, sorted. Returns the count, -1 when out of
    memory, -2 when a plan would trip more radars than MAXT. */
-static int make_plans(const Tables *t, int here, int steps, int journalist, const long *radars,
+static int make_plans(Arena *a, const Tables *t, int here, int steps, int journalist, const long *radars,
                       const long *barriers, int nbarriers, int precise, Plan **out) {
     Plans seen = {0}, layer = {0}, next = {0};
     Plan start;
     memset(&start, 0, sizeof start);
     start.city = here;
-    int rc = -1;
     /* the plans seen, chained by end city (a plan is compared only with
        those that end where it does) */
     int last[MAXN];
     int *prev = NULL;
     int capprev = 0;
     for (int c = 0; c < t->n; c++) last[c] = -1;
-    if (plans_push(&seen, &start) || plans_push(&layer, &start)) goto done;
+    if (plans_push(a, &seen, &start) || plans_push(a, &layer, &start)) return -1;
     capprev = 64;
-    prev = malloc(capprev * sizeof(int));
-    if (!prev) goto done;
+    prev = arena_alloc(a, capprev * sizeof(int));
+    if (!prev) return -1;
     prev[0] = -1;
     last[here] = 0;
     for (int s = 0; s < steps; s++) {
@@ -276,10 +314,7 @@ static int make_plans(const Tables *t, int here, int steps, int journalist, cons
                     for (int m = 0; m < p->nt; m++)
                         if (p->k[m] == k) again = 1;
                     if (rk == 2 || (rk == 1 && !again)) {
-                        if (q.nt == MAXT) {
-                            rc = -2;
-                            goto done;
-                        }
+                        if (q.nt == MAXT) return -2;
                         q.k[q.nt] = (signed char)k;
                         q.tc[q.nt] = (signed char)(precise ? nx : -1);
                         q.nt++;
@@ -290,14 +325,15 @@ static int make_plans(const Tables *t, int here, int steps, int journalist, cons
                     if (plan_eq(&seen.v[m], &q)) dup = 1;
                 if (dup) continue;
                 if (seen.n == capprev) {
-                    int *pv = realloc(prev, 2 * capprev * sizeof(int));
-                    if (!pv) goto done;
+                    int *pv = arena_alloc(a, 2 * capprev * sizeof(int));
+                    if (!pv) return -1;
+                    memcpy(pv, prev, capprev * sizeof(int));
                     prev = pv;
                     capprev *= 2;
                 }
                 prev[seen.n] = last[nx];
                 last[nx] = seen.n;
-                if (plans_push(&seen, &q) || plans_push(&next, &q)) goto done;
+                if (plans_push(a, &seen, &q) || plans_push(a, &next, &q)) return -1;
             }
         }
         Plans tmp = layer;
@@ -305,17 +341,26 @@ static int make_plans(const Tables *t, int here, int steps, int journalist, cons
         next = tmp;
         if (!layer.n) break;
     }
-    qsort(seen.v, seen.n, sizeof(Plan), plan_cmp);
-    *out = seen.v;
-    seen.v = NULL;
-    rc = seen.n;
-done:
-    free(prev);
-    free(seen.v);
-    free(layer.v);
-    free(next.v);
-    return rc;
+    /* sorted: by end city (their chains), then by triggers (insertion) */
+    Plan *sorted = arena_alloc(a, (seen.n + 1) * sizeof(Plan));
+    if (!sorted) return -1;
+    int n = 0;
+    for (int c = 0; c < t->n; c++) {
+        int first = n;
+        for (int m = last[c]; m >= 0; m = prev[m]) {
+            Plan x = seen.v[m];
+            int i = n++;
+            while (i > first && plan_cmp(&sorted[i - 1], &x) > 0) {
+                sorted[i] = sorted[i - 1];
+                i--;
+            }
+            sorted[i] = x;
+        }
+    }
+    *out = sorted;
+    return n;
 }
+
 
 /* ------------------------------------------------------------ sums */
 
@@ -368,6 +413,7 @@ static double fsum(const double *xs, int count) {
 
 typedef struct {
     const Tables *t;
+    Arena arena;
     int steps, journalist, escape, jessah, up, precise;
     uint64_t wide, quiet;
     const long *radars, *barriers;
@@ -377,24 +423,26 @@ typedef struct {
     int nann;
     double tau, eps;
     /* ways by targets: Dossier._way */
-    uint64_t *way_t;
-    int (*ways)[MAXN];
-    int nways, capways;
+    uint64_t way_t[64];
+    int *ways[64];
+    int nways;
 } Reading;
 
 static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
 /* Dossier._place: NULL in *out when no plan from ``here`` gives the
-   announcement; -1 on failure. */
+   announcement; -1 on failure (-2: more triggers than MAXT). */
 static int make_place(Reading *R, int here, Place **out) {
     const Tables *t = R->t;
+    Arena *a = &R->arena;
     Plan *plans = NULL;
-    int np = make_plans(t, here, R->steps, R->journalist, R->radars, R->barriers, R->nbarriers, R->precise, &plans);
+    int np = make_plans(a, t, here, R->steps, R->journalist, R->radars, R->barriers, R->nbarriers, R->precise,
+                        &plans);
     if (np < 0) return np;
-    int *match = malloc((np + 1) * sizeof(int));
-    int *end_of = malloc((np + 1) * sizeof(int));
-    int *to = malloc((np + 1) * sizeof(int));
-    if (!match || !end_of || !to) goto oom;
+    int *match = arena_alloc(a, (np + 1) * sizeof(int));
+    int *end_of = arena_alloc(a, (np + 1) * sizeof(int));
+    int *to = arena_alloc(a, (np + 1) * sizeof(int));
+    if (!match || !end_of || !to) return -1;
     int nm = 0, ne = 0;
     for (int i = 0; i < np; i++) {
         const Plan *p = &plans[i];
@@ -414,20 +462,13 @@ static int make_place(Reading *R, int here, Place **out) {
         match[nm++] = i;
     }
     if (!nm) {
-        free(plans);
-        free(match);
-        free(end_of);
-        free(to);
         *out = NULL;
         return 0;
     }
-    Place *pl = calloc(1, sizeof(Place));
-    double *danger = malloc(np * sizeof(double));
-    if (!pl || !danger) {
-        free(pl);
-        free(danger);
-        goto oom;
-    }
+    Place *pl = arena_alloc(a, sizeof(Place));
+    double *danger = arena_alloc(a, np * sizeof(double));
+    if (!pl || !danger) return -1;
+    memset(pl, 0, sizeof *pl);
     /* Dossier._danger */
     const int *djrow = t->dist[R->jessah];
     const uint64_t *ball = t->ball[R->jessah];
@@ -462,43 +503,19 @@ static int make_place(Reading *R, int here, Place **out) {
     pl->end_of = end_of;
     *out = pl;
     return 0;
-oom:
-    free(plans);
-    free(match);
-    free(end_of);
-    free(to);
-    return -1;
-}
-
-static void place_free(Place *pl) {
-    if (!pl) return;
-    for (int i = 0; i < pl->nout; i++) free(pl->out[i].qs);
-    free(pl->out);
-    free(pl->plans);
-    free(pl->danger);
-    free(pl->match);
-    free(pl->to);
-    free(pl->end_of);
-    free(pl);
 }
 
 /* Dossier._way (Board.staggered_dist from the targets by their penalty) */
 static const int *way_for(Reading *R, uint64_t targets) {
     for (int i = 0; i < R->nways; i++)
         if (R->way_t[i] == targets) return R->ways[i];
-    if (R->nways == R->capways) {
-        int cap = R->capways ? 2 * R->capways : 8;
-        uint64_t *wt = realloc(R->way_t, cap * sizeof(uint64_t));
-        if (!wt) return NULL;
-        R->way_t = wt;
-        int (*w)[MAXN] = realloc(R->ways, cap * sizeof(*w));
-        if (!w) return NULL;
-        R->ways = w;
-        R->capways = cap;
-    }
     const Tables *t = R->t;
-    int *d = R->ways[R->nways];
-    R->way_t[R->nways++] = targets;
+    int *d = arena_alloc(&R->arena, MAXN * sizeof(int));
+    if (!d) return NULL;
+    if (R->nways < 64) { /* remembered for the next guess with these targets */
+        R->way_t[R->nways] = targets;
+        R->ways[R->nways++] = d;
+    }
     const uint64_t *ball = t->ball[R->jessah];
     uint64_t b0 = ball[0], b1 = ball[1], b2 = ball[2];
     uint64_t starts[4] = {targets & ~b2, targets & b2 & ~b1, targets & b1 & ~b0, targets & b0};
@@ -529,21 +546,16 @@ static Outcome *outcome_for(Reading *R, Place *pl, int here, uint64_t targets) {
     for (int i = 0; i < pl->nout; i++)
         if (pl->out[i].targets == targets) return &pl->out[i];
     const Tables *t = R->t;
+    Arena *a = &R->arena;
     const int *way = NULL;
     if (targets) {
         way = way_for(R, targets);
         if (!way) return NULL;
     }
     int np = pl->nplans;
-    double *ex = malloc(np * sizeof(double));
-    double *ps = malloc(pl->nmatch * sizeof(double));
-    double *qs = malloc((pl->nends + 1) * sizeof(double));
-    if (!ex || !ps || !qs) {
-        free(ex);
-        free(ps);
-        free(qs);
-        return NULL;
-    }
+    double *ex = arena_alloc(a, np * sizeof(double));
+    double *qs = arena_alloc(a, (pl->nends + 1) * sizeof(double));
+    if (!ex || !qs) return NULL;
     const int *djrow = t->dist[R->jessah];
     double w_way = R->escape ? 0.3 : 1.0;
     for (int i = 0; i < np; i++) {
@@ -569,21 +581,17 @@ static Outcome *outcome_for(Reading *R, Place *pl, int here, uint64_t targets) {
     double total = fsum(ex, np);
     double eps = R->eps;
     double p_ann = 0.0;
-    for (int m = 0; m < pl->nmatch; m++) {
-        ps[m] = (1 - eps) * ex[pl->match[m]] / total + eps / (double)np;
-        p_ann += ps[m];
-    }
     for (int e = 0; e < pl->nends; e++) qs[e] = 0.0;
-    for (int m = 0; m < pl->nmatch; m++) qs[pl->end_of[m]] += ps[m];
-    free(ex);
-    free(ps);
+    for (int m = 0; m < pl->nmatch; m++) {
+        double p = (1 - eps) * ex[pl->match[m]] / total + eps / (double)np;
+        p_ann += p;
+        qs[pl->end_of[m]] += p;
+    }
     if (pl->nout == pl->capout) {
         int cap = pl->capout ? 2 * pl->capout : 4;
-        Outcome *o = realloc(pl->out, cap * sizeof(Outcome));
-        if (!o) {
-            free(qs);
-            return NULL;
-        }
+        Outcome *o = arena_alloc(a, cap * sizeof(Outcome));
+        if (!o) return NULL;
+        if (pl->nout) memcpy(o, pl->out, pl->nout * sizeof(Outcome));
         pl->out = o;
         pl->capout = cap;
     }
@@ -594,22 +602,16 @@ static Outcome *outcome_for(Reading *R, Place *pl, int here, uint64_t targets) {
     return o;
 }
 
-static long *long_array(PyObject *seq, Py_ssize_t *len) {
+#define MAXROUTES 512
+#define MAXCONT 64
+
+static int long_items(PyObject *seq, long *out, Py_ssize_t max) {
     Py_ssize_t n = PySequence_Size(seq);
-    if (n < 0) return NULL;
-    long *out = malloc((n + 1) * sizeof(long));
-    if (!out) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (seq_int(seq, i, &out[i])) {
-            free(out);
-            return NULL;
-        }
-    }
-    *len = n;
-    return out;
+    if (n < 0) return -1;
+    if (n > max) return -2;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (seq_int(seq, i, &out[i])) return -1;
+    return (int)n;
 }
 
 /* announce(tables, cities, hands, w, ann, steps, journalist, escape, wide,
@@ -638,13 +640,10 @@ static PyObject *py_announce(PyObject *self, PyObject *args) {
     R.precise = precise;
     R.tau = tau;
     R.eps = eps;
-    PyObject *result = NULL;
-    Place **places = NULL;
-    long *radars = NULL, *barriers = NULL;
+    Place *places[MAXN];
+    long radars[MAXCONT], barriers[MAXROUTES];
     uint64_t open[MAXN];
     signed char ann_k[MAXT], ann_tc[MAXT];
-    PyObject *out_c = NULL, *out_w = NULL;
-    Py_ssize_t nrad = 0, nbar = 0;
     if (jessah < 0 || jessah >= t->n) Py_RETURN_NONE;
     if (as_u64(wide_o, &R.wide) || as_u64(quiet_o, &R.quiet)) return NULL;
     Py_ssize_t nann = PyTuple_GET_SIZE(ann);
@@ -660,35 +659,26 @@ static PyObject *py_announce(PyObject *self, PyObject *args) {
     R.ann_k = ann_k;
     R.ann_tc = ann_tc;
     R.nann = (int)nann;
-    radars = long_array(radars_o, &nrad);
-    if (!radars) goto done;
-    barriers = long_array(barriers_o, &nbar);
-    if (!barriers) goto done;
-    if (nrad < t->ncont) {
-        result = Py_None;
-        Py_INCREF(result);
-        goto done;
-    }
+    int nrad = long_items(radars_o, radars, MAXCONT);
+    int nbar = long_items(barriers_o, barriers, MAXROUTES);
+    if (nrad == -1 || nbar == -1) return NULL;
+    if (nrad < t->ncont || nbar < 0) Py_RETURN_NONE;
     R.radars = radars;
     R.barriers = barriers;
-    R.nbarriers = (int)nbar;
+    R.nbarriers = nbar;
     for (int x = 0; x < t->n; x++)
-        if (seq_u64(open_o, x, &open[x])) goto done;
+        if (seq_u64(open_o, x, &open[x])) return NULL;
     R.open = open;
-    places = calloc(t->n, sizeof(Place *));
-    if (!places) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    uint64_t tried = 0;
     Py_ssize_t count = PyList_GET_SIZE(cities);
     if (PyList_GET_SIZE(hands) != count || PyList_GET_SIZE(w) != count) {
         PyErr_SetString(PyExc_ValueError, "announce: cities, hands and w differ in length");
-        goto done;
+        return NULL;
     }
-    out_c = PyList_New(count);
-    out_w = PyList_New(count);
+    PyObject *result = NULL;
+    PyObject *out_c = PyList_New(count);
+    PyObject *out_w = PyList_New(count);
     if (!out_c || !out_w) goto done;
+    uint64_t tried = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
         long c = PyLong_AsLong(PyList_GET_ITEM(cities, i));
         if (c == -1 && PyErr_Occurred()) goto done;
@@ -766,17 +756,12 @@ static PyObject *py_announce(PyObject *self, PyObject *args) {
     }
     result = PyTuple_Pack(2, out_c, out_w);
 done:
-    if (places)
-        for (int c = 0; c < t->n; c++) place_free(places[c]);
-    free(places);
-    free(radars);
-    free(barriers);
-    free(R.way_t);
-    free(R.ways);
+    arena_free(&R.arena);
     Py_XDECREF(out_c);
     Py_XDECREF(out_w);
     return result;
 }
+
 
 /* answer(cities, w, belief, n, floor) -> the probability of each of the n
    cities, or None when no guess in the belief has weight (Dossier._answer). */
