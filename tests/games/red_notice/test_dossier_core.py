@@ -203,6 +203,30 @@ def test_the_c_draw_is_the_python_one(seed, particles, drawn, pool):
     assert (hands, stream.getstate()) == want
 
 
+def _ties(draw: Any) -> list[float]:
+    return draw(st.sampled_from([
+        [1.0, 2.0**-53],  # exactly half an ulp of 1: stays at 1 (even)
+        [1.0 + 2.0**-52, 2.0**-53],  # half an ulp of an odd mantissa: rounds up
+        [1.0, 2.0**-53, 2.0**-110],  # just over half: up
+        [0.5, 0.25, 2.0**-54, 2.0**-54, 2.0**-60],
+        [1e-300, 1.0],  # too far apart for the 128-bit sum: CPython's partials
+        [0.1] * 10,
+        [3.0, -1.0],  # a negative value: the partials
+    ]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(xs=st.one_of(st.lists(st.floats(0.0, 1e6), max_size=120),
+                    st.lists(st.floats(0.0, 1.0).map(lambda x: x * 2.0**-40), max_size=40),
+                    st.lists(st.floats(-1e3, 1e3), max_size=40),
+                    st.composite(_ties)()))
+def test_the_c_fsum_is_math_fsum(xs):
+    """Every sum in the C loops is math.fsum's: bit for bit, ties included."""
+    import math
+
+    assert _core().fsum(xs) == math.fsum(xs)
+
+
 def test_a_check_past_64_is_left_to_python():
     core = _core()
     hands = [[1, 2]]
