@@ -412,12 +412,15 @@ static double fsum_partials(const double *xs, int count) {
 }
 
 /* math.fsum. The exact sum correctly rounded is one number however it is
-   found, so the common case here (non-negative weights within 2^60 of each
-   other) adds their mantissas exactly in a 128-bit integer and rounds that
-   once, half to even; anything else goes through CPython's partials. */
+   found, so the common case here (non-negative normal numbers, as weights
+   and softmax terms are) adds their mantissas exactly into a fixed-point
+   integer of 64-bit limbs, then rounds it once, half to even; anything else
+   goes through CPython's partials. */
+#define LIMBS 40 /* 2,560 bits: any span of normal exponents, plus carries */
+
 static double fsum(const double *xs, int count) {
     int emin = INT_MAX, emax = INT_MIN;
-    if (count > 16384) return fsum_partials(xs, count);
+    if (count > 65536) return fsum_partials(xs, count);
     for (int i = 0; i < count; i++) {
         double x = xs[i];
         if (x == 0.0) continue;
@@ -425,31 +428,51 @@ static double fsum(const double *xs, int count) {
         memcpy(&b, &x, sizeof b);
         int be = (int)(b >> 52 & 0x7ff);
         if ((b >> 63) || be == 0 || be == 0x7ff) return fsum_partials(xs, count); /* negative, subnormal, inf, nan */
-        int e = be - 1075;
-        if (e < emin) emin = e;
-        if (e > emax) emax = e;
+        if (be < emin) emin = be;
+        if (be > emax) emax = be;
     }
     if (emax == INT_MIN) return 0.0;
-    if (emax - emin > 60 || emax > 900) return fsum_partials(xs, count);
-    unsigned __int128 acc = 0;
+    if (emax > 0x7fe - 20) return fsum_partials(xs, count); /* near overflow */
+    /* bit k of the integer is worth 2^(emin - 1075 + k) */
+    uint64_t L[LIMBS];
+    int nl = (emax - emin + 53 + 17) / 64 + 1;
+    memset(L, 0, nl * sizeof(uint64_t));
     for (int i = 0; i < count; i++) {
         double x = xs[i];
         if (x == 0.0) continue;
         uint64_t b;
         memcpy(&b, &x, sizeof b);
         uint64_t m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
-        int e = (int)(b >> 52 & 0x7ff) - 1075;
-        acc += (unsigned __int128)m << (e - emin);
+        int sh = (int)(b >> 52 & 0x7ff) - emin;
+        int k = sh >> 6, off = sh & 63;
+        uint64_t lo = m << off, hi = off ? m >> (64 - off) : 0;
+        uint64_t before = L[k];
+        L[k] += lo;
+        uint64_t carry = hi + (L[k] < before);
+        for (int j = k + 1; carry; j++) {
+            before = L[j];
+            L[j] += carry;
+            carry = L[j] < before;
+        }
     }
-    uint64_t hi = (uint64_t)(acc >> 64), lo = (uint64_t)acc;
-    int top = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);
-    if (top <= 52) return ldexp((double)lo, emin);
-    int sh = top - 52;
-    unsigned __int128 q = acc >> sh;
-    unsigned __int128 rem = acc & ((((unsigned __int128)1) << sh) - 1);
-    unsigned __int128 half = ((unsigned __int128)1) << (sh - 1);
-    if (rem > half || (rem == half && (q & 1))) q++;
-    return ldexp((double)(uint64_t)q, emin + sh);
+    int t = nl - 1;
+    while (t > 0 && !L[t]) t--;
+    int top = t * 64 + 63 - __builtin_clzll(L[t]); /* highest bit set */
+    int base = emin - 1075;
+    if (top <= 52) return ldexp((double)L[0], base);
+    /* the 53 bits from top down, the next (round) bit, any below (sticky) */
+    int low = top - 52;
+    int k = low >> 6, off = low & 63;
+    uint64_t q = L[k] >> off;
+    if (off && k + 1 < nl) q |= L[k + 1] << (64 - off);
+    q &= ((uint64_t)1 << 53) - 1;
+    int rb = low - 1;
+    int round = (int)(L[rb >> 6] >> (rb & 63) & 1);
+    int sticky = 0;
+    if (rb & 63) sticky = (L[rb >> 6] & (((uint64_t)1 << (rb & 63)) - 1)) != 0;
+    for (int j = (rb >> 6) - 1; j >= 0 && !sticky; j--) sticky = L[j] != 0;
+    if (round && (sticky || (q & 1))) q++;
+    return ldexp((double)q, base + low);
 }
 
 /* fsum(floats) -> their sum as math.fsum gives it (for the tests) */

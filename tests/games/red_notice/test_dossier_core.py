@@ -209,7 +209,8 @@ def _ties(draw: Any) -> list[float]:
         [1.0 + 2.0**-52, 2.0**-53],  # half an ulp of an odd mantissa: rounds up
         [1.0, 2.0**-53, 2.0**-110],  # just over half: up
         [0.5, 0.25, 2.0**-54, 2.0**-54, 2.0**-60],
-        [1e-300, 1.0],  # too far apart for the 128-bit sum: CPython's partials
+        [1e-300, 1.0, 2.0**-1000],  # 2,000 bits apart: many limbs
+        [5e-324, 1.0],  # a subnormal value: CPython's partials
         [0.1] * 10,
         [3.0, -1.0],  # a negative value: the partials
     ]))
@@ -221,7 +222,8 @@ def _ties(draw: Any) -> list[float]:
                     st.lists(st.floats(-1e3, 1e3), max_size=40),
                     st.composite(_ties)()))
 def test_the_c_fsum_is_math_fsum(xs):
-    """Every sum in the C loops is math.fsum's: bit for bit, ties included."""
+    """Every sum in the C loops is math.fsum's: bit for bit, ties included
+    (the exact sum correctly rounded, found another way)."""
     import math
 
     assert _core().fsum(xs) == math.fsum(xs)
