@@ -7,7 +7,11 @@
      weight per city, with the floor spread over the public belief;
    - normalise(): Dossier._weigh, the weights normalised after each event,
      and whether they have degenerated;
-   - draw(): Dossier._draw_each, each guess's hand drawing Angela's checks.
+   - draw(): Dossier._draw_each, each guess's hand drawing Angela's checks;
+   - fit(): Dossier._fit_hands, each hand made to hold as many checks as
+     Angela does and none of Jessah's;
+   - restrict(): Dossier._restrict's and _reveal's 0/1 likelihood;
+   - systematic(): dossier._systematic, the resampling's indices.
 
    The Python source stays the reference: it plays in pure mode, and
    tests/games/red_notice/test_dossier_core.py holds the two to the same
@@ -1050,7 +1054,206 @@ done:
     return out;
 }
 
+/* restrict(cities, w, keep) -> each guess's weight where its city is in the
+   bitmask ``keep``, 0 elsewhere (Dossier._restrict). */
+static PyObject *py_restrict(PyObject *self, PyObject *args) {
+    PyObject *cities, *w, *keep_o;
+    if (!PyArg_ParseTuple(args, "O!O!O", &PyList_Type, &cities, &PyList_Type, &w, &keep_o)) return NULL;
+    uint64_t keep;
+    if (as_u64(keep_o, &keep)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(cities);
+    if (PyList_GET_SIZE(w) != n) {
+        PyErr_SetString(PyExc_ValueError, "restrict: cities and w differ in length");
+        return NULL;
+    }
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(cities, i));
+        if (c == -1 && PyErr_Occurred()) goto fail;
+        PyObject *x;
+        if (c >= 0 && c < 64 && (keep >> c & 1)) {
+            x = PyList_GET_ITEM(w, i);
+            Py_INCREF(x);
+        } else {
+            x = PyFloat_FromDouble(0.0);
+            if (!x) goto fail;
+        }
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* systematic(w, n, random) -> n indices of w (weights summing to 1), each
+   about n x its weight times, from one draw (dossier._systematic). */
+static PyObject *py_systematic(PyObject *self, PyObject *args) {
+    PyObject *w, *rand;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!iO", &PyList_Type, &w, &n, &rand)) return NULL;
+    Py_ssize_t len = PyList_GET_SIZE(w);
+    if (len < 1 || n < 0) {
+        PyErr_SetString(PyExc_ValueError, "systematic: no weights");
+        return NULL;
+    }
+    PyObject *r = PyObject_CallNoArgs(rand);
+    if (!r) return NULL;
+    double u = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    if (u == -1.0 && PyErr_Occurred()) return NULL;
+    u = u / (double)n;
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    Py_ssize_t last = len - 1, i = 0;
+    double acc = PyFloat_AsDouble(PyList_GET_ITEM(w, 0));
+    if (acc == -1.0 && PyErr_Occurred()) goto fail;
+    for (int k = 0; k < n; k++) {
+        double x = u + (double)k / (double)n;
+        while (x > acc && i < last) {
+            i++;
+            double y = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
+            if (y == -1.0 && PyErr_Occurred()) goto fail;
+            acc += y;
+        }
+        PyObject *o = PyLong_FromSsize_t(i);
+        if (!o) goto fail;
+        PyList_SET_ITEM(out, k, o);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* One hand made to fit (Dossier._fit_hands): Jessah's checks out, checks
+   dropped at random down to ``size``, then drawn at random from ``pool``
+   up to it. 0, or -1 on failure. */
+static int fit_hand(PyObject *h, long size, uint64_t mine, const long *pool, Py_ssize_t np,
+                    PyObject *getrandbits) {
+    Py_ssize_t n = PyList_GET_SIZE(h);
+    long *v = malloc((n + np + 1) * sizeof(long));
+    long *free_ = malloc((np + 1) * sizeof(long));
+    int rc = -1;
+    if (!v || !free_) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t k = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(h, j));
+        if (!(mine >> c & 1)) v[k++] = c;
+    }
+    while (k > size) {
+        long j = below(getrandbits, (long)k);
+        if (j < 0) goto done;
+        memmove(&v[j], &v[j + 1], (k - j - 1) * sizeof(long));
+        k--;
+    }
+    uint64_t held = 0;
+    for (Py_ssize_t j = 0; j < k; j++) held |= (uint64_t)1 << v[j];
+    Py_ssize_t nf = 0;
+    for (Py_ssize_t j = 0; j < np; j++)
+        if (!(held >> pool[j] & 1)) free_[nf++] = pool[j];
+    while (k < size && nf) {
+        long j = below(getrandbits, (long)nf);
+        if (j < 0) goto done;
+        v[k++] = free_[j];
+        memmove(&free_[j], &free_[j + 1], (nf - j - 1) * sizeof(long));
+        nf--;
+    }
+    PyObject *items = PyList_New(k);
+    if (!items) goto done;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *o = PyLong_FromLong(v[j]);
+        if (!o) {
+            Py_DECREF(items);
+            goto done;
+        }
+        PyList_SET_ITEM(items, j, o);
+    }
+    rc = PyList_SetSlice(h, 0, PY_SSIZE_T_MAX, items);
+    Py_DECREF(items);
+done:
+    free(v);
+    free(free_);
+    return rc;
+}
+
+/* fit(hands, size, mine, pool, getrandbits) -> 1 when every hand now holds
+   ``size`` checks and none of ``mine`` (a bitmask), 0 when some cannot;
+   -1, touching nothing, when a hand needs fixing and ``pool`` is None (call
+   again with the unseen checks); -2, touching nothing, when a check is past
+   what a 64-bit mask holds (Dossier._fit_hands, which then does it). */
+static PyObject *py_fit(PyObject *self, PyObject *args) {
+    PyObject *hands, *mine_o, *pool_o, *getrandbits;
+    long size;
+    if (!PyArg_ParseTuple(args, "O!lOOO", &PyList_Type, &hands, &size, &mine_o, &pool_o, &getrandbits)) return NULL;
+    uint64_t mine;
+    if (as_u64(mine_o, &mine)) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear();
+        return PyLong_FromLong(-2);
+    }
+    Py_ssize_t nh = PyList_GET_SIZE(hands);
+    /* which hands need fixing (none touched yet) */
+    int any = 0;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        PyObject *h = PyList_GET_ITEM(hands, i);
+        if (!PyList_Check(h)) {
+            PyErr_SetString(PyExc_TypeError, "fit: a hand must be a list");
+            return NULL;
+        }
+        int clash = PyList_GET_SIZE(h) != size;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h); j++) {
+            long c = PyLong_AsLong(PyList_GET_ITEM(h, j));
+            if (c == -1 && PyErr_Occurred()) return NULL;
+            if (c < 0 || c >= 64) return PyLong_FromLong(-2);
+            if (mine >> c & 1) clash = 1;
+        }
+        any |= clash;
+    }
+    if (!any) return PyLong_FromLong(1);
+    if (pool_o == Py_None) return PyLong_FromLong(-1);
+    if (!PyList_Check(pool_o)) {
+        PyErr_SetString(PyExc_TypeError, "fit: pool must be a list");
+        return NULL;
+    }
+    Py_ssize_t np = PyList_GET_SIZE(pool_o);
+    long *pool = malloc((np + 1) * sizeof(long));
+    if (!pool) return PyErr_NoMemory();
+    for (Py_ssize_t j = 0; j < np; j++) {
+        pool[j] = PyLong_AsLong(PyList_GET_ITEM(pool_o, j));
+        if (pool[j] == -1 && PyErr_Occurred()) {
+            free(pool);
+            return NULL;
+        }
+        if (pool[j] < 0 || pool[j] >= 64) {
+            free(pool);
+            return PyLong_FromLong(-2);
+        }
+    }
+    int all = 1;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        PyObject *h = PyList_GET_ITEM(hands, i);
+        int clash = PyList_GET_SIZE(h) != size;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h) && !clash; j++)
+            if (mine >> PyLong_AsLong(PyList_GET_ITEM(h, j)) & 1) clash = 1;
+        if (clash && fit_hand(h, size, mine, pool, np, getrandbits)) {
+            free(pool);
+            return NULL;
+        }
+        if (PyList_GET_SIZE(h) != size) all = 0;
+    }
+    free(pool);
+    return PyLong_FromLong(all);
+}
+
 static PyMethodDef methods[] = {
+    {"restrict", py_restrict, METH_VARARGS, "Dossier._restrict's weights (see the module)."},
+    {"systematic", py_systematic, METH_VARARGS, "dossier._systematic's indices (see the module)."},
+    {"fit", py_fit, METH_VARARGS, "Dossier._fit_hands (see the module)."},
     {"fsum", py_fsum, METH_VARARGS, "math.fsum of finite floats, as the dossier's loops sum (for the tests)."},
     {"draw", py_draw, METH_VARARGS, "Dossier._draw_each: each hand draws Angela's checks (see the module)."},
     {"normalise", py_normalise, METH_VARARGS, "Dossier._weigh: the weights normalised (see the module)."},

@@ -86,10 +86,11 @@ _fsum: Final = math.fsum
 
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
-#: Dossier._read_guesses, _answer, _weigh and _draw_each in C (strategies/red_notice/
-#: _dossier_core.c), set by the package when the compiled build is in use
-#: (they spent half an expert game's instructions boxing ints and floats);
-#: None: the Python source.
+#: The dossier's inner loops in C (strategies/red_notice/_dossier_core.c:
+#: Dossier._read_guesses, _answer, _weigh, _draw_each, _fit_hands,
+#: _restrict's and _reveal's weights, _systematic), set by the package when
+#: the compiled build is in use (they spent half an expert game's
+#: instructions boxing ints and floats); None: the Python source.
 core: Any = None
 
 
@@ -159,6 +160,8 @@ def _mask(checks: list[int]) -> int:
 def _systematic(rng: random.Random, w: list[float], n: int) -> list[int]:
     """Systematic resampling: ``n`` indices of ``w`` (weights summing to 1),
     each about n x its weight times, from one draw of ``rng``."""
+    if core is not None:
+        return core.systematic(w, n, rng.random)  # type: ignore[no-any-return]
     u = rng.random() / n
     keep: list[int] = []
     last = len(w) - 1
@@ -428,30 +431,40 @@ class Dossier:
         key = (size, tuple(view.hand))
         if key == self.fitted:
             return  # every guess fits these already: nothing to draw
-        mine = set(view.hand)
-        mine_mask = 0  # Jessah's checks as a bitmask: cheaper to test than a set
-        for c in mine:
-            mine_mask |= 1 << c
-        pool: list[int] | None = None
+        mine = 0  # Jessah's checks as a bitmask: cheaper to test than a set
+        for c in view.hand:
+            mine |= 1 << c
+        fit = self._fit_each(size, mine, None)
+        if fit == -1:  # some hand needs a check from the unseen ones
+            fit = self._fit_each(size, mine, self._unseen(view))
+        self.fitted = key if fit == 1 else None
+
+    def _fit_each(self, size: int, mine: int, pool: list[int] | None) -> int:
+        """Each hand that does not hold ``size`` checks, or holds one of
+        ``mine`` (a bitmask), loses those, then checks drawn at random down to
+        ``size``, then draws up to it from ``pool``. 1 when every hand then
+        fits, 0 when some cannot; -1, touching nothing, when a hand needs
+        fixing and ``pool`` is None. The reference for _dossier_core.c's
+        ``fit``."""
         getrandbits = self.rng.getrandbits
-        for h in self.hands:
-            if len(h) == size:
-                clash = False
-                for c in h:
-                    if mine_mask >> c & 1:
-                        clash = True
-                        break
-                if not clash:
-                    continue
-            if pool is None:
-                pool = self._unseen(view)
-            h[:] = [c for c in h if c not in mine]
+        if core is not None:
+            got: int = core.fit(self.hands, size, mine, pool, getrandbits)
+            if got != -2:  # -2: a check past 63, which only Python handles
+                return got
+        need = [h for h in self.hands if len(h) != size or _mask(h) & mine]
+        if not need:
+            return 1
+        if pool is None:
+            return -1
+        for h in need:
+            h[:] = [c for c in h if not mine >> c & 1]
             while len(h) > size:
                 h.pop(_below(getrandbits, len(h)))
-            free = [c for c in pool if c not in h]
+            held = _mask(h)
+            free = [c for c in pool if not held >> c & 1]
             while len(h) < size and free:
                 h.append(free.pop(_below(getrandbits, len(free))))
-        self.fitted = key if all(len(h) == size for h in self.hands) else None
+        return 1 if all(len(h) == size for h in self.hands) else 0
 
     def _normalise(self, view: View) -> None:
         got = core.normalise(self.w, self.particles) if core is not None else self._weigh()
@@ -506,15 +519,23 @@ class Dossier:
         ``keep`` (a bitmask) lose their weight."""
         cities = self.cities
         old = self.w
-        self.w = [old[i] if keep >> cities[i] & 1 else 0.0 for i in range(len(cities))]
+        if core is not None:
+            self.w = core.restrict(cities, old, keep)
+        else:
+            self.w = [old[i] if keep >> cities[i] & 1 else 0.0 for i in range(len(cities))]
         self._normalise(view)
 
     def _reveal(self, view: View, city: int) -> None:
         """She is seen in ``city`` (a cash, a capture): the guesses that had her
         there keep their weight; every guess now has her there."""
         self.pub = 1 << city
-        w = [w if c == city else 0.0 for c, w in zip(self.cities, self.w)]
-        if _fsum(w) > 0:
+        if core is not None:
+            w = core.restrict(self.cities, self.w, 1 << city)
+            seen = core.fsum(w)
+        else:
+            w = [w if c == city else 0.0 for c, w in zip(self.cities, self.w)]
+            seen = _fsum(w)
+        if seen > 0:
             self.w = w
         self.cities = [city] * self.particles
         self._normalise(view)

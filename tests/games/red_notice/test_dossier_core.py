@@ -1,8 +1,9 @@
 """Jessah's dossier runs its inner loops in C with the compiled build
 (strategies/red_notice/_dossier_core.c): reading an announcement
 (``Dossier._read_guesses``), its answer per city (``Dossier._answer``),
-normalising its weights (``Dossier._weigh``) and drawing Angela's checks
-into every hand (``Dossier._draw_each``).
+normalising its weights (``Dossier._weigh``), drawing Angela's checks into
+every hand (``Dossier._draw_each``), fitting the hands to what Angela holds
+(``Dossier._fit_hands``), the 0/1 restrictions and the resampling.
 Both must do exactly what the Python source does: the same new city for
 every guess, the same floats bit for bit, the same draws from the
 dossier's stream."""
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -53,6 +56,17 @@ def _python_reading(args: tuple[Any, ...], state: Any) -> tuple[tuple[list[int],
     return got, d.rng.getstate()
 
 
+@contextmanager
+def _pure() -> Iterator[None]:
+    """The dossier's Python source alone, for a while (the reference)."""
+    saved = dossier_module.core
+    dossier_module.core = None
+    try:
+        yield
+    finally:
+        dossier_module.core = saved
+
+
 class _Checked:
     """dossier.core, reading every announcement both ways and comparing."""
 
@@ -93,6 +107,45 @@ class _Checked:
         self.kinds["resample" if got and got[1] else "normalise"] += 1
         return got
 
+    def fsum(self, xs: list[float]) -> float:
+        import math
+
+        got = self.core.fsum(xs)
+        assert got == math.fsum(xs)
+        return got  # type: ignore[no-any-return]
+
+    def restrict(self, cities: list[int], w: list[float], keep: int) -> Any:
+        got = self.core.restrict(cities, w, keep)
+        assert got == [w[i] if keep >> cities[i] & 1 else 0.0 for i in range(len(cities))]
+        self.kinds["restrict"] += 1
+        return got
+
+    def systematic(self, w: list[float], n: int, rand: Any) -> Any:
+        rng = rand.__self__
+        state = rng.getstate()
+        got = self.core.systematic(w, n, rand)
+        after = rng.getstate()
+        rng.setstate(state)
+        with _pure():
+            want = dossier_module._systematic(rng, w, n)
+        assert (got, after) == (want, rng.getstate())
+        self.kinds["resample"] += 1
+        return got
+
+    def fit(self, hands: list[list[int]], size: int, mine: int, pool: list[int] | None, getrandbits: Any) -> Any:
+        rng = getrandbits.__self__
+        state = rng.getstate()
+        d = Dossier(particles=len(hands))
+        d.hands = [list(h) for h in hands]
+        d.rng = random.Random()
+        d.rng.setstate(state)
+        got = self.core.fit(hands, size, mine, pool, getrandbits)
+        with _pure():
+            want = d._fit_each(size, mine, pool)
+        assert (got, hands, rng.getstate()) == (want, d.hands, d.rng.getstate())
+        self.kinds["fit" if got >= 0 else "fit, pool wanted"] += 1
+        return got
+
     def draw(self, hands: list[list[int]], pool: list[int], drawn: int, getrandbits: Any) -> Any:
         rng = getrandbits.__self__
         state = rng.getstate()
@@ -122,7 +175,7 @@ def test_the_c_reading_of_every_announcement_of_expert_games_is_the_python_one(m
     seen = checked.kinds
     # the games met every case the reading distinguishes
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
-                 "normalise", "resample", "draw"):
+                 "normalise", "resample", "draw", "restrict", "fit", "fit, pool wanted"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 
@@ -229,11 +282,58 @@ def test_the_c_fsum_is_math_fsum(xs):
     assert _core().fsum(xs) == math.fsum(xs)
 
 
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 60), size=st.integers(0, 5),
+       mine=st.lists(st.integers(0, 63), max_size=6), pool=st.none() | st.lists(st.integers(0, 63), unique=True,
+                                                                                  max_size=25))
+def test_the_c_fit_is_the_python_one(seed, particles, size, mine, pool):
+    """Hands too big, too small, holding Jessah's checks or fitting already;
+    no pool (it is asked for only when a hand needs one)."""
+    core = _core()
+    rng = random.Random(seed)
+    hands = [rng.sample(range(64), rng.choice((size, size, rng.randint(0, 7)))) for _ in range(particles)]
+    mask = sum(1 << c for c in sorted(set(mine)))
+    d = Dossier(particles=particles)
+    d.hands = [list(h) for h in hands]
+    d.rng = random.Random(seed ^ 4)
+    with _pure():
+        want = d._fit_each(size, mask, pool)
+    stream = random.Random(seed ^ 4)
+    got = core.fit(hands, size, mask, pool, stream.getrandbits)
+    assert (got, hands, stream.getstate()) == (want, d.hands, d.rng.getstate())
+    if got == -1:
+        assert pool is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80), n=st.integers(1, 100),
+       zeros=st.floats(0.0, 1.0))
+def test_the_c_restriction_and_resampling_are_the_python_ones(seed, particles, n, zeros):
+    core = _core()
+    rng = random.Random(seed)
+    cities = [rng.randrange(B.n) for _ in range(particles)]
+    w = [0.0 if rng.random() < zeros else rng.random() for _ in range(particles)]
+    keep = rng.getrandbits(B.n)
+    assert core.restrict(cities, w, keep) == [w[i] if keep >> cities[i] & 1 else 0.0 for i in range(particles)]
+    t = sum(w) or 1.0
+    w = [x / t for x in w]
+    stream = random.Random(seed ^ 5)
+    got = core.systematic(w, n, stream.random)
+    ref = random.Random(seed ^ 5)
+    with _pure():
+        assert got == dossier_module._systematic(ref, w, n)
+    assert stream.getstate() == ref.getstate()
+
+
 def test_a_check_past_64_is_left_to_python():
     core = _core()
     hands = [[1, 2]]
     assert core.draw(hands, [3, 64], 1, random.Random(0).getrandbits) is False
     assert hands == [[1, 2]]
+    hands = [[1, 70]]
+    assert core.fit(hands, 1, 0, [3], random.Random(0).getrandbits) == -2
+    assert core.fit(hands, 1, 1 << 70, [3], random.Random(0).getrandbits) == -2
+    assert hands == [[1, 70]]
 
 
 def test_a_map_too_big_for_the_c_reading_is_left_to_python():
