@@ -94,6 +94,19 @@ static void tables_free(PyObject *capsule) {
     }
 }
 
+/* PyLong_AsLong, reading a one-digit int of CPython 3.11 directly (cities and
+   checks are: the call cost more than the loops around it) */
+static inline long small_long(PyObject *o) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) return 0;
+        if (size == 1) return (long)((PyLongObject *)o)->ob_digit[0];
+    }
+#endif
+    return PyLong_AsLong(o);
+}
+
 static int as_u64(PyObject *o, uint64_t *out) {
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
@@ -437,6 +450,26 @@ static double fsum(const double *xs, int count) {
     }
     if (emax == INT_MIN) return 0.0;
     if (emax > 0x7fe - 20) return fsum_partials(xs, count); /* near overflow */
+    if (emax - emin <= 57) {
+        /* within 2^57 of each other (most sums here): one 128-bit integer */
+        unsigned __int128 acc = 0;
+        for (int i = 0; i < count; i++) {
+            if (xs[i] == 0.0) continue;
+            uint64_t b;
+            memcpy(&b, &xs[i], sizeof b);
+            uint64_t m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
+            acc += (unsigned __int128)m << ((int)(b >> 52 & 0x7ff) - emin);
+        }
+        uint64_t hi = (uint64_t)(acc >> 64), lo = (uint64_t)acc;
+        int top = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);
+        if (top <= 52) return ldexp((double)lo, emin - 1075);
+        int sh = top - 52;
+        unsigned __int128 q = acc >> sh;
+        unsigned __int128 rem = acc & ((((unsigned __int128)1) << sh) - 1);
+        unsigned __int128 half = ((unsigned __int128)1) << (sh - 1);
+        if (rem > half || (rem == half && (q & 1))) q++;
+        return ldexp((double)(uint64_t)q, emin - 1075 + sh);
+    }
     /* bit k of the integer is worth 2^(emin - 1075 + k) */
     uint64_t L[LIMBS];
     int nl = (emax - emin + 53 + 17) / 64 + 1;
@@ -778,7 +811,7 @@ static PyObject *py_announce(PyObject *self, PyObject *args) {
     if (!out_c || !out_w) goto done;
     uint64_t tried = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(cities, i));
+        long c = small_long(PyList_GET_ITEM(cities, i));
         if (c == -1 && PyErr_Occurred()) goto done;
         if (c < 0 || c >= t->n) {
             PyErr_SetString(PyExc_ValueError, "announce: a guess's city is off the map");
@@ -791,7 +824,7 @@ static PyObject *py_announce(PyObject *self, PyObject *args) {
         }
         uint64_t targets = 0;
         for (Py_ssize_t j = 0; j < PyList_GET_SIZE(hand); j++) {
-            long x = PyLong_AsLong(PyList_GET_ITEM(hand, j));
+            long x = small_long(PyList_GET_ITEM(hand, j));
             if (x == -1 && PyErr_Occurred()) goto done;
             if (x < 0 || x >= t->ncheck) {
                 PyErr_SetString(PyExc_ValueError, "announce: a guess holds an unknown check");
@@ -883,7 +916,7 @@ static PyObject *py_answer(PyObject *self, PyObject *args) {
     double mass[MAXN];
     for (int c = 0; c < n; c++) mass[c] = 0.0;
     for (Py_ssize_t i = 0; i < count; i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(cities, i));
+        long c = small_long(PyList_GET_ITEM(cities, i));
         if (c == -1 && PyErr_Occurred()) return NULL;
         if (c < 0 || c >= n) {
             PyErr_SetString(PyExc_ValueError, "answer: a guess's city is off the map");
@@ -1006,7 +1039,7 @@ static PyObject *py_draw(PyObject *self, PyObject *args) {
     }
     PyObject *out = NULL;
     for (Py_ssize_t i = 0; i < np; i++) {
-        pl[i] = PyLong_AsLong(PyList_GET_ITEM(pool, i));
+        pl[i] = small_long(PyList_GET_ITEM(pool, i));
         if (pl[i] == -1 && PyErr_Occurred()) goto done;
         if (pl[i] < 0 || pl[i] >= 64) goto refuse;
     }
@@ -1017,7 +1050,7 @@ static PyObject *py_draw(PyObject *self, PyObject *args) {
             goto done;
         }
         for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h); j++) {
-            long c = PyLong_AsLong(PyList_GET_ITEM(h, j));
+            long c = small_long(PyList_GET_ITEM(h, j));
             if (c == -1 && PyErr_Occurred()) goto done;
             if (c < 0 || c >= 64) goto refuse;
         }
@@ -1026,7 +1059,7 @@ static PyObject *py_draw(PyObject *self, PyObject *args) {
         PyObject *h = PyList_GET_ITEM(hands, i);
         uint64_t held = 0;
         for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h); j++)
-            held |= (uint64_t)1 << PyLong_AsLong(PyList_GET_ITEM(h, j));
+            held |= (uint64_t)1 << small_long(PyList_GET_ITEM(h, j));
         Py_ssize_t nf = 0;
         for (Py_ssize_t j = 0; j < np; j++)
             if (!(held >> pl[j] & 1)) free_[nf++] = pl[j];
@@ -1069,7 +1102,7 @@ static PyObject *py_restrict(PyObject *self, PyObject *args) {
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(cities, i));
+        long c = small_long(PyList_GET_ITEM(cities, i));
         if (c == -1 && PyErr_Occurred()) goto fail;
         PyObject *x;
         if (c >= 0 && c < 64 && (keep >> c & 1)) {
@@ -1142,7 +1175,7 @@ static int fit_hand(PyObject *h, long size, uint64_t mine, const long *pool, Py_
     }
     Py_ssize_t k = 0;
     for (Py_ssize_t j = 0; j < n; j++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(h, j));
+        long c = small_long(PyList_GET_ITEM(h, j));
         if (!(mine >> c & 1)) v[k++] = c;
     }
     while (k > size) {
@@ -1207,7 +1240,7 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
         }
         int clash = PyList_GET_SIZE(h) != size;
         for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h); j++) {
-            long c = PyLong_AsLong(PyList_GET_ITEM(h, j));
+            long c = small_long(PyList_GET_ITEM(h, j));
             if (c == -1 && PyErr_Occurred()) return NULL;
             if (c < 0 || c >= 64) return PyLong_FromLong(-2);
             if (mine >> c & 1) clash = 1;
@@ -1224,7 +1257,7 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
     long *pool = malloc((np + 1) * sizeof(long));
     if (!pool) return PyErr_NoMemory();
     for (Py_ssize_t j = 0; j < np; j++) {
-        pool[j] = PyLong_AsLong(PyList_GET_ITEM(pool_o, j));
+        pool[j] = small_long(PyList_GET_ITEM(pool_o, j));
         if (pool[j] == -1 && PyErr_Occurred()) {
             free(pool);
             return NULL;
@@ -1239,7 +1272,7 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
         PyObject *h = PyList_GET_ITEM(hands, i);
         int clash = PyList_GET_SIZE(h) != size;
         for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h) && !clash; j++)
-            if (mine >> PyLong_AsLong(PyList_GET_ITEM(h, j)) & 1) clash = 1;
+            if (mine >> small_long(PyList_GET_ITEM(h, j)) & 1) clash = 1;
         if (clash && fit_hand(h, size, mine, pool, np, getrandbits)) {
             free(pool);
             return NULL;
