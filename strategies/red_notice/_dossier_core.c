@@ -183,6 +183,12 @@ static PyObject *py_tables(PyObject *self, PyObject *args) {
         PyObject *brow = PySequence_GetItem(ball, c);
         if (!brow) goto fail;
         Py_ssize_t nb = PySequence_Size(brow);
+        if (nb < 1) {
+            Py_DECREF(brow);
+            if (nb < 0) goto fail;
+            free(t);
+            Py_RETURN_NONE;
+        }
         for (int d2 = 0; d2 < NBALL; d2++) {
             if (d2 < nb) {
                 if (seq_u64(brow, d2, &t->ball[c][d2])) {
