@@ -11,7 +11,8 @@
    - fit(): Dossier._fit_hands, each hand made to hold as many checks as
      Angela does and none of Jessah's;
    - restrict(): Dossier._restrict's and _reveal's 0/1 likelihood;
-   - systematic(): dossier._systematic, the resampling's indices.
+   - systematic(): dossier._systematic, the resampling's indices;
+   - start(): Dossier._start_guesses, the guesses of her start.
 
    The Python source stays the reference: it plays in pure mode, and
    tests/games/red_notice/test_dossier_core.py holds the two to the same
@@ -1289,7 +1290,122 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
     return PyLong_FromLong(all);
 }
 
+/* start(tables, pool, size, cities, jessah, radar, particles, tau, eps,
+   getrandbits, random) -> (cities, hands): each guess's hand drawn from
+   ``pool`` as random.sample's list path draws it, and its start city among
+   ``cities`` by the model's odds for where that hand cashes
+   (Dossier._start_guesses); None, drawing nothing, when the sample would
+   not take that path (more than 5 of more than 21) or a check is past 63. */
+static PyObject *py_start(PyObject *self, PyObject *args) {
+    PyObject *cap, *pool_o, *cities_o, *getrandbits, *rand;
+    int size, jessah, particles;
+    double radar, tau, eps;
+    if (!PyArg_ParseTuple(args, "OO!iO!ididdOO", &cap, &PyList_Type, &pool_o, &size, &PyList_Type, &cities_o,
+                          &jessah, &radar, &particles, &tau, &eps, &getrandbits, &rand))
+        return NULL;
+    const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
+    if (!t) return NULL;
+    Py_ssize_t np = PyList_GET_SIZE(pool_o), nc = PyList_GET_SIZE(cities_o);
+    if (size > 5 || np > 21 || size < 0 || size > np || nc < 1 || nc > MAXN || jessah < 0 || jessah >= t->n ||
+        particles < 0)
+        Py_RETURN_NONE;
+    long pool[22], cities[MAXN];
+    for (Py_ssize_t i = 0; i < np; i++) {
+        pool[i] = small_long(PyList_GET_ITEM(pool_o, i));
+        if (pool[i] == -1 && PyErr_Occurred()) return NULL;
+        if (pool[i] < 0 || pool[i] >= t->ncheck) Py_RETURN_NONE;
+    }
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        cities[i] = small_long(PyList_GET_ITEM(cities_o, i));
+        if (cities[i] == -1 && PyErr_Occurred()) return NULL;
+        if (cities[i] < 0 || cities[i] >= t->n) Py_RETURN_NONE;
+    }
+    /* the odds by where a hand cashes, as cumulative weights */
+    uint64_t odds_t[64];
+    double odds[64][MAXN];
+    int nodds = 0;
+    PyObject *out_c = PyList_New(particles), *out_h = PyList_New(particles), *result = NULL;
+    if (!out_c || !out_h) goto done;
+    const int *dj = t->dist[jessah];
+    for (int p = 0; p < particles; p++) {
+        long rest[22], hand[6];
+        memcpy(rest, pool, np * sizeof(long));
+        uint64_t targets = 0;
+        for (int i = 0; i < size; i++) {
+            long j = below(getrandbits, (long)(np - i));
+            if (j < 0) goto done;
+            hand[i] = rest[j];
+            rest[j] = rest[np - i - 1];
+            targets |= t->check_mask[hand[i]];
+        }
+        const double *cum = NULL;
+        double fresh[MAXN];
+        for (int k = 0; k < nodds; k++)
+            if (odds_t[k] == targets) cum = odds[k];
+        if (!cum) {
+            double *c = nodds < 64 ? odds[nodds] : fresh;
+            double ex[MAXN];
+            for (Py_ssize_t i = 0; i < nc; i++) {
+                int d = FAR;  /* Board.dist_to_mask: the nearest city of targets */
+                for (int x = 0; x < t->n; x++)
+                    if ((targets >> x & 1) && t->dist[x][cities[i]] < d) d = t->dist[x][cities[i]];
+                int a = d < 4 ? d : 4, b = dj[cities[i]] < 4 ? dj[cities[i]] : 4;
+                ex[i] = -1.0 * (double)a + 0.6 * (double)b - radar;
+            }
+            double top = ex[0];  /* _choice: the softmax at tau, mixed with eps */
+            for (Py_ssize_t i = 0; i < nc; i++)
+                if (ex[i] > top) top = ex[i];
+            for (Py_ssize_t i = 0; i < nc; i++) ex[i] = exp((ex[i] - top) / tau);
+            double total = fsum(ex, (int)nc);
+            double acc = 0.0;
+            for (Py_ssize_t i = 0; i < nc; i++) {
+                double q = (1 - eps) * ex[i] / total + eps / (double)nc;
+                acc = i ? acc + q : q;  /* itertools.accumulate */
+                c[i] = acc;
+            }
+            if (nodds < 64) odds_t[nodds++] = targets;
+            cum = c;
+        }
+        /* _pick: one random(), bisected (bisect_right over all but the last) */
+        PyObject *u = PyObject_CallNoArgs(rand);
+        if (!u) goto done;
+        double r = PyFloat_AsDouble(u);
+        Py_DECREF(u);
+        if (r == -1.0 && PyErr_Occurred()) goto done;
+        r = r * (cum[nc - 1] + 0.0);
+        Py_ssize_t lo = 0, hi = nc - 1;
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (r < cum[mid]) hi = mid;
+            else lo = mid + 1;
+        }
+        PyObject *city = PyLong_FromLong(cities[lo]);
+        PyObject *h = PyList_New(size);
+        if (!city || !h) {
+            Py_XDECREF(city);
+            Py_XDECREF(h);
+            goto done;
+        }
+        PyList_SET_ITEM(out_c, p, city);
+        for (int i = 0; i < size; i++) {
+            PyObject *x = PyLong_FromLong(hand[i]);
+            if (!x) {
+                Py_DECREF(h);
+                goto done;
+            }
+            PyList_SET_ITEM(h, i, x);
+        }
+        PyList_SET_ITEM(out_h, p, h);
+    }
+    result = PyTuple_Pack(2, out_c, out_h);
+done:
+    Py_XDECREF(out_c);
+    Py_XDECREF(out_h);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"start", py_start, METH_VARARGS, "Dossier._start_guesses (see the module)."},
     {"restrict", py_restrict, METH_VARARGS, "Dossier._restrict's weights (see the module)."},
     {"systematic", py_systematic, METH_VARARGS, "dossier._systematic's indices (see the module)."},
     {"fit", py_fit, METH_VARARGS, "Dossier._fit_hands (see the module)."},

@@ -87,11 +87,20 @@ _fsum: Final = math.fsum
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
 #: The dossier's inner loops in C (strategies/red_notice/_dossier_core.c:
-#: Dossier._read_guesses, _answer, _weigh, _draw_each, _fit_hands,
-#: _restrict's and _reveal's weights, _systematic), set by the package when
+#: Dossier._read_guesses, _answer, _weigh, _draw_each, _fit_each,
+#: _start_guesses, _restrict's and _reveal's weights, _systematic), set by the package when
 #: the compiled build is in use (they spent half an expert game's
 #: instructions boxing ints and floats); None: the Python source.
 core: Any = None
+
+
+def _tables(b: Board) -> Any:
+    """The map's tables for the C loops, built once per board; False when
+    the map is too big for them (more than 64 cities)."""
+    t = b.native
+    if t is None:
+        t = b.native = core.tables(b.n, b.nbr_routes, b.cont, b.dist, b.ball, b.cont_mask, b.check_mask) or False
+    return t
 
 
 def _below(getrandbits: Callable[[int], int], n: int) -> int:
@@ -368,12 +377,28 @@ class Dossier:
     def _start(self, view: View, b: Board, cont: int) -> None:
         pool = self._unseen(view)
         cities = bits(b.cont_mask[cont])
-        dj = b.dist[self.jessah]
         radar = 1.5 if self.radars[cont] else 0.0
-        rng = self.rng
-        self.cities, self.hands, self.w = [], [], []
         self.fitted = None
         size = min(len(pool), max(0, self.dealt - 1))  # she kept all but the check she showed
+        got: tuple[list[int], list[list[int]]] | None = None
+        if core is not None and _tables(b):
+            got = core.start(_tables(b), pool, size, cities, self.jessah, radar, self.particles, self.tau, self.eps,
+                             self.rng.getrandbits, self.rng.random)
+        if got is None:
+            got = self._start_guesses(b, pool, size, cities, radar)
+        self.cities, self.hands = got
+        self.w = [1.0] * self.particles
+        self.started = True
+
+    def _start_guesses(self, b: Board, pool: list[int], size: int, cities: list[int],
+                       radar: float) -> tuple[list[int], list[list[int]]]:
+        """Each guess's hand, ``size`` checks of ``pool``, and its start city
+        among ``cities``, chosen as a planner would for where that hand
+        cashes. The reference for _dossier_core.c's ``start``."""
+        dj = b.dist[self.jessah]
+        rng = self.rng
+        out_c: list[int] = []
+        out_h: list[list[int]] = []
         # The start's odds depend on the hand only through where it cashes:
         # computed once per such set, as cumulative weights (_pick).
         odds: dict[int, list[float]] = {}
@@ -385,10 +410,9 @@ class Dossier:
                 d = b.dist_to_mask(targets)
                 sc = [-1.0 * min(d[c], 4) + 0.6 * min(dj[c], 4) - radar for c in cities]
                 cum = odds[targets] = list(accumulate(self._choice(sc)))
-            self.cities.append(_pick(rng, cities, cum))
-            self.hands.append(hand)
-            self.w.append(1.0)
-        self.started = True
+            out_c.append(_pick(rng, cities, cum))
+            out_h.append(hand)
+        return out_c, out_h
 
     def _choice(self, scores: list[float]) -> list[float]:
         """The model's choice among scored options: softmax at ``tau``, mixed
@@ -736,15 +760,10 @@ class Dossier:
         # out before anything is scored.
         wide, quiet = self._reach(b, steps, journalist)
         got: tuple[list[int], list[float]] | None = None
-        if core is not None:  # the same reading in C (compiled build)
-            tables = b.native
-            if tables is None:
-                tables = b.native = core.tables(b.n, b.nbr_routes, b.cont, b.dist, b.ball, b.cont_mask,
-                                                b.check_mask) or False
-            if tables:
-                got = core.announce(tables, self.cities, self.hands, self.w, ann, steps, journalist, escape,
-                                    wide, quiet, self.jessah, self.up, self.radars, self.barriers, self.precise,
-                                    b.open_masks(self.barriers), self.rng.random, self.tau, self.eps)
+        if core is not None and _tables(b):  # the same reading in C (compiled build)
+            got = core.announce(_tables(b), self.cities, self.hands, self.w, ann, steps, journalist, escape,
+                                wide, quiet, self.jessah, self.up, self.radars, self.barriers, self.precise,
+                                b.open_masks(self.barriers), self.rng.random, self.tau, self.eps)
         if got is None:
             got = self._read_guesses(b, steps, journalist, escape, ann, wide, quiet)
         cities, w = got

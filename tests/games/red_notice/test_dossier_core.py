@@ -3,7 +3,8 @@
 (``Dossier._read_guesses``), its answer per city (``Dossier._answer``),
 normalising its weights (``Dossier._weigh``), drawing Angela's checks into
 every hand (``Dossier._draw_each``), fitting the hands to what Angela holds
-(``Dossier._fit_hands``), the 0/1 restrictions and the resampling.
+(``Dossier._fit_hands``), the 0/1 restrictions, the resampling and the
+guesses of her start (``Dossier._start_guesses``).
 Both must do exactly what the Python source does: the same new city for
 every guess, the same floats bit for bit, the same draws from the
 dossier's stream."""
@@ -146,6 +147,15 @@ class _Checked:
         self.kinds["fit" if got >= 0 else "fit, pool wanted"] += 1
         return got
 
+    def start(self, tables: Any, pool: list[int], size: int, cities: list[int], jessah: int, radar: float,
+              particles: int, tau: float, eps: float, getrandbits: Any, rand: Any) -> Any:
+        rng = rand.__self__
+        state = rng.getstate()
+        got = self.core.start(tables, pool, size, cities, jessah, radar, particles, tau, eps, getrandbits, rand)
+        assert (got, rng.getstate()) == _python_start(pool, size, cities, jessah, radar, particles, tau, eps, state)
+        self.kinds["start"] += 1
+        return got
+
     def draw(self, hands: list[list[int]], pool: list[int], drawn: int, getrandbits: Any) -> Any:
         rng = getrandbits.__self__
         state = rng.getstate()
@@ -155,6 +165,17 @@ class _Checked:
         assert (hands, rng.getstate()) == _python_draw(before, pool, drawn, state)
         self.kinds["draw"] += 1
         return got
+
+
+def _python_start(pool: list[int], size: int, cities: list[int], jessah: int, radar: float, particles: int,
+                  tau: float, eps: float, state: Any) -> tuple[Any, Any]:
+    d = Dossier(particles=particles, tau=tau, eps=eps)
+    d.jessah = jessah
+    d.rng = random.Random()
+    d.rng.setstate(state)
+    with _pure():
+        got = d._start_guesses(B, pool, size, cities, radar)
+    return got, d.rng.getstate()
 
 
 def _python_draw(hands: list[list[int]], pool: list[int], drawn: int, state: Any) -> tuple[list[list[int]], Any]:
@@ -175,7 +196,7 @@ def test_the_c_reading_of_every_announcement_of_expert_games_is_the_python_one(m
     seen = checked.kinds
     # the games met every case the reading distinguishes
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
-                 "normalise", "resample", "draw", "restrict", "fit", "fit, pool wanted"):
+                 "normalise", "resample", "draw", "restrict", "fit", "fit, pool wanted", "start"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 
@@ -323,6 +344,29 @@ def test_the_c_restriction_and_resampling_are_the_python_ones(seed, particles, n
     with _pure():
         assert got == dossier_module._systematic(ref, w, n)
     assert stream.getstate() == ref.getstate()
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80), size=st.integers(0, 7),
+       pool=st.lists(st.integers(0, len(COMPS.checks) - 1), unique=True, max_size=24), cont=st.integers(0, 5),
+       radar=st.sampled_from([0.0, 1.5]), tau=st.sampled_from([0.05, 0.3, 2.0]), eps=st.sampled_from([0.0, 0.1]))
+def test_the_c_start_is_the_python_one(seed, particles, size, pool, cont, radar, tau, eps):
+    """Any pool, hand size (past what random.sample's list path takes: then
+    Python draws, and C draws nothing), continent and model terms."""
+    core = _core()
+    cities = [c for c in range(B.n) if B.cont_mask[cont % len(B.cont_mask)] >> c & 1]
+    jessah = random.Random(seed).randrange(B.n)
+    size = min(size, len(pool))
+    stream = random.Random(seed ^ 6)
+    state = stream.getstate()
+    tables = core.tables(B.n, B.nbr_routes, B.cont, B.dist, B.ball, B.cont_mask, B.check_mask)
+    got = core.start(tables, pool, size, cities, jessah, radar, particles, tau, eps, stream.getrandbits,
+                     stream.random)
+    if got is None:
+        assert size > 5 or len(pool) > 21
+        assert stream.getstate() == state
+        return
+    assert (got, stream.getstate()) == _python_start(pool, size, cities, jessah, radar, particles, tau, eps, state)
 
 
 def test_a_check_past_64_is_left_to_python():
