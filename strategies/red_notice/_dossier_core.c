@@ -108,6 +108,30 @@ static inline long small_long(PyObject *o) {
     return PyLong_AsLong(o);
 }
 
+/* One draw of the dossier's stream (its bound random()); -1 on failure. */
+static int draw_random(PyObject *rand, double *out) {
+    PyObject *u = PyObject_CallNoArgs(rand);
+    if (!u) return -1;
+    *out = PyFloat_AsDouble(u);
+    Py_DECREF(u);
+    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* A new list of the ints v[0..n). */
+static PyObject *int_list(const long *v, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
 static int as_u64(PyObject *o, uint64_t *out) {
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
@@ -862,11 +886,8 @@ static PyObject *py_announce(PyObject *self, PyObject *args) {
                 goto done;
             }
             if (o->p_ann > 0) {
-                PyObject *u = PyObject_CallNoArgs(rand);
-                if (!u) goto done;
-                double r = PyFloat_AsDouble(u);
-                Py_DECREF(u);
-                if (r == -1.0 && PyErr_Occurred()) goto done;
+                double r;
+                if (draw_random(rand, &r)) goto done;
                 r = r * o->p_ann;
                 pick = pl->to[pl->nends - 1];
                 double acc = 0.0;
@@ -1138,11 +1159,8 @@ static PyObject *py_systematic(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "systematic: no weights");
         return NULL;
     }
-    PyObject *r = PyObject_CallNoArgs(rand);
-    if (!r) return NULL;
-    double u = PyFloat_AsDouble(r);
-    Py_DECREF(r);
-    if (u == -1.0 && PyErr_Occurred()) return NULL;
+    double u;
+    if (draw_random(rand, &u)) return NULL;
     u = u / (double)n;
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
@@ -1203,16 +1221,8 @@ static int fit_hand(PyObject *h, long size, uint64_t mine, const long *pool, Py_
         memmove(&free_[j], &free_[j + 1], (nf - j - 1) * sizeof(long));
         nf--;
     }
-    PyObject *items = PyList_New(k);
+    PyObject *items = int_list(v, k);
     if (!items) goto done;
-    for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *o = PyLong_FromLong(v[j]);
-        if (!o) {
-            Py_DECREF(items);
-            goto done;
-        }
-        PyList_SET_ITEM(items, j, o);
-    }
     rc = PyList_SetSlice(h, 0, PY_SSIZE_T_MAX, items);
     Py_DECREF(items);
 done:
@@ -1367,11 +1377,8 @@ static PyObject *py_start(PyObject *self, PyObject *args) {
             cum = c;
         }
         /* _pick: one random(), bisected (bisect_right over all but the last) */
-        PyObject *u = PyObject_CallNoArgs(rand);
-        if (!u) goto done;
-        double r = PyFloat_AsDouble(u);
-        Py_DECREF(u);
-        if (r == -1.0 && PyErr_Occurred()) goto done;
+        double r;
+        if (draw_random(rand, &r)) goto done;
         r = r * (cum[nc - 1] + 0.0);
         Py_ssize_t lo = 0, hi = nc - 1;
         while (lo < hi) {
@@ -1380,21 +1387,13 @@ static PyObject *py_start(PyObject *self, PyObject *args) {
             else lo = mid + 1;
         }
         PyObject *city = PyLong_FromLong(cities[lo]);
-        PyObject *h = PyList_New(size);
+        PyObject *h = int_list(hand, size);
         if (!city || !h) {
             Py_XDECREF(city);
             Py_XDECREF(h);
             goto done;
         }
         PyList_SET_ITEM(out_c, p, city);
-        for (int i = 0; i < size; i++) {
-            PyObject *x = PyLong_FromLong(hand[i]);
-            if (!x) {
-                Py_DECREF(h);
-                goto done;
-            }
-            PyList_SET_ITEM(h, i, x);
-        }
         PyList_SET_ITEM(out_h, p, h);
     }
     result = PyTuple_Pack(2, out_c, out_h);

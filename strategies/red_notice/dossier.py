@@ -286,8 +286,7 @@ class Dossier:
         if not self.started or not k:
             return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)] if k else [0.0] * n
         self._fit_hands(view)
-        # (the C loops hold a city in a 64-bit mask: a bigger map stays in Python)
-        fast = core is not None and n <= 64
+        fast = core is not None and _tables(b)  # a map too big for the C loops stays in Python
         got = core.answer(self.cities, self.w, belief, n, self.floor) if fast else self._answer(belief, n)
         if got is None:
             self._restart(view, belief)
@@ -545,7 +544,7 @@ class Dossier:
         ``keep`` (a bitmask) lose their weight."""
         cities = self.cities
         old = self.w
-        if core is not None and self.b.n <= 64:
+        if core is not None and _tables(self.b):
             self.w = core.restrict(cities, old, keep)
         else:
             self.w = [old[i] if keep >> cities[i] & 1 else 0.0 for i in range(len(cities))]
@@ -555,7 +554,7 @@ class Dossier:
         """She is seen in ``city`` (a cash, a capture): the guesses that had her
         there keep their weight; every guess now has her there."""
         self.pub = 1 << city
-        if core is not None and self.b.n <= 64:
+        if core is not None and _tables(self.b):
             w = core.restrict(self.cities, self.w, 1 << city)
             seen = core.fsum(w)
         else:
