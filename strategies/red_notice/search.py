@@ -28,7 +28,7 @@ worlds (``[angela.|jessah.]kind[:weight]``: ceil(weight x ``iterations``)
 worlds), so ``iterations`` scales the whole budget; the default spends it
 where measured stakes are highest (docs/strategies.md), and gives Jessah
 none: her rollouts cost her points (her rollout players hunt without a
-dossier), so by default she is the expert agent on a 200-guess dossier, and
+dossier), so by default she is the expert agent on a 1,000-guess dossier, and
 searches only the kinds she is given. Forced decisions
 (one option), decisions of the kinds its seat does not search, and those
 with more than ``max_options`` options are the expert's, with no rollout
@@ -106,8 +106,8 @@ class Search(Strategy):
     uses_history = False  # nor do its rollout players
     PARAMS: ClassVar[dict[str, Any]] = {
         "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
-        "first_step": True, "belief": "dossier", "particles": 200, "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
-        "ahead": 0.6, "rollout_dossier": 0,
+        "first_step": True, "belief": "dossier", "particles": 1000, "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
+        "ahead": 0.3, "rollout_dossier": 0,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "iterations": (int, 0, 10_000), "max_options": (int, 2, 200), "margin": (float, 0.0, 10.0),
@@ -184,9 +184,10 @@ class Search(Strategy):
         # gives her worlds Angela's city and hand together.
         particles = int(self.params["particles"]) if self.belief == "dossier" else 0
         self.expert = Expert(**style, dossier=particles)
-        # Her hunt's look-ahead (Expert.AHEAD): twice the expert's, which 200
-        # guesses repay (about 1 point of Angela's win rate: the ahead_hunter
-        # probe against dossier_hunter, docs/strategies.md); 0: none.
+        # Her hunt's look-ahead (Expert.AHEAD; 0: none). Since session 19 the
+        # expert's own 0.3: on 1,000 guesses, 0.6 held the expert forger 0.3
+        # points higher ([-0.1, +0.8], 20,000 paired games) and 1.0 6.2 points
+        # higher (docs/strategies.md, "Session 19"); 0.6 was the better on 200.
         self.expert.look_ahead = float(self.params["ahead"])
         # The rollout players: the expert in both seats, re-seeded per world,
         # Jessah without a dossier (one per rollout would cost ten rollouts).

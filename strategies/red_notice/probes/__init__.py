@@ -46,7 +46,7 @@ PROBES: tuple[Probe, ...] = (
           "forger stays near where she was last seen: the agent hunts the belief cities nearest the last "
           "sighting first"),
     Probe("dossier_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:DossierHunter",
-          "forger's plans are predictable: the agent keeps a dossier of 200 guesses (search's) on a planning "
+          "forger's plans are predictable: the agent keeps a dossier of 200 guesses on a planning "
           "forger and hunts on it"),
     Probe("sharp_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:SharpHunter",
           "forger's plans are very predictable: the dossier hunter trusting its model of a planning forger "
@@ -54,6 +54,9 @@ PROBES: tuple[Probe, ...] = (
     Probe("ahead_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:AheadHunter",
           "forger's next movement stays within reach of where a hunt ends: the dossier hunter weighing twice "
           "as much (AHEAD 0.6) the dossier's mass it can reach after her next movement"),
+    Probe("thousand_hunter", "jessah", "rnsim_strategies.red_notice.probes.agents:ThousandHunter",
+          "a bigger dossier reads the forger better: the agent keeps 1,000 guesses (search's Jessah) where "
+          "the expert keeps 64"),
     Probe("security_weigher", "jessah", "rnsim_strategies.red_notice.probes.agents:SecurityWeigher",
           "agent places her radars and barriers where the forger can be, not where she likely is: the agent "
           "bars the exits of the cities her dossier weighs most, barriers weighing 3 times the expert's"),

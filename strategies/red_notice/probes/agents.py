@@ -110,7 +110,7 @@ class NearHunter(_Sharpened):
 
 
 class DossierHunter(Expert):
-    """Hunts on a dossier of 200 guesses (search's) where the expert keeps 64:
+    """Hunts on a dossier of 200 guesses (search's until session 19) where the expert keeps 64:
     the forger's movements are read as a planning forger's, and her plans are
     predictable. With the bare public set as its belief, the expert pair lost
     15.8 points of Jessah's to this agent (docs/strategies.md)."""
@@ -143,6 +143,19 @@ class AheadHunter(DossierHunter):
     name = "ahead_hunter"
     uses_history = True
     AHEAD = 0.6
+
+
+class ThousandHunter(Expert):
+    """Hunts on a dossier of 1,000 guesses where the expert keeps 64: search's
+    Jessah since session 19, game for game, as a ten-line plugin could copy
+    her. Against the expert forger it held Angela 1.9 points lower than the
+    expert agent does (20,000 paired games, master seed 19; docs/
+    strategies.md, "Session 19"): the edge of search's Jessah that a plugin
+    can take from the expert pair."""
+
+    name = "thousand_hunter"
+    uses_history = True
+    PARAMS = {**Expert.PARAMS, "dossier": 1000}
 
 
 class SecurityWeigher(Expert):

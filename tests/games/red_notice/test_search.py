@@ -34,17 +34,16 @@ def test_search_plays_whole_legal_games_in_both_seats_deterministically():
 
 def test_zero_iterations_is_the_expert_and_a_budget_searches():
     # The expert's Jessah keeps a dossier of 64 guesses by default, search's of
-    # 200 (``particles``), and looks twice as far ahead (``ahead``): with the
-    # same dossier and look-ahead, no search is the expert.
+    # 1,000 (``particles``): with the same dossier, no search is the expert.
     r0 = play_game(angela="search", jessah="search", angela_params={"iterations": 0},
-                   jessah_params={"iterations": 0, "particles": 64, "ahead": 0.3}, seed=5, game_index=0, log=True)
+                   jessah_params={"iterations": 0, "particles": 64}, seed=5, game_index=0, log=True)
     rx = play_game(angela="expert", jessah="expert", seed=5, game_index=0, log=True)
     assert r0.events == rx.events
-    r200 = play_game(angela="expert", jessah="search", jessah_params={"iterations": 0, "ahead": 0.3}, seed=5,
-                     game_index=0, log=True)
-    rx200 = play_game(angela="expert", jessah="expert", jessah_params={"dossier": 200}, seed=5, game_index=0,
+    r1000 = play_game(angela="expert", jessah="search", jessah_params={"iterations": 0}, seed=5, game_index=0,
                       log=True)
-    assert r200.events == rx200.events
+    rx1000 = play_game(angela="expert", jessah="expert", jessah_params={"dossier": 1000}, seed=5, game_index=0,
+                       log=True)
+    assert r1000.events == rx1000.events
     s = Search(**CHEAP)
     play_game(angela=s, jessah="expert", seed=5, game_index=0)
     assert s.searched > 0 and s.rollouts >= 2 * s.searched  # each search tries every option in a world
@@ -77,22 +76,23 @@ def test_choices_do_not_move_when_the_hidden_facts_are_redrawn():
     assert min(checked.values()) >= 3, checked
 
 
-def test_by_default_jessah_searches_nothing_and_is_the_far_sighted_200_guess_dossier_agent():
+def test_by_default_jessah_searches_nothing_and_is_the_1000_guess_dossier_agent():
     # Session 10: her rollouts cost her 2.7 points (docs/strategies.md), so
     # the default kinds give her none; she is then the expert on search's
-    # dossier looking twice as far ahead as the expert (session 11), event for
-    # event the ahead_hunter probe, while Angela keeps her search.
+    # dossier of 1,000 guesses (session 19), event for event the
+    # thousand_hunter probe, while Angela keeps her search.
     assert Search().budgets[1] == {}
     assert Search().budgets[0]["angela_move"] == 4 and Search().budgets[0]["bank"] == 8
     for g in range(2):
         got = play_game(angela="expert", jessah="search", seed=11, game_index=g, log=True)
-        want = play_game(angela="expert", jessah="rnsim_strategies.red_notice.probes.agents:AheadHunter", seed=11,
+        want = play_game(angela="expert", jessah="rnsim_strategies.red_notice.probes.agents:ThousandHunter", seed=11,
                          game_index=g, log=True)
         assert got.events == want.events
-    # ahead 0.3 is the expert's look-ahead: then the plain dossier_hunter probe
-    got = play_game(angela="expert", jessah="search", jessah_params={"ahead": 0.3}, seed=11, game_index=0, log=True)
-    want = play_game(angela="expert", jessah="expert", jessah_params={"dossier": 200}, seed=11, game_index=0,
-                     log=True)
+    # ahead 0.6 on 200 guesses (her default before session 19): the ahead_hunter probe
+    got = play_game(angela="expert", jessah="search", jessah_params={"ahead": 0.6, "particles": 200}, seed=11,
+                    game_index=0, log=True)
+    want = play_game(angela="expert", jessah="rnsim_strategies.red_notice.probes.agents:AheadHunter", seed=11,
+                     game_index=0, log=True)
     assert got.events == want.events
 
 
@@ -322,7 +322,7 @@ def test_jessahs_rollout_player_hunts_on_a_clone_of_her_dossier_that_leaves_hers
 
     params = {"iterations": 1, "kinds": "jessah.bank,jessah.check", "rollout_dossier": 8}
     j = Search(**params)
-    shadow = Expert(dossier=200)
+    shadow = Expert(dossier=Search.PARAMS["particles"])
     a = load_strategy("expert")
     s = game_seeds(4, 0)
     a.new_game(0, random.Random(s.seats[0]))
