@@ -117,6 +117,19 @@ static int draw_random(PyObject *rand, double *out) {
     return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
 }
 
+/* Item i of two result lists, stealing both new references; -1 (both
+   released) if either failed to be made. */
+static int set_pair(PyObject *la, PyObject *lb, Py_ssize_t i, PyObject *a, PyObject *b) {
+    if (!a || !b) {
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        return -1;
+    }
+    PyList_SET_ITEM(la, i, a);
+    PyList_SET_ITEM(lb, i, b);
+    return 0;
+}
+
 /* A new list of the ints v[0..n). */
 static PyObject *int_list(const long *v, Py_ssize_t n) {
     PyObject *out = PyList_New(n);
@@ -903,15 +916,7 @@ static PyObject *py_announce(PyObject *self, PyObject *args) {
                 wi = old * o->p_ann;
             }
         }
-        PyObject *pc = PyLong_FromLong(pick);
-        PyObject *pw = PyFloat_FromDouble(wi);
-        if (!pc || !pw) {
-            Py_XDECREF(pc);
-            Py_XDECREF(pw);
-            goto done;
-        }
-        PyList_SET_ITEM(out_c, i, pc);
-        PyList_SET_ITEM(out_w, i, pw);
+        if (set_pair(out_c, out_w, i, PyLong_FromLong(pick), PyFloat_FromDouble(wi)) < 0) goto done;
     }
     result = PyTuple_Pack(2, out_c, out_w);
 done:
@@ -1386,15 +1391,7 @@ static PyObject *py_start(PyObject *self, PyObject *args) {
             if (r < cum[mid]) hi = mid;
             else lo = mid + 1;
         }
-        PyObject *city = PyLong_FromLong(cities[lo]);
-        PyObject *h = int_list(hand, size);
-        if (!city || !h) {
-            Py_XDECREF(city);
-            Py_XDECREF(h);
-            goto done;
-        }
-        PyList_SET_ITEM(out_c, p, city);
-        PyList_SET_ITEM(out_h, p, h);
+        if (set_pair(out_c, out_h, p, PyLong_FromLong(cities[lo]), int_list(hand, size)) < 0) goto done;
     }
     result = PyTuple_Pack(2, out_c, out_h);
 done:
