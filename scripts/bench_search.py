@@ -1,4 +1,4 @@
-"""Benchmarks of the ``search`` player (issue 12, item 4). Not unit tests:
+"""Benchmarks of the ``search`` player. Not unit tests:
 run them on an idle machine and quote the command next to each number.
 
     python scripts/bench_search.py costs --games 20 --samples 5

@@ -1,4 +1,4 @@
-"""Experiments for Jessah's seat (issue 12): the expert agent hunting on
+"""Experiments for Jessah's seat: the expert agent hunting on
 other models of where the forger is. Not built-in players; they are probes
 for ``rnsim exploit``, run from the repository root:
 

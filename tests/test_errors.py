@@ -1,5 +1,5 @@
 """Mistakes a designer makes get one line naming the file or flag, exit 2, and
-leave nothing behind (issue 11, "clear errors instead of tracebacks")."""
+leave nothing behind ("clear errors instead of tracebacks")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The expert's habits that make it harder to exploit (issue 12): Jessah reads
+"""The expert's habits that make it harder to exploit: Jessah reads
 the leak of a radar removal, both seats pick among near-equal options from
 their own stream, and the agent's risk does something over its whole range."""
 
@@ -106,7 +106,7 @@ def test_mixing_draws_only_from_the_seats_stream():
     assert _decisions({}) == _decisions({})
 
 
-# ------------------------------------------------- Jessah's dossier (session 9)
+# ------------------------------------------------- Jessah's dossier
 
 
 def test_the_agent_hunts_on_her_dossier_of_public_facts_only():
@@ -294,7 +294,7 @@ def test_the_forger_spends_her_security_at_once_on_a_radar_drawn_from_her_stream
     Security gain and before a movement step alike), drawn at random from
     her seat's stream, so that a removal says nothing of where she is; with
     SPEND_AT_ONCE off she keeps them below her cap (spending only on the
-    radar her next step would trip), as before session 14."""
+    radar her next step would trip)."""
     from tests.games.red_notice.scenario import move, scenario, security
 
     class Keeper(Expert):
@@ -333,9 +333,9 @@ def _security_choice(view: View, decision: Any, weights: list[float] | None, wei
 def test_jessah_bars_the_way_out_of_the_city_her_dossier_weighs_most():
     """With a dossier, Jessah's barrier goes on an exit of the belief from
     the city her dossier weighs most, and follows the weight when it moves
-    (session 17: placed on the bare set, her security left the forger 7-8
-    points more). Without weights, or with SECURITY_WEIGHT 0, she plays the
-    bare set's scores as before."""
+    (placed on the bare set, her security leaves the forger 7-8 points
+    more). Without weights, or with SECURITY_WEIGHT 0, she plays the bare
+    set's scores."""
     from tests.games.red_notice.scenario import scenario, security
 
     cont = COMPS.city_continent

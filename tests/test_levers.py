@@ -1,6 +1,6 @@
 """Design levers: every numeric knob has a notch, and the component choices a
 designer tunes (upgrades in the deck, identities dealt, tokens, checks) are
-validated rule knobs that the engine honours (issue 13)."""
+validated rule knobs that the engine honours."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Design levers on real games: sweeps, the adaptive crossing search and the
-tornado of one-notch changes (issue 13; statistics in docs/levers.md).
+tornado of one-notch changes (statistics in docs/levers.md).
 
 Every command here plays its rule variants through the ordinary tournament
 (:func:`rnsim.tournament.run.run_tournament`) by adding ``[[variants]]`` to the

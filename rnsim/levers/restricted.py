@@ -1,5 +1,5 @@
 """Restricted play: a strategy that plays exactly like another one, except that
-it never chooses one upgrade while another is offered (issue 13, causal
+it never chooses one upgrade while another is offered (causal
 upgrade values). The casher of a $200k check chooses the upgrade Jessah gets
 (Angela when she cashes it), so ``rnsim levers --restricted`` wraps both
 seats: Jessah gains the upgrade only when it is the only one left to choose.

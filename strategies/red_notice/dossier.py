@@ -31,10 +31,10 @@ model of the forger:
 - **Security spends.** A white radar she removes (R11) weighs the guesses
   on its continent or next to it ``leak`` times more. The expert forger
   spends her points as soon as she has them, on a radar drawn at random,
-  so by default (``leak`` 1) a removal says nothing. Until session 14 she
-  kept them for the radar she was about to trip and the dossier read
-  ``leak`` 10; a forger who spent hers at once on radars away from her
-  then sent the agent the wrong way (docs/strategies.md, "Session 14").
+  so by default (``leak`` 1) a removal says nothing. Against a forger who
+  keeps her points for the radar she is about to trip, ``leak`` 10 fits;
+  but a forger who spends hers at once on radars away from her then sends
+  such an agent the wrong way (docs/strategies.md).
 - **Checks.** A draw adds checks Jessah has not seen to each guess's hand;
   a check Jessah draws leaves every guess's hand; a cash of check x keeps
   the guesses that held x (the others keep 5% of their weight and lose a

@@ -23,11 +23,10 @@ weighs each city of the public belief by its probability there, so she
 reads what Angela's movements say about where she is going, not only where
 she can be: an agent who hunts on the bare set is exploitable by one who
 reads the forger's goals (docs/strategies.md, "Jessah's dossier").
-Her security goes on the same weights (SECURITY_WEIGHT, session 17): a
+Her security goes on the same weights (SECURITY_WEIGHT): a
 barrier on the exits of the cities she weighs most, a radar where her
 weight two steps on splits best.
-``dossier = 0`` hunts and places security on the bare set, as the expert
-did before.
+``dossier = 0`` hunts and places security on the bare set.
 
 Jessah hunting on the bare set (``dossier = 0``) also reads the leak of a
 radar removal (a white radar gone with security spent and no announcement
@@ -41,8 +40,8 @@ Jessah, and Jessah's taste for chasing thin leads over holding a central post
 (she chases a lead of at least 10% * (1 - risk)^2);
 ``greed`` (0..1) is Angela's preference for $200k checks over $100k ones;
 ``dossier`` (0..100000) is the number of guesses in Jessah's dossier (0: none;
-64 by default since session 12: with 32, a hunter keeping 200 and looking
-farther took 3.5 points of the forger's win rate, with 64 1.5, for about
+64 by default: against a hunter keeping 200 and looking farther, 32 guesses
+gave up 3.5 points of the forger's win rate and 64 gave up 1.5, for about
 1.2x the time of a game; docs/strategies.md).
 """
 
@@ -146,40 +145,39 @@ class Expert(Strategy):
     CONTEST: ClassVar[float] = 0.6
     # Jessah without a dossier reads a white radar removed by a security
     # spend (no announcement) as Angela being on that continent or next to
-    # it, LEAK times as likely as elsewhere (session 13's expert forger's
-    # habit measured about 10; today's draws the radar at random,
+    # it, LEAK times as likely as elsewhere (a forger who clears the radar
+    # on her way leaks about 10; the expert forger draws the radar at random,
     # SPEND_AT_ONCE, and the dossier reads nothing).
     LEAK: ClassVar[float] = 10.0
     # Angela spends her security as soon as she has the points, on a white
     # radar drawn at random from her stream (a removal then says nothing of
     # where she is), rather than keeping them for the radar on her way or
-    # until her cap (False: that, as before session 14). Session 14 measured
-    # the old habit against plugins spending at once: +4.4 points for the
-    # forger against an agent who ignored removals, +5.9 against one who read
-    # them as the forger being near (docs/strategies.md, "Session 14").
+    # until her cap (False). Plugins spending at once gained +4.4 points over
+    # that habit against an agent who ignored removals, +5.9 against one who
+    # read them as the forger being near (docs/strategies.md).
     SPEND_AT_ONCE: ClassVar[bool] = True
     # Options scoring within these margins of the best are near-equal: the
     # player picks among them at random (its seat's stream), since a player
     # whose every choice can be predicted is easy to exploit. HUNT_MIX is in
-    # belief cities inspected, PLAN_MIX in Angela's movement score. HUNT_MIX
-    # was 0.5 until session 12: with the dossier's private stream she is hard
-    # to predict anyway, and a hunter who did not mix at all took 2.9 points
-    # from her; at 0.3 the same hunter takes 1.0 and no dodger gains.
+    # belief cities inspected, PLAN_MIX in Angela's movement score. With the
+    # dossier's private stream she is hard to predict anyway: at HUNT_MIX 0.5
+    # a hunter who did not mix at all took 2.9 points from her, at 0.3 it
+    # takes 1.0 and no dodger gains.
     HUNT_MIX: ClassVar[float] = 0.3
     PLAN_MIX: ClassVar[float] = 0.25
     # Jessah's hunt on her dossier also weighs where a path leaves her: AHEAD
     # times the dossier's mass she could reach within AHEAD_REACH steps after
     # Angela's next movement, for the mass the path leaves unfound (0: only
-    # what the path inspects, nearest end breaking ties, as before session 11).
+    # what the path inspects, nearest end breaking ties).
     AHEAD: ClassVar[float] = 0.3
     AHEAD_REACH: ClassVar[int] = 2
     # Jessah with a dossier places her security on its weights rather than on
     # the bare public set: a radar where the weight she may carry in two
     # steps splits best, a barrier on the exits of the heavy cities, a
     # barrier scoring SECURITY_WEIGHT x the weight it cuts off (0: the bare
-    # set's scores, as before session 17). Session 17 measured plugins doing
-    # so against the bare-set expert: +3.4 points for Jessah at weight 3,
-    # +8.1 at 10, +7.8 at 15, +7.5 at 30 (10,000 games, master seed 2).
+    # set's scores). Plugins doing so against the bare-set expert gained
+    # Jessah +3.4 points at weight 3, +8.1 at 10, +7.8 at 15, +7.5 at 30
+    # (10,000 games, master seed 2).
     SECURITY_WEIGHT: ClassVar[float] = 10.0
     # Jessah's dossier's model terms (Dossier's keyword arguments: tau, eps,
     # leak, decline, floor); empty: its defaults.

@@ -49,7 +49,7 @@ players hunt on the bare set too, unless ``rollout_dossier`` > 0: then the
 Jessah of each rollout hunts on a clone of her dossier cut to that many
 guesses (``Dossier.clone``), as she would; measured, neither way gains her
 anything on her cashes, checks, upgrades and setup radars (docs/
-strategies.md, "Session 13"), so it is off by default. The rollout player
+strategies.md), so it is off by default. The rollout player
 of the searching seat starts from the searcher's own expert memory
 (``memory``), so it plays on as the real expert in that seat would. ``avoid`` and ``hunt`` are opponent-model experiments for
 Jessah, off by default: measured, they did not help her.
@@ -87,7 +87,7 @@ SEARCHABLE = (
 #: measurable for their rollouts, so they are the expert's. Jessah searches
 #: nothing by default: her rollout players hunt without a dossier, and her
 #: rollouts on cashes, checks, upgrades and the setup radar cost her 2.7 points
-#: [0.4, 5.0] against the same agent without them (2,000 paired games, session 10);
+#: [0.4, 5.0] against the same agent without them (2,000 paired games);
 #: her own kinds can still be given, e.g. "jessah.bank:2".
 DEFAULT_KINDS = ("angela.bank:2,angela.check:1.5,angela.upgrade:1.5,angela.identity:1.5,angela.joker,angela.angela_move,"
                  "angela.place_token:0.75")
@@ -184,10 +184,10 @@ class Search(Strategy):
         # gives her worlds Angela's city and hand together.
         particles = int(self.params["particles"]) if self.belief == "dossier" else 0
         self.expert = Expert(**style, dossier=particles)
-        # Her hunt's look-ahead (Expert.AHEAD; 0: none). Since session 19 the
-        # expert's own 0.3: on 1,000 guesses, 0.6 held the expert forger 0.3
-        # points higher ([-0.1, +0.8], 20,000 paired games) and 1.0 6.2 points
-        # higher (docs/strategies.md, "Session 19"); 0.6 was the better on 200.
+        # Her hunt's look-ahead (Expert.AHEAD; 0: none), the expert's own 0.3:
+        # on 1,000 guesses, 0.6 held the expert forger 0.3 points higher
+        # ([-0.1, +0.8], 20,000 paired games, master seed 19) and 1.0 6.2
+        # points higher (docs/strategies.md); 0.6 is the better on 200.
         self.expert.look_ahead = float(self.params["ahead"])
         # The rollout players: the expert in both seats, re-seeded per world,
         # Jessah without a dossier (one per rollout would cost ten rollouts).

@@ -1,4 +1,4 @@
-"""How well hidden is Angela? A report section (issue 12, item 8).
+"""How well hidden is Angela? A report section.
 
 From the weighted public belief (engine/weighted.py), the section shows
 
@@ -15,8 +15,8 @@ The belief is the one a careful agent keeps from her own views only
 (``weighted.Tracker``): Angela walks uniformly among her options, and a white
 radar removed with no announcement makes her ``LEAK`` times as likely on
 that continent or next to it: 1, since the expert forger spends her
-security at once on a radar drawn at random (session 14; it was 10, her
-habit of clearing the radar on her way, before). With a forger whose
+security at once on a radar drawn at random (a forger who clears the radar
+on her way leaks about 10 times as much). With a forger whose
 removals do point at her, the security-spend row understates what they
 give away. The numbers come from a sample of games replayed with the cell's
 rules and strategies (``HIDING_GAMES`` per cell, master seed of the run),

@@ -110,7 +110,7 @@ class NearHunter(_Sharpened):
 
 
 class DossierHunter(Expert):
-    """Hunts on a dossier of 200 guesses (search's until session 19) where the expert keeps 64:
+    """Hunts on a dossier of 200 guesses where the expert keeps 64:
     the forger's movements are read as a planning forger's, and her plans are
     predictable. With the bare public set as its belief, the expert pair lost
     15.8 points of Jessah's to this agent (docs/strategies.md)."""
@@ -137,8 +137,8 @@ class AheadHunter(DossierHunter):
     twice the expert's share (``AHEAD`` 0.6 against 0.3) of the dossier's
     mass it can reach once the forger has moved again. The expert pair
     without that look-ahead lost 6.9 points of Jessah's win rate to it, with
-    it 3.5 (session 11), and with 64 guesses where it kept 32, 1.5 (session
-    12; 2,000 games, master seed 1, docs/strategies.md)."""
+    it 3.5, and with 64 guesses where it kept 32, 1.5 (2,000 games, master
+    seed 1, docs/strategies.md)."""
 
     name = "ahead_hunter"
     uses_history = True
@@ -147,11 +147,10 @@ class AheadHunter(DossierHunter):
 
 class ThousandHunter(Expert):
     """Hunts on a dossier of 1,000 guesses where the expert keeps 64: search's
-    Jessah since session 19, game for game, as a ten-line plugin could copy
-    her. Against the expert forger it held Angela 1.9 points lower than the
-    expert agent does (20,000 paired games, master seed 19; docs/
-    strategies.md, "Session 19"): the edge of search's Jessah that a plugin
-    can take from the expert pair."""
+    Jessah, game for game, as a ten-line plugin could copy her. Against the
+    expert forger it held Angela 1.9 points lower than the expert agent does
+    (20,000 paired games, master seed 19; docs/strategies.md): the edge of
+    search's Jessah that a plugin can take from the expert pair."""
 
     name = "thousand_hunter"
     uses_history = True
@@ -160,10 +159,10 @@ class ThousandHunter(Expert):
 
 class SecurityWeigher(Expert):
     """Places radars and barriers on her dossier's weights (as the expert
-    does since session 17), barriers weighing three times as much
-    (``SECURITY_WEIGHT`` 30 against 10). Against the expert pair whose agent
-    placed them on the bare public set it gained Jessah 7.5 points (10,000
-    games, master seed 2; docs/strategies.md, "Session 17")."""
+    does), barriers weighing three times as much (``SECURITY_WEIGHT`` 30
+    against 10). Against an expert pair whose agent placed them on the bare
+    public set it gained Jessah 7.5 points (10,000 games, master seed 2;
+    docs/strategies.md)."""
 
     name = "security_weigher"
     uses_history = True

@@ -1,6 +1,6 @@
 """FBI through the whole toolkit: `rnsim run` with a cell per player count and
 rotating seats, the report's answers, and `rnsim compare` / `rnsim check` on
-the start player's win rate (issue 14 items 5, 7, 8)."""
+the start player's win rate."""
 
 from __future__ import annotations
 

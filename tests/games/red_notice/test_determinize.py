@@ -1,4 +1,4 @@
-"""Determinization (issue 12, item 3): over many decisions of many games the
+"""Determinization: over many decisions of many games the
 true state is in the sampler's support, and no sample contradicts the view
 of the seat it was drawn for (R24, R25)."""
 

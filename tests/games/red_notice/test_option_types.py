@@ -1,4 +1,4 @@
-"""Typed options (issue 10): every option the engine offers has the type its
+"""Typed options: every option the engine offers has the type its
 decision kind declares in ``engine/decision.py`` (``OPTION_TYPES``), and the
 strategy handlers a plugin author overrides are annotated with those types."""
 

@@ -1,4 +1,4 @@
-"""The "How well hidden is Angela?" report section (issue 12, item 8): bits
+"""The "How well hidden is Angela?" report section: bits
 given away on hand-built beliefs, event windows classified by kind, and the
 entropy traced over real games stays within what the public facts allow."""
 

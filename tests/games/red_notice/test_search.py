@@ -1,4 +1,4 @@
-"""The ``search`` player (issue 12, item 4): legal, deterministic games, and
+"""The ``search`` player: legal, deterministic games, and
 choices that never depend on what its seat cannot see (R24, R25).
 
 Its strength against the expert is a benchmark (scripts/bench_search.py
@@ -77,9 +77,9 @@ def test_choices_do_not_move_when_the_hidden_facts_are_redrawn():
 
 
 def test_by_default_jessah_searches_nothing_and_is_the_1000_guess_dossier_agent():
-    # Session 10: her rollouts cost her 2.7 points (docs/strategies.md), so
-    # the default kinds give her none; she is then the expert on search's
-    # dossier of 1,000 guesses (session 19), event for event the
+    # Her rollouts cost her 2.7 points (docs/strategies.md), so the default
+    # kinds give her none; she is then the expert on search's dossier of
+    # 1,000 guesses, event for event the
     # thousand_hunter probe, while Angela keeps her search.
     assert Search().budgets[1] == {}
     assert Search().budgets[0]["angela_move"] == 4 and Search().budgets[0]["bank"] == 8
@@ -88,7 +88,7 @@ def test_by_default_jessah_searches_nothing_and_is_the_1000_guess_dossier_agent(
         want = play_game(angela="expert", jessah="rnsim_strategies.red_notice.probes.agents:ThousandHunter", seed=11,
                          game_index=g, log=True)
         assert got.events == want.events
-    # ahead 0.6 on 200 guesses (her default before session 19): the ahead_hunter probe
+    # ahead 0.6 on 200 guesses: the ahead_hunter probe
     got = play_game(angela="expert", jessah="search", jessah_params={"ahead": 0.6, "particles": 200}, seed=11,
                     game_index=0, log=True)
     want = play_game(angela="expert", jessah="rnsim_strategies.red_notice.probes.agents:AheadHunter", seed=11,

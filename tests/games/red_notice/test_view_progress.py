@@ -1,4 +1,4 @@
-"""What is resolving, in the View (issue 12, item 1): the card being resolved,
+"""What is resolving, in the View: the card being resolved,
 its performances and how many have started, and the movement in progress
 (Angela's only in her own view: her steps are hers to know)."""
 
