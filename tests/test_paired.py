@@ -135,3 +135,40 @@ def test_the_overall_interval_counts_one_deal_in_several_cells_once() -> None:
     assert both["diff"] == pytest.approx(one["diff"])
     # the same evidence as one cell, not twice it
     assert both["se_paired"] == pytest.approx(one["se_paired"], rel=0.01)
+
+
+def _seated(variant: str, players: int, winners: list[str | None]) -> pl.DataFrame:
+    """A table of a game whose seats come and go: FBI's five seat columns,
+    null for a seat not in a game of ``players``."""
+    seats = ["ann", "bert", "chris", "donna", "emil"]
+    n = len(winners)
+    return pl.DataFrame({
+        "variant": [variant] * n, "players": [str(players)] * n,
+        **{f"{s}_strategy": [("rule" if k < players else None)] * n for k, s in enumerate(seats)},
+        "game_index": list(range(n)), "winner": winners, "end_reason": ["deck_empty"] * n,
+    }, schema_overrides={"winner": pl.String, **{f"{s}_strategy": pl.String for s in seats}})
+
+
+@pytest.mark.parametrize("counts", [[3], [3, 4], [3, 4, 5]])
+def test_a_cell_whose_absent_seats_are_null_pairs_like_any_other(counts: list[int]) -> None:
+    """Seats absent from a cell's games have null strategy columns; the pairing
+    joins on them null-safe, so every player count is paired (not only the
+    one where every seat plays)."""
+    rng = np.random.default_rng(5)
+    parts = []
+    for p in counts:
+        ref = [["ann", "bert", None][k] for k in rng.integers(0, 3, 60)]
+        var = [w if rng.random() < 0.7 else "bert" for w in ref]
+        parts += [_seated("base", p, ref), _seated("top-card", p, var)]
+    df = pl.concat(parts)
+    out = paired_differences(df, "base", "top-card", seat="ann")
+    rows = {r["players"]: r for r in out.iter_rows(named=True)}
+    assert set(rows) == {*(str(p) for p in counts), ALL}
+    for p in counts:
+        r = rows[str(p)]
+        assert r["games"] == 60
+        ref_wins = df.filter((pl.col("variant") == "base") & (pl.col("players") == str(p)) & (pl.col("winner") == "ann"))
+        assert r["rate_ref"] == pytest.approx(ref_wins.height / 60)
+        assert r["paired_lo"] <= r["diff"] <= r["paired_hi"]
+    assert rows[ALL]["games"] == 60 * len(counts)
+    assert paired_games(df, "base", "top-card", seat="ann").collect().height == 60 * len(counts)

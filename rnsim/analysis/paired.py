@@ -74,8 +74,10 @@ def paired_games(results: Results, reference: str, variant: str, seat: str | Non
     the cell columns (default :func:`cell_keys` of the table)."""
     seat = seat or first_seat(results)
     cell = list(keys or cell_keys(results))
+    # null-safe: a seat absent from a game (FBI's 4th and 5th seats at 3 players)
+    # has a null ``<seat>_strategy``, and such games pair like any other
     return _outcomes(results, reference, seat, "y_ref", cell).join(
-        _outcomes(results, variant, seat, "y_var", cell), on=[*cell, "game_index"], how="inner"
+        _outcomes(results, variant, seat, "y_var", cell), on=[*cell, "game_index"], how="inner", nulls_equal=True
     )
 
 

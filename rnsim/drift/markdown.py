@@ -25,6 +25,15 @@ def _pts(x: float) -> str:
     return "n/a" if math.isnan(x) else f"{100 * x:+.1f}"
 
 
+def _seat_pct(r: dict[str, object], seat: str) -> str:
+    """A seat's win rate in a row of the comparison, "–" where the seat is not
+    in the cell's games (its strategy is null: FBI's fourth seat at 3 players)."""
+    if f"{seat}_strategy" in r and r[f"{seat}_strategy"] is None:
+        return "–"
+    rate = r[f"{seat}_rate"]
+    return _pct(float(rate)) if isinstance(rate, int | float) else "n/a"
+
+
 def results_block(outcome: CheckOutcome, base: Baseline, design: GateDesign, master: int, offset: int,
                   replay_k: int = 0, beta_total: float | None = None, role: str = "seat 0") -> str:
     """The Markdown block to paste into a pull request."""
@@ -96,11 +105,13 @@ def comparison_text(cfg: RunConfig, results: pl.LazyFrame, reference: str, table
         .collect()
     )
     role = seat_role(cfg, seat)
+    title = seat_title(cfg, seat)
     lines = [
         f"## Variants compared on the same games ({cfg.games:,} per cell, seed {cfg.seed})",
         "",
         "Game i of every variant sees the same chance stream, so differences are paired per game. "
-        f"Win rates are the {role}'s ({seat_title(cfg, seat)}); games nobody won count as no win. "
+        f"Win rates are the {role}'s{'' if title == role else f' ({title})'}; games without a single winner count "
+        "as no win; a seat absent from a cell's games (fewer players) shows –. "
         "Intervals are 95%.",
         "",
     ]
@@ -112,7 +123,7 @@ def comparison_text(cfg: RunConfig, results: pl.LazyFrame, reference: str, table
         lines.append(
             f"| {r['variant']} | {r[setup_col]} | {' vs '.join(str(r[c]) for c in strategy_cols if r[c] is not None)} | {r['games']:,} | "
             f"{_pct(r['rate'])} ({_pct(r['rate_lo'])}–{_pct(r['rate_hi'])}) | "
-            + "".join(f"{_pct(r[f'{s}_rate'])} | " for s in others) + f"{_pct(r['no_winner_rate'])} |"
+            + "".join(f"{_seat_pct(r, s)} | " for s in others) + f"{_pct(r['no_winner_rate'])} |"
         )
     for name, t in tables.items():
         overall = t.filter(pl.col(setup_col) == ALL).row(0, named=True)
@@ -135,7 +146,10 @@ def comparison_text(cfg: RunConfig, results: pl.LazyFrame, reference: str, table
                 f"({_pts(r['unpaired_lo'])}, {_pts(r['unpaired_hi'])}) | {removed} |"
             )
         vr = overall["variance_removed"]
-        if vr is not None and vr < 1:
+        if vr is not None and vr <= 0:
+            lines += ["", "Pairing removed none of the variance of the overall difference on this run (the two "
+                      "variants' outcomes were no more alike than independent games')."]
+        elif vr is not None and vr < 1:
             lines += ["", f"Pairing removed {100 * vr:.0f}% of the variance of the overall difference on this run: "
                       f"the unpaired estimate would need {1 / (1 - vr):.1f}x as many games for the same interval."]
         elif vr is not None:
