@@ -11,6 +11,17 @@ Strategies are loaded by reference (any importable ``module:Class``), by a
 built-in short name of the game (``"random"``, ``"rule"``, ``"expert"``, ...:
 ``Game.strategies``), or by a name registered by an installed package in the
 ``rnsim.strategies`` entry-point group.
+
+A strategy plays one game: its class says which in ``game`` (each game's
+strategy base sets it, e.g. ``RedNoticeStrategy.game = "red_notice"``), and
+:func:`load_strategy` refuses it in a seat of another game. A class that does
+not say (``game = ""``, a plugin written straight on :class:`Strategy`) is
+accepted in any game whose decisions it answers: every ``on_<kind>`` method
+it has must name a decision kind the game asks (``Game.decision_kinds``), so a
+strategy of one game in another game's seat, or a misspelt handler that would
+never be called, is refused before any game is played. A strategy that
+answers through ``choose`` or ``default`` alone reads only the decision's
+legal options and plays any game.
 """
 
 from __future__ import annotations
@@ -41,6 +52,10 @@ class Strategy:
     """
 
     name: ClassVar[str] = "strategy"
+    # The registry name of the game this strategy plays (set by each game's
+    # strategy base class); "" = any game whose decisions it answers (see the
+    # module docstring and check_game).
+    game: ClassVar[str] = ""
     PARAMS: ClassVar[dict[str, Any]] = {}
     # Optional checks per param: (type, low, high); None bounds are open.
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {}
@@ -142,14 +157,60 @@ def available_strategies(game: Any = DEFAULT_GAME) -> list[str]:
     return names
 
 
+def handled_kinds(cls: type) -> list[str]:
+    """The decision kinds a strategy class answers with an ``on_<kind>`` method
+    (its own or inherited), sorted."""
+    return [n[3:] for n in dir(cls) if n.startswith("on_") and callable(getattr(cls, n, None))]
+
+
+def _game_title(name: str, short: bool = False) -> str:
+    """How messages name a game: its title and registry name ("FBI ('fbi')"),
+    or with ``short`` its title's first part ("Red Notice")."""
+    try:
+        title = str(getattr(get_game(name), "title", name))
+    except ConfigError:  # a game that is not installed here
+        return repr(name)
+    return title.partition(":")[0] if short else f"{title} ({name!r})"
+
+
+def check_game(cls: type, game: Any, ref: str) -> None:
+    """Refuse a strategy class in a seat of ``game`` when it declares another
+    game, or answers a decision kind ``game`` never asks (ConfigError naming
+    the strategy, both games or the kind, and what ``game`` offers)."""
+    declared = getattr(cls, "game", "")
+    if declared and declared != game.name:
+        builtin = ", ".join(builtin_strategies(game)) or "none"
+        own = _game_title(game.name, short=True)
+        raise ConfigError(
+            f"strategy {ref!r} plays {_game_title(declared)}, not {_game_title(game.name)}; "
+            f"{own}'s built-in strategies: {builtin}, or a 'module:Class' written for {own}")
+    kinds = tuple(getattr(game, "decision_kinds", ()))
+    if not kinds:
+        return  # a game that does not list its decisions: nothing to check against
+    unknown = [k for k in handled_kinds(cls) if k not in kinds]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], kinds, n=1)
+        if close:
+            hint = f" (did you mean on_{close[0]}?)"
+        else:
+            hint = "" if declared else "; is it written for another game?"
+        raise ConfigError(
+            f"strategy {ref!r}: on_{unknown[0]} answers no decision of {_game_title(game.name)}, so it would never "
+            f"be called{hint}; {_game_title(game.name, short=True)}'s decisions: {', '.join(kinds)}")
+
+
 def load_strategy(ref: str | Strategy, params: Mapping[str, Any] | None = None, game: Any = DEFAULT_GAME) -> Strategy:
     """A strategy instance from a reference and its params; short names are
-    looked up among ``game``'s built-in strategies (a name or a game object)."""
+    looked up among ``game``'s built-in strategies (a name or a game object).
+    A strategy of another game is refused (see :func:`check_game`)."""
+    g = get_game(game) if isinstance(game, str) else game
     if isinstance(ref, Strategy):
         if params:
             raise ConfigError("params given for a strategy instance")
+        check_game(type(ref), g, type(ref).__name__)
         return ref
     if not isinstance(ref, str):
         raise ConfigError(f"a strategy reference is a string like 'random' or 'module:Class', got {ref!r}")
-    cls = _load_reference(ref, game)
+    cls = _load_reference(ref, g)
+    check_game(cls, g, ref)
     return cls(**dict(params or {}))

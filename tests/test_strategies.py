@@ -4,7 +4,9 @@ only their view (R24, R25)."""
 from __future__ import annotations
 
 import random
+import re
 from importlib.metadata import EntryPoint
+from typing import ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -265,3 +267,103 @@ def test_compiled_expert_plays_like_its_source() -> None:
         runs.append(got.stdout.strip())
     assert runs[0].startswith("[True") and runs[1].startswith("[False")
     assert runs[0].split(",", 1)[1] == runs[1].split(",", 1)[1]
+
+
+# --------------------------------------------------------- the game a strategy plays
+
+
+class _AnyGame(Strategy):
+    """A plugin for no game in particular: answers through ``choose`` from the
+    legal options alone, and keeps the kinds it was asked."""
+
+    asked: ClassVar[set[str]] = set()
+
+    def choose(self, view, decision):  # type: ignore[no-untyped-def]
+        self.asked.add(decision.kind)
+        return decision.options[-1]
+
+
+class _Misspelt(RedNoticeStrategy):
+    def on_jesah_move(self, view, decision):  # type: ignore[no-untyped-def]
+        return decision.options[0]
+
+
+class _BidderForRedNotice(Strategy):
+    """Undeclared, and answers an FBI decision: not a Red Notice strategy."""
+
+    def on_bid(self, view, decision):  # type: ignore[no-untyped-def]
+        return "none"
+
+
+@pytest.mark.parametrize("game", ["red_notice", "fbi"])
+def test_every_builtin_strategy_declares_its_game(game: str) -> None:
+    from rnsim.games import get_game
+    from rnsim.strategy import builtin_strategies
+
+    g = get_game(game)
+    for name in builtin_strategies(g):
+        strat = load_strategy(name, None, g)
+        assert type(strat).game == game, name
+    if game == "red_notice":  # and the probes of `rnsim exploit`
+        from rnsim_strategies.red_notice.probes import PROBES
+
+        for p in PROBES:
+            assert type(load_strategy(p.ref, None, g)).game == game, p.name
+
+
+@pytest.mark.parametrize(("ref", "game", "declared"), [
+    ("rnsim_strategies.red_notice.expert:Expert", "fbi", "Red Notice: A Million or Prison ('red_notice')"),
+    ("rnsim_strategies.red_notice.random_play:RandomStrategy", "fbi", "Red Notice: A Million or Prison ('red_notice')"),
+    ("rnsim_strategies.fbi.expert:ExpertStrategy", "red_notice", "FBI ('fbi')"),
+    ("rnsim_strategies.fbi.random_play:RandomStrategy", "red_notice", "FBI ('fbi')"),
+])
+def test_a_strategy_of_another_game_is_refused_naming_both_games(ref: str, game: str, declared: str) -> None:
+    from rnsim.games import get_game
+
+    title = get_game(game).title
+    with pytest.raises(ConfigError, match=re.escape(f"strategy {ref!r} plays {declared}, not {title} ({game!r})")):
+        load_strategy(ref, None, game)
+
+
+def test_an_instance_of_another_game_is_refused_too() -> None:
+    from rnsim_strategies.fbi.rule import RuleStrategy
+
+    from rnsim import play_game
+
+    with pytest.raises(ConfigError, match="plays FBI"):
+        play_game(angela=RuleStrategy(), jessah="random")
+    with pytest.raises(ConfigError, match="plays Red Notice"):
+        play_game(game="fbi", ann=RuleBased(), players=3)
+
+
+def test_an_undeclared_plugin_is_checked_by_the_decisions_it_answers() -> None:
+    """Accepted in any game whose decisions it answers: a strategy of one game
+    (its handlers name that game's decisions) is refused in another."""
+    with pytest.raises(ConfigError, match=r"on_bid answers no decision of Red Notice.*is it written for another "
+                                          r"game\?; Red Notice's decisions: start, setup_radar"):
+        load_strategy(f"{__name__}:_BidderForRedNotice")
+    assert isinstance(load_strategy(f"{__name__}:_BidderForRedNotice", None, "fbi"), _BidderForRedNotice)
+    with pytest.raises(ConfigError, match=r"on_check answers no decision of FBI \('fbi'\).*FBI's decisions: "
+                                          r"bid, agents, arrest"):
+        load_strategy(f"{__name__}:_Plugin", None, "fbi")
+
+
+def test_a_misspelt_handler_is_refused_rather_than_never_called() -> None:
+    with pytest.raises(ConfigError, match=r"on_jesah_move answers no decision .* \(did you mean on_jessah_move\?\)"):
+        load_strategy(f"{__name__}:_Misspelt")
+
+
+@pytest.mark.parametrize(("game", "setup"), [("red_notice", None), ("fbi", 3), ("fbi", 5)])
+def test_a_plugin_for_any_game_plays_each_and_every_kind_asked_is_declared(game: str, setup: int | None) -> None:
+    """Game.decision_kinds lists every kind the engine asks (the handler check
+    reads it), and a strategy answering through ``choose`` plays any game."""
+    from rnsim import play_game
+    from rnsim.games import get_game
+
+    g = get_game(game)
+    _AnyGame.asked = set()
+    for seed in range(8):
+        seats = {s: _AnyGame() for s in g.seats(g.rules(), setup)}
+        extra = {} if setup is None else {g.setup_key: setup}
+        play_game(game=game, seed=seed, **extra, **seats)
+    assert _AnyGame.asked and _AnyGame.asked <= set(g.decision_kinds)

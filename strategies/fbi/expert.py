@@ -33,6 +33,7 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
         return lambda cls: cls
 
 
+from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import (
     evaluate,
     exact_scores,
@@ -48,8 +49,6 @@ from rnsim_strategies.fbi.model import (
     table_values,
     take_value,
 )
-
-from rnsim.strategy import Strategy
 
 NOT_YET: Final = -2
 NO_CARD: Final = -1
@@ -173,7 +172,7 @@ def _facts(view: Any) -> _Pairs:
 
 # Designers subclass the expert to model play styles, also when it is compiled.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class ExpertStrategy(Strategy):
+class ExpertStrategy(FbiStrategy):
     name = "expert"
     AGENTS_RIVAL = 1.0
     PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4, "contention": 0.0}

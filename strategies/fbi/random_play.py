@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rnsim.strategy import Strategy
+from rnsim_strategies.fbi import FbiStrategy
 
 
-class RandomStrategy(Strategy):
+class RandomStrategy(FbiStrategy):
     """Every decision: a uniformly random legal option from the seat's stream."""
 
     name = "random"

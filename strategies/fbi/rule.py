@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import greedy_colour, rule_pair, table_values
 
-from rnsim.strategy import Strategy
 
-
-class RuleStrategy(Strategy):
+class RuleStrategy(FbiStrategy):
     name = "rule"
 
     def on_bid(self, view: Any, decision: Any) -> Any:

@@ -6,6 +6,8 @@ seat's own stream."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rnsim.games.red_notice.engine.decision import (
     AngelaMoveOption,
     AngelaSecurityOption,
@@ -22,6 +24,9 @@ from rnsim.strategy import Strategy
 
 class RedNoticeStrategy(Strategy):
     """Subclass this to write a Red Notice strategy; override only what you care about."""
+
+    # the game these strategies play: rnsim refuses them in another game's seats
+    game: ClassVar[str] = "red_notice"
 
     def on_check(self, view: View, decision: Decision[CheckOption]) -> CheckOption:
         return "draw"

@@ -103,6 +103,8 @@ class Search(Strategy):
     """Plays either seat; see the module docstring."""
 
     name = "search"
+    # a Red Notice strategy (it answers through ``choose``, so it is not a RedNoticeStrategy)
+    game: ClassVar[str] = "red_notice"
     uses_history = False  # nor do its rollout players
     PARAMS: ClassVar[dict[str, Any]] = {
         "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,

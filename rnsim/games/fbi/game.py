@@ -37,6 +37,8 @@ class FbiGame:
         "rule": "rnsim_strategies.fbi.rule:RuleStrategy",
         "expert": "rnsim_strategies.fbi.expert:ExpertStrategy",
     }
+    #: every decision kind the engine asks (a strategy's ``on_<kind>`` must name one; state.py)
+    decision_kinds: ClassVar[tuple[str, ...]] = ("bid", "agents", "arrest")
     #: the seat whose win rate `rnsim compare` / the drift gate watch by default
     balance_seat: ClassVar[int | str] = "first_handcuffs"
     #: the seats are the same in the rules: tournaments play every rotation of a lineup (FR13, docs/games/fbi.md)

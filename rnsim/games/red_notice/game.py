@@ -21,7 +21,7 @@ import polars as pl
 
 from rnsim.errors import ConfigError, RnsimError
 from rnsim.game import Knob, Outcome
-from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, SEATS
+from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, OPTION_TYPES, SEATS
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.engine.view import build_view
 from rnsim.games.red_notice.rules.components import Components
@@ -77,6 +77,8 @@ class RedNotice:
     #: can afford (search is stronger but plays about one game a second, some
     #: 300 times slower: a default run of it would take hours)
     default_strategy: ClassVar[str] = "expert"
+    #: every decision kind the engine asks (a strategy's ``on_<kind>`` must name one)
+    decision_kinds: ClassVar[tuple[str, ...]] = tuple(OPTION_TYPES)
     #: the seat whose win rate the drift gate and `rnsim compare` watch
     balance_seat: ClassVar[int] = ANGELA
     #: how a seat's role reads in prose (reports, the gate's messages)
