@@ -280,7 +280,7 @@ class _AnyGame(Strategy):
 
     def choose(self, view, decision):  # type: ignore[no-untyped-def]
         self.asked.add(decision.kind)
-        return decision.options[-1]
+        return decision.options[self.rng.randrange(len(decision.options))]
 
 
 class _Misspelt(RedNoticeStrategy):
