@@ -25,6 +25,12 @@ run)::
 
     [strategies]            # keyed by the game's seat names; several per seat = a round robin
     <seat> = ["random", { ref = "module:Class", params = { depth = 2 }, label = "y2" }]
+
+A seat left out of ``[strategies]`` plays the game's default strategy (see
+:func:`default_strategy`): a file holding only ``[rules]`` is a run of the
+default against itself. That is said, not silent: the run's first line names
+the seats that play the default (:meth:`RunConfig.defaults_note`), and the
+manifest marks their strategy ``"default": true``.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -78,9 +84,17 @@ class StrategySpec:
     ref: str
     params: dict[str, Any]
     label: str
+    # the config left this seat out and it plays the game's default; not part of
+    # the strategy's identity (a label names one strategy whoever chose it)
+    default: bool = field(default=False, compare=False)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"ref": self.ref, "params": dict(self.params), "label": self.label}
+    def to_dict(self, marked: bool = True) -> dict[str, Any]:
+        """The spec as the manifest lists it; ``marked=False`` leaves out the
+        ``default`` mark (the resolved config, whose hash is the run's identity)."""
+        out: dict[str, Any] = {"ref": self.ref, "params": dict(self.params), "label": self.label}
+        if marked and self.default:
+            out["default"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -180,7 +194,7 @@ class RunConfig:
                  "setups": [[label, _jsonable(setup)] for label, setup in v.setups]}
                 for v in self.variants
             ],
-            "strategies": {seat: [s.to_dict() for s in specs] for seat, specs in self.strategies.items()},
+            "strategies": {seat: [s.to_dict(marked=False) for s in specs] for seat, specs in self.strategies.items()},
         })
         if self.choices:
             out["choices"] = dict(self.choices)
@@ -199,6 +213,23 @@ class RunConfig:
     @property
     def total_games(self) -> int:
         return self.games * len(self.cells())
+
+    def defaults(self) -> dict[str, str]:
+        """The seats the config left out that play in some cell -> the label
+        of the game's default strategy they play (seat order)."""
+        playing = max((len(c.strategies) for c in self.cells()), default=0)
+        return {seat: specs[0].label for k, (seat, specs) in enumerate(self.strategies.items())
+                if k < playing and specs and specs[0].default}
+
+    def defaults_note(self) -> str:
+        """"; angela, jessah: not in [strategies], play the default 'expert'",
+        for the first line a command prints ("" when every seat that plays is
+        in the config)."""
+        by_label: dict[str, list[str]] = {}
+        for seat, label in self.defaults().items():
+            by_label.setdefault(label, []).append(seat)
+        return "".join(f"; {', '.join(seats)}: not in [strategies], play the default {label!r}"
+                       for label, seats in by_label.items())
 
 
 # --------------------------------------------------------------------- helpers
@@ -351,7 +382,9 @@ def _pooled(src: str, strategies: dict[str, list[StrategySpec]]
                 raise ConfigError(
                     f"{src}: strategies.{seat}: label {spec.label!r} names two different strategies; seats "
                     f"rotate in this game, so give each strategy its own 'label'")
-    pooled = {seat: specs + [s for s in by_label.values() if s not in specs] for seat, specs in strategies.items()}
+    # another seat's strategy, pooled here, was not this seat's default
+    pooled = {seat: specs + [replace(s, default=False) for s in by_label.values() if s not in specs]
+              for seat, specs in strategies.items()}
     return pooled, {seat: len(specs) for seat, specs in strategies.items()}
 
 
@@ -512,7 +545,9 @@ def config_from_mapping(
         raise ConfigError(f"{src}: strategies: must be a table with {names}, got {strat!r}")
     _check_keys(src, "strategies", strat, seats)
     best = default_strategy(game)
-    strategies = {seat: _strategies(game, src, seat, strat.get(seat, best)) for seat in seats}
+    strategies = {seat: _strategies(game, src, seat, strat[seat]) if seat in strat
+                  else [replace(spec, default=True) for spec in _strategies(game, src, seat, best)]
+                  for seat in seats}
     choices: dict[str, int] = {}
     if getattr(game, "rotate_seats", False):
         strategies, choices = _pooled(src, strategies)

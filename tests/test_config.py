@@ -187,3 +187,23 @@ def test_a_seat_left_out_plays_the_strongest_strategy_a_tournament_can_afford(tm
     # a game that names no default gets its last (strongest) built-in
     fbi = load_config(write(tmp_path, '[run]\ngame = "fbi"\nplayers = [3]'))
     assert {s.ref for seat in fbi.seats for s in fbi.strategies[seat]} == {"expert"}
+
+
+def test_seats_left_out_are_named_and_marked_without_changing_the_run(tmp_path: Path) -> None:
+    """The default is said, not silent: defaults() names the seats that play it
+    (in some cell), the manifest's spec carries "default": true, and the
+    resolved config (the run's identity) is the one of a config naming them."""
+    bare = load_config(write(tmp_path, '[run]\ngames = 10'))
+    assert bare.defaults() == {"angela": "expert", "jessah": "expert"}
+    assert bare.defaults_note() == "; angela, jessah: not in [strategies], play the default 'expert'"
+    assert bare.strategies["angela"][0].to_dict() == {"ref": "expert", "params": {}, "label": "expert", "default": True}
+    named = load_config(write(tmp_path, '[run]\ngames = 10\n[strategies]\nangela = "expert"\njessah = "expert"'))
+    assert named.defaults() == {} and named.defaults_note() == ""
+    assert named.config_hash() == bare.config_hash()
+    # FBI at 3 players with Ann named: Bert and Chris play the default; Donna and Emil play no game
+    fbi = load_config(write(tmp_path, '[run]\ngame = "fbi"\nplayers = 3\n[strategies]\nann = "rule"\nbert = "random"'))
+    assert fbi.defaults() == {"chris": "expert"}
+    assert fbi.defaults_note() == "; chris: not in [strategies], play the default 'expert'"
+    # seats rotate: each list also holds the others' strategies, never marked as its default
+    assert [s.to_dict().get("default", False) for s in fbi.strategies["chris"]] == [True, False, False]
+    assert [s.to_dict().get("default", False) for s in fbi.strategies["ann"]] == [False, False, False]

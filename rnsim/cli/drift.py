@@ -35,8 +35,9 @@ def compare(configs: tuple[Path, ...], games: int | None, seed: int | None, work
     Give two or more config files (each file's [rules] is one variant, named after
     the file; run settings and strategies come from the first), or one file with
     several [[variants]]. Every variant plays the same cells and game indices, so
-    game i sees the same chance stream everywhere: per identity pair and overall,
-    the report gives each variant's win rates and the paired difference against
+    game i sees the same chance stream everywhere: per cell (the game's setup, e.g.
+    Red Notice's identity pair or FBI's player count, and a strategy per seat) and
+    overall, the report gives each variant's win rates and the paired difference against
     the first variant with a 95% interval, the unpaired interval, and how much
     variance the pairing removed. It is printed and written to RUN_DIR/compare.md.
     """
@@ -47,7 +48,7 @@ def compare(configs: tuple[Path, ...], games: int | None, seed: int | None, work
     names = ", ".join(v.name for v in cfg.variants)
     n_cells = len(cfg.cells())
     _echo_err(f"compare: {len(cfg.variants)} variants ({names}) x {n_cells // len(cfg.variants)} cell(s) x "
-              f"{cfg.games:,} games = {cfg.total_games:,} games -> {cfg.out}")
+              f"{cfg.games:,} games = {cfg.total_games:,} games -> {cfg.out}" + cfg.defaults_note())
     result = compare_run(cfg, progress=progress and sys.stderr.isatty(), echo=_echo_err)
     click.echo(result.text)
     _echo_err(f"written: {result.run_dir / 'compare.md'} and {result.run_dir / 'tables'}/paired_*.csv")
@@ -67,7 +68,8 @@ def baseline() -> None:
 @click.option("--workers", default=None, help='Worker processes, or "auto" (overrides run.workers).')
 @click.option("--backend", default=None, help='"process" or "serial" (overrides run.backend).')
 @click.option("--delta", type=float, default=0.05, show_default=True,
-              help="Tolerance: a move of the watched seat's win rate (Red Notice: the forger's) by 2*delta is "
+              help="Tolerance: a move of the watched seat's win rate (Red Notice: the forger's; FBI: the start "
+                   "player's) by 2*delta is "
                    "flagged with probability 1-beta.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="False-alarm rate over all cells.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="Miss rate for a move of 2*delta.")
@@ -113,11 +115,12 @@ def baseline_save(config: Path, out: Path, games: int | None, seed: int | None, 
 def check(baseline_file: Path, config: Path | None, seed: int | None, delta: float | None, alpha: float | None,
           beta: float | None, budget: int | None, batch: int | None, workers: str | None, backend: str | None,
           fail_fast: bool, allow_undecided: bool, no_replay: bool, output: Path | None) -> None:
-    """The balance-drift gate: has the forger's win rate moved since the baseline?
+    """The balance-drift gate: has the watched seat's win rate moved since the baseline?
 
+    The watched seat is the game's (Red Notice: the forger; FBI: the start player).
     Plays the baseline's config with the current code and rules in batches. Under
     the baseline's seed it first replays the baseline's first games of each cell: a
-    cell whose forger outcomes all come out the same is settled as no drift (an
+    cell whose watched-seat outcomes all come out the same is settled as no drift (an
     exact bound). The other cells get fresh games and a sequential test (SPRT) per
     cell that stops as soon as every cell is decided or the budget is spent. Prints
     a results block to paste into a pull request. Exit code: 0 no drift, 1 drift, 2 usage or config error,

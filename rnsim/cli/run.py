@@ -44,7 +44,7 @@ def run(config: Path, games: int | None, seed: int | None, workers: str | None, 
         f"{config}: {len(cfg.variants)} variant(s) x {n_cells // len(cfg.variants)} cell(s) "
         f"({cfg.game_obj.setup_column.replace('_', ' ')} x strategies) "
         f"x {cfg.games:,} games = {cfg.total_games:,} games; backend {cfg.backend}"
-        + (f", {cfg.workers} worker(s)" if cfg.backend != "serial" else ""),
+        + (f", {cfg.workers} worker(s)" if cfg.backend != "serial" else "") + cfg.defaults_note(),
         err=True,
     )
     summary = run_tournament(cfg, progress=progress and sys.stderr.isatty(), echo=lambda s: click.echo(s, err=True))

@@ -116,7 +116,8 @@ def save_baseline(
         echo(f"warning: {n0:,} baseline games per cell is fewer than the {needed:,} this gate "
              f"(delta {delta}, {len(cells)} cells) needs; checks may end undecided")
     echo(f"{config}: {len(cells)} cell(s) x {n0:,} games = {len(cells) * n0:,} games "
-         f"(backend {cfg.backend}" + (f", {cfg.workers} workers)" if cfg.backend != "serial" else ")"))
+         f"(backend {cfg.backend}" + (f", {cfg.workers} workers)" if cfg.backend != "serial" else ")")
+         + cfg.defaults_note())
     played = play_games(cfg, [(c.id, 0, n0) for c in cells], run_id="baseline")
     counts = counts_by_cell(played, [c.id for c in cells], counted_seats(cfg))
     seat = balance_seat(cfg)
@@ -303,7 +304,7 @@ def run_check(
     used = 0
     next_index = [offset] * len(cells)
     echo(f"check: {len(cells)} cell(s), batches of up to {batch} games per open cell, budget {budget:,} games, "
-         f"master seed {master}, game indices from {offset}")
+         f"master seed {master}, game indices from {offset}" + cfg.defaults_note())
     with pool_for(cfg, "drift-check") as pool:
         if replay:
             used = _replay(cfg, cells, gate, replay_k, budget, pool, echo, seat)
