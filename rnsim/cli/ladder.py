@@ -260,6 +260,8 @@ def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
 
 
 @click.command()
+@click.option("--game", "game_name", default="red_notice", show_default=True,
+              help="The game: the ladder plays Red Notice's seats (forger levels against agent levels).")
 @click.option("--games", type=int, default=5000, show_default=True, help="Games per cell (same indices in every cell).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed.")
 @click.option("--levels", default=",".join(DEFAULT_LEVELS), show_default=True,
@@ -272,10 +274,13 @@ def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
               help="Also write the cell counts here as JSON.")
 @click.option("--plot", "plot_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also draw the skill curve (equal levels, with the cross cells) to this PNG/SVG/PDF.")
-def ladder(games: int, seed: int, levels: str, angela_levels: str | None, jessah_levels: str | None,
+def ladder(game_name: str, games: int, seed: int, levels: str, angela_levels: str | None, jessah_levels: str | None,
            workers: int, json_out: Path | None, plot_out: Path | None) -> None:
     """Play every forger level against every agent level and print the win-rate
-    matrices with 95% Wilson intervals, and the skill curve."""
+    matrices with 95% Wilson intervals, and the skill curve (Red Notice)."""
+    from rnsim.cli.exploit import only_red_notice
+
+    only_red_notice(game_name, "ladder", "forger levels against agent levels")
 
     def split(text: str, flag: str) -> tuple[str, ...]:
         out = tuple(x.strip() for x in text.split(",") if x.strip())

@@ -23,8 +23,8 @@ from rnsim.play import play_game
               help="Another game's setup (FBI: the player count, 3-5; default: the game's).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the game.")
 @click.option("--game-index", type=int, default=0, show_default=True, help="Game index under the seed.")
-@click.option("--angela", default="random", show_default=True, help="Angela's strategy (name or module:Class).")
-@click.option("--jessah", default="random", show_default=True, help="Jessah's strategy (name or module:Class).")
+@click.option("--angela", default=None, help="Red Notice: Angela's strategy (name or module:Class; default: random).")
+@click.option("--jessah", default=None, help="Red Notice: Jessah's strategy (name or module:Class; default: random).")
 @click.option("--identities", default=None, help='Angela\'s identities, e.g. "journalist,pilot" (default: random).')
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the omniscient event log here (JSON lines).")
@@ -38,15 +38,18 @@ from rnsim.play import play_game
 @click.option("--keep-chance", is_flag=True,
               help="With --from: keep the position's chance stream (every game sees the same future draws).")
 def play(game_name: str | None, seat_refs: tuple[str, ...], setup_value: str | None, seed: int, game_index: int,
-         angela: str, jessah: str, identities: str | None, log_file: Path | None, save_to: Path | None,
+         angela: str | None, jessah: str | None, identities: str | None, log_file: Path | None, save_to: Path | None,
          at_round: int | None, from_file: Path | None, games: int, keep_chance: bool) -> None:
     """Play one game and print a summary; or play on from a saved position."""
     if game_name not in (None, "red_notice") or seat_refs or setup_value is not None:
         if from_file is not None or save_to is not None or at_round is not None or identities is not None:
             raise click.UsageError("--from, --save-position, --at-round and --identities are Red Notice's; "
                                    "with --game, --seat or --setup play one game")
-        _play_any(game_name or "red_notice", seat_refs, setup_value, seed, game_index, log_file)
+        given = {k: v for k, v in (("angela", angela), ("jessah", jessah)) if v is not None}
+        _play_any(game_name or "red_notice", seat_refs, setup_value, seed, game_index, log_file, given)
         return
+    angela, jessah = angela or "random", jessah or "random"
+    _check_strategies("red_notice", {"--angela": angela, "--jessah": jessah})
     if from_file is not None:
         _play_from(from_file, angela, jessah, games, seed, keep_chance)
         return
@@ -92,9 +95,14 @@ def setup_arg(text: str) -> object:
 
 def seat_args(game: Any, items: tuple[str, ...], seats: tuple[str, ...],
               refs: dict[str, str] | None = None) -> dict[str, str]:
-    """``--seat SEAT=STRATEGY`` options as {seat: strategy}, on top of ``refs``;
-    a seat not among ``seats`` is refused, naming them."""
+    """``--seat SEAT=STRATEGY`` options as {seat: strategy}, on top of ``refs``
+    (Red Notice's ``--angela`` / ``--jessah``, keyed by seat); a seat not among
+    ``seats`` is refused, naming them."""
     out = dict(refs or {})
+    foreign = [s for s in out if s not in seats]
+    if foreign:
+        raise RnsimError(f"--{foreign[0]}: {game.name} has no seat {foreign[0]!r}; give its seats' strategies with "
+                         f"--seat SEAT=STRATEGY, seats: {', '.join(seats)}")
     for item in items:
         seat, eq, ref = item.partition("=")
         if not eq or not ref:
@@ -105,10 +113,34 @@ def seat_args(game: Any, items: tuple[str, ...], seats: tuple[str, ...],
     return out
 
 
+def _default_setup(g: Any, rules: Any) -> Any:
+    """The setup a game plays when none is given, when the game names it among
+    its setups (FBI: 4 players); None otherwise."""
+    import random
+
+    label = g.setup_label(rules, None, random.Random(0))
+    return next((setup for lab, setup in g.setups(rules, None) if lab == label), None)
+
+
+def _check_strategies(game: Any, refs: dict[str, str]) -> None:
+    """Load each option's strategy for ``game`` before any game is played, so an
+    unknown strategy or one of another game is named by its option."""
+    from rnsim.strategy import load_strategy
+
+    for option, ref in refs.items():
+        try:
+            load_strategy(ref, None, game)
+        except RnsimError as e:
+            raise RnsimError(f"{option}: {e}") from None
+
+
 def _play_any(name: str, seat_refs: tuple[str, ...], setup_value: str | None, seed: int, game_index: int,
-              log_file: Path | None) -> None:
-    """One game of any registered game: strategies per seat, the game's own summary."""
+              log_file: Path | None, red_notice_seats: dict[str, str] | None = None) -> None:
+    """One game of any registered game: strategies per seat, the game's own summary.
+    ``red_notice_seats``: --angela / --jessah as given, refused for another game
+    (its seats are named with --seat)."""
     from rnsim.games import get_game
+    from rnsim.play import run_game, seat_strategies
 
     try:
         g = get_game(name)
@@ -118,11 +150,16 @@ def _play_any(name: str, seat_refs: tuple[str, ...], setup_value: str | None, se
     setup = None
     if setup_value is not None:
         ((_, setup),) = g.setups(rules, setup_arg(setup_value), source="--setup")
-    refs = seat_args(g, seat_refs, g.seats(rules, setup))
+    # the seats of the game played: without --setup, those of the game's own default
+    # (FBI: 4 players), so a seat that would not play is refused, not ignored
+    refs = seat_args(g, seat_refs, g.seats(rules, setup if setup is not None else _default_setup(g, rules)),
+                     red_notice_seats)
+    _check_strategies(g, {f"--seat {seat}": ref for seat, ref in refs.items()})
     if log_file is not None:
         _check_writable("--log", log_file)
-    out = play_game(rules, game=g, seed=seed, game_index=game_index, log=log_file is not None,
-                    **({g.setup_key: setup} if setup is not None else {}), **refs)
+    # run_game rather than play_game: the game's summary reads the Outcome, not a typed result
+    strategies = seat_strategies(g, g.seats(rules, setup), refs)
+    out = run_game(g, rules, strategies, seed, game_index, setup=setup, log=log_file is not None)
     if log_file is not None:
         with log_file.open("w") as f:
             for ev in out.events or []:
@@ -136,21 +173,38 @@ def _play_any(name: str, seat_refs: tuple[str, ...], setup_value: str | None, se
 
 @click.command()
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--game", "game_name", default="red_notice", show_default=True,
-              help="The game that wrote the log (a registered name).")
-def replay(log_file: Path, game_name: str) -> None:
+@click.option("--game", "game_name", default=None,
+              help="The game that wrote the log (a registered name; default: the installed game whose "
+                   "log it is).")
+def replay(log_file: Path, game_name: str | None) -> None:
     """Print a game's event log as a readable narrative."""
     from rnsim.games import get_game
 
-    try:
-        g = get_game(game_name)
-    except RnsimError as e:
-        raise RnsimError(f"--game: {e}") from None
-    narrate = g.narrate
-    end = str(getattr(g, "end_event", "game_end"))
-    lines: list[str] = []
-    events = 0
-    last: dict[str, object] = {}
+    events = _read_events(log_file)
+    if game_name is not None:
+        try:
+            g = get_game(game_name)
+        except RnsimError as e:
+            raise RnsimError(f"--game: {e}") from None
+        lines = _narrate_log(g, events, log_file)
+    else:
+        lines = _narrate_any(events, log_file)
+    for line in lines:
+        click.echo(line)
+
+
+class _NotThisGame(RnsimError):
+    """A log that one game cannot narrate; ``narrated`` = events it read first."""
+
+    def __init__(self, message: str, narrated: int) -> None:
+        super().__init__(message)
+        self.narrated = narrated
+
+
+def _read_events(log_file: Path) -> list[tuple[int, dict[str, Any]]]:
+    """The log's events with their line numbers: one JSON object per line, each
+    with a type ``t`` and a ``round`` or ``turn``, as `rnsim play --log` writes."""
+    out: list[tuple[int, dict[str, Any]]] = []
     for n, text in enumerate(read_utf8(log_file).splitlines(), 1):
         if not text.strip():
             continue
@@ -162,22 +216,55 @@ def replay(log_file: Path, game_name: str) -> None:
                              "(a cut-off last line means the log is truncated)") from None
         if not (isinstance(ev, dict) and isinstance(ev.get("t"), str)
                 and any(isinstance(ev.get(k), int) for k in ("round", "turn"))):
-            raise RnsimError(f'{where}: not a game event of {g.name} (expected an object with "t" and "round" or '
+            raise RnsimError(f'{where}: not a game event (expected an object with "t" and "round" or '
                              '"turn", as `rnsim play --log` writes)')
-        try:
-            lines.extend(narrate([ev]))
-        except (KeyError, TypeError, ValueError, IndexError) as e:
-            raise RnsimError(f"{where}: event {ev['t']!r} is malformed (missing or bad {e})") from None
-        events += 1
-        last = ev
-    if not events:
+        out.append((n, ev))
+    if not out:
         raise RnsimError(f"{log_file}: empty event log (no events)")
+    return out
+
+
+def _narrate_log(g: Any, events: list[tuple[int, dict[str, Any]]], log_file: Path) -> list[str]:
+    """The narrative of a whole log by game ``g``; _NotThisGame when an event is
+    not one of ``g``'s or the log stops before ``g``'s end event."""
+    lines: list[str] = []
+    for k, (n, ev) in enumerate(events):
+        try:
+            lines.extend(g.narrate([ev]))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise _NotThisGame(f"{log_file}: line {n}: event {ev['t']!r} is malformed for {g.name} "
+                               f"(missing or bad {e})", k) from None
+    last = events[-1][1]
+    end = str(getattr(g, "end_event", "game_end"))
     if last.get("t") != end:
         when = f"round {last['round']}" if "round" in last else f"turn {last.get('turn')}"
-        raise RnsimError(f"{log_file}: truncated event log: it stops in {when} "
-                         f"after {events} events, before the game's end")
-    for line in lines:
-        click.echo(line)
+        raise _NotThisGame(f"{log_file}: truncated event log of {g.name}: it stops in {when} "
+                           f"after {len(events)} events, before the game's end", len(events))
+    return lines
+
+
+def _narrate_any(events: list[tuple[int, dict[str, Any]]], log_file: Path) -> list[str]:
+    """The narrative by the one installed game that reads the whole log; when
+    none does, the error of the game that read furthest (its log, truncated or
+    damaged)."""
+    from rnsim.games import available_games, get_game
+
+    fits: dict[str, list[str]] = {}
+    failures: list[_NotThisGame] = []
+    for name in available_games():
+        try:
+            fits[name] = _narrate_log(get_game(name), events, log_file)
+        except _NotThisGame as e:
+            failures.append(e)
+        except RnsimError:  # a registered game that cannot be loaded here
+            continue
+    if len(fits) == 1:
+        return next(iter(fits.values()))
+    if fits:
+        raise RnsimError(f"{log_file}: reads as an event log of {' and '.join(fits)}; say which with --game")
+    if not failures:
+        raise RnsimError(f"{log_file}: no installed game to read it with")
+    raise max(failures, key=lambda e: e.narrated)
 
 
 def _save_at_round(path: Path, at_round: int, angela: str, jessah: str, idents: tuple[str, ...] | None,
