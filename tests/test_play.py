@@ -94,6 +94,8 @@ def test_fewer_collections_leaves_a_collector_frozen_by_its_caller_alone() -> No
         frozen, threshold = gc.get_freeze_count(), gc.get_threshold()
         with fewer_collections():
             assert gc.get_threshold() == threshold
-        assert gc.get_freeze_count() == frozen
+        # still frozen: not unfrozen (count 0) nor frozen anew (every object since);
+        # a frozen object that reference counting frees meanwhile leaves the count
+        assert 0.9 * frozen <= gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()

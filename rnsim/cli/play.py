@@ -232,8 +232,8 @@ def _narrate_log(g: Any, events: list[tuple[int, dict[str, Any]]], log_file: Pat
         try:
             lines.extend(g.narrate([ev]))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise _NotThisGame(f"{log_file}: line {n}: event {ev['t']!r} is malformed for {g.name} "
-                               f"(missing or bad {e})", k) from None
+            raise _NotThisGame(f"{log_file}: line {n}: event {ev['t']!r} is malformed (missing or bad {e}) "
+                               f"for a log of {g.name}", k) from None
     last = events[-1][1]
     end = str(getattr(g, "end_event", "game_end"))
     if last.get("t") != end:
