@@ -156,7 +156,7 @@ def test_markdown_has_every_section_and_figure(reported: Path) -> None:
 
 
 def test_cli_report(tmp_path: Path) -> None:
-    write_run(tmp_path / "run", random_results(2000, seed=5))
+    write_run(tmp_path / "run", random_results(2010, seed=5))  # 134 games in each of 15 cells
     res = CliRunner().invoke(main, ["report", str(tmp_path / "run"), "--no-svg"])
     assert res.exit_code == 0, res.output
     assert "report.html" in res.output
@@ -175,7 +175,8 @@ def test_report_shows_errors_apart_and_flags_few_games(tmp_path: Path) -> None:
         + [dict(pair=("journalist", "pilot"), end_reason="error")] * 2 \
         + [dict(pair=("lawyer", "doctor"), winner="jessah")] * 4 \
         + [dict(pair=("lawyer", "doctor"), winner=None)]
-    write_run(tmp_path, table_from_games(games))
+    # every cell (an identity pair) plays game indices 0..4
+    write_run(tmp_path, table_from_games({**g, "game_index": i % 5} for i, g in enumerate(games)))
     write_report(tmp_path, svg=False)
     md = (tmp_path / "report.md").read_text()
     # 8 played games, 3 Angela wins; the 2 errors are shown apart
@@ -241,8 +242,8 @@ def test_many_cells_draw_their_figures_on_a_pool(tmp_path: Path) -> None:
 def test_tables_are_the_same_in_memory_or_streamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from rnsim.report import render
 
-    write_run(tmp_path, random_results(2500, seed=9, strategy_pairs=[("random", "random"), ("hunter", "random")]),
-              shard_rows=300)
+    write_run(tmp_path, random_results(2520, seed=9, strategy_pairs=[("random", "random"), ("hunter", "random")]),
+              shard_rows=30)
     plugin = render.game_report("red_notice")
     in_memory = render.compute_tables(tmp_path, plugin)
     monkeypatch.setattr(render, "IN_MEMORY_GAMES", 0)

@@ -143,7 +143,7 @@ def test_schema_is_the_contract(tmp_path: Path) -> None:
     m = json.loads((tmp_path / "s" / "manifest.json").read_text())
     assert m["status"] == "complete" and m["games"] == t.height and m["master_seed"] == 11
     assert set(m["rules_hash"]) == {"base", "cheap"} and t["run_id"].unique().to_list() == [m["run_id"]]
-    assert m["sessions"][0]["games_per_s"] > 0
+    assert m["invocations"][0]["games_per_s"] > 0
 
 
 def test_random_identity_pairs_come_from_the_chance_stream(tmp_path: Path) -> None:
@@ -217,7 +217,7 @@ def test_killed_run_resumes_to_the_uninterrupted_table(tmp_path: Path, sig: int)
     partial = list((out / "shards").glob("*.parquet"))
     assert 3 <= len(partial) < 24, "the kill must land mid-run"
     if sig == signal.SIGTERM:
-        assert rc == 130
+        assert rc == 143  # 128 + SIGTERM, the shell convention
         assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
     r = subprocess.run(_cli("run", str(cfg), "--out", str(out), "--no-progress"), env=env, capture_output=True,
                        text=True, timeout=120)
@@ -230,7 +230,7 @@ def test_killed_run_resumes_to_the_uninterrupted_table(tmp_path: Path, sig: int)
     ref = run_table(tmp_path, "ref", ref_raw, backend="serial")
     assert resumed.drop("run_id").equals(ref.drop("run_id"))
     m = json.loads((out / "manifest.json").read_text())
-    assert m["status"] == "complete" and len(m["sessions"]) == 2
+    assert m["status"] == "complete" and len(m["invocations"]) == 2
 
 
 def test_resume_plays_only_missing_games_and_refuses_another_config(tmp_path: Path) -> None:

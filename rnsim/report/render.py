@@ -25,9 +25,10 @@ from typing import Any
 import polars as pl
 
 from rnsim.analysis import aggregate as agg
-from rnsim.analysis.load import ResultsError, game_name, read_manifest, scan_errors, scan_results
+from rnsim.analysis.load import ResultsError, checked, game_name, read_manifest, scan_errors, scan_results
 from rnsim.report import figures as figs
 from rnsim.report.sections import (
+    Banner,
     Block,
     Bullets,
     Contents,
@@ -41,10 +42,12 @@ from rnsim.report.sections import (
     pct,
     rate_ci,
     seat_label,
+    share_text,
     slug,
 )
+from rnsim.results.integrity import RunCheck
 
-__all__ = ["Block", "Bullets", "Contents", "Figure", "FigurePlan", "Heading", "Para", "Table", "Verdict",
+__all__ = ["Banner", "Block", "Bullets", "Contents", "Figure", "FigurePlan", "Heading", "Para", "Table", "Verdict",
            "build", "compute_tables", "to_html", "to_markdown", "write_report"]
 
 #: a 95% interval wider than this (in rate units) is "too few games to be useful"
@@ -165,14 +168,16 @@ def _categorical(schema: pl.Schema, c: str) -> pl.Expr:
     return pl.col(c)
 
 
-def compute_tables(run_dir: str | Path, plugin: ModuleType | None = None) -> dict[str, pl.DataFrame]:
+def compute_tables(run_dir: str | Path, plugin: ModuleType | None = None, *, partial: bool = False,
+                   check: RunCheck | None = None) -> dict[str, pl.DataFrame]:
     """Every table of the report: the core's (:data:`CORE_TABLES`), then the
-    game's own (``plugin.tables``).
+    game's own (``plugin.tables``), over the run's games (each planned game
+    once; a run with games missing or doubled is refused unless ``partial``).
 
     Tables are computed one after the other (not in parallel) and with the
     streaming engine, so the peak memory of a million-game report stays a few
     hundred MB (the runner's target for a whole run is 500 MB)."""
-    lf = scan_results(run_dir)
+    lf = scan_results(run_dir, partial=partial, check=check)
     schema = lf.collect_schema()
     names = schema.names()
     lay = agg.layout(names)
@@ -306,15 +311,29 @@ def _in_cell(df: pl.DataFrame, r: dict[str, Any], cell: Sequence[str]) -> pl.Dat
     return df.filter(*(pl.col(c).eq_missing(r[c]) for c in cell))
 
 
+def partial_banner(check: RunCheck) -> str:
+    """The first line of a partial report: what it covers, and what it lacks."""
+    found = check.problems()
+    named = "; ".join(found[:3]) + (f"; and {len(found) - 3} more (rnsim verify lists them)" if len(found) > 3 else "")
+    share = (f" ({share_text(check.present, check.planned)})" if check.planned else "")
+    repeats = (f" Games on disk more than once ({check.n_repeated:,} extra rows) are counted once."
+               if check.n_repeated else "")
+    return (f"Partial report: {check.counts()}{share}. Every number below is over the games that are there, "
+            f"not the whole run. {named[:1].upper() + named[1:]}.{repeats}")
+
+
 def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
-          plugin: ModuleType | None = None, manifest: dict[str, Any] | None = None) -> list[Block]:
+          plugin: ModuleType | None = None, manifest: dict[str, Any] | None = None,
+          check: RunCheck | None = None) -> list[Block]:
     """The report's content: headings, text, tables, and figures (planned in
-    ``plan``; draw them with ``plan.draw()`` before rendering)."""
+    ``plan``; draw them with ``plan.draw()`` before rendering). ``check``: the
+    run's check against its plan; a run that is not whole opens with a banner
+    saying the report is partial."""
     man = read_manifest(run_dir) if manifest is None else manifest
     name = game_name(man)
     title = _title(name, plugin)
     head = t["headline"]
-    lay = agg.layout(scan_results(run_dir).collect_schema())
+    lay = agg.layout((check.scan(partial=True) if check is not None else scan_results(run_dir)).collect_schema())
     seats, labels = lay.seats, [seat_label(s) for s in lay.seats]
     run_id = man.get("run_id") or run_dir.name
     total = int(head.select(pl.col("games").sum() + pl.col("errors").sum()).item()) if head.height else 0
@@ -322,7 +341,8 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
     ctx = ReportContext(run_dir, man, lay, title, plan.add, several_variants=with_variant)
     cells = [_cell_name(r, seats, with_variant, head.height) for r in head.iter_rows(named=True)]
 
-    doc: list[Block] = [Heading(1, f"{title} balance report: {run_id}", "top")]
+    doc: list[Block] = [Banner(partial_banner(check))] if check is not None and not check.whole else []
+    doc.append(Heading(1, f"{title} balance report: {run_id}", "top"))
     rows = list(head.iter_rows(named=True))
     # A game whose seats rotate (FBI) answers for the whole run, not per rotation of a lineup.
     run_level = plugin is not None and hasattr(plugin, "run_sections")
@@ -531,7 +551,9 @@ def _md_cell(s: str) -> str:
 def to_markdown(doc: Sequence[Block], base: Path) -> str:
     out: list[str] = []
     for b in doc:
-        if isinstance(b, Heading):
+        if isinstance(b, Banner):
+            out.append(f"> **{b.text}**\n")
+        elif isinstance(b, Heading):
             out.append(f"{'#' * b.level} {b.text}\n")
         elif isinstance(b, Para):
             out.append(b.text + "\n")
@@ -576,6 +598,8 @@ figure { margin: 14px 0 20px; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--rule); border-radius: 4px; }
 figcaption { color: var(--muted); font-size: 0.9em; max-width: 90ch; }
 .table-wrap { overflow-x: auto; }
+p.partial { background: #fdecea; border: 2px solid var(--accent); border-radius: 6px; padding: 10px 14px;
+            font-weight: 600; max-width: none; }
 p.verdict { font-size: 1.22em; font-weight: 600; max-width: 90ch; margin: 0.5em 0; }
 th[data-sort] { cursor: pointer; user-select: none; }
 th[data-sort]:hover { text-decoration: underline; }
@@ -658,7 +682,9 @@ def to_html(doc: Sequence[Block], title: str) -> str:
 
     body: list[str] = []
     for b in doc:
-        if isinstance(b, Heading):
+        if isinstance(b, Banner):
+            body.append(f'<p class="partial" role="alert">{esc(b.text)}</p>')
+        elif isinstance(b, Heading):
             body.append(f'<h{b.level} id="{esc(b.anchor)}">{esc(b.text)}</h{b.level}>')
 
         elif isinstance(b, Contents):
@@ -701,21 +727,37 @@ def write_tables(t: dict[str, pl.DataFrame], directory: Path) -> None:
         df.write_csv(directory / f"{name}.csv")
 
 
-def write_report(run_dir: str | Path, svg: bool = True, workers: int | None = None) -> Path:
+#: what a refused report tells its reader to do
+PARTIAL_HINT = "`rnsim report --partial` reports on the games that are there, each once"
+
+
+def write_report(run_dir: str | Path, svg: bool = True, workers: int | None = None, *, partial: bool = False,
+                 check: RunCheck | None = None) -> Path:
     """Write ``report.md``, ``report.html``, ``figures/`` and ``tables/`` into
     the run directory; returns the path of ``report.html``. Reads result
     tables only (``shards/``, ``errors/``, ``manifest.json``). ``workers``
-    caps the processes drawing figures (default: every core; 1 = none)."""
+    caps the processes drawing figures (default: every core; 1 = none).
+
+    The run is checked against its plan first (``check``, when the caller made
+    it): a run with games missing or on disk twice is refused
+    (:class:`rnsim.results.integrity.RunNotWhole`) unless ``partial``; a
+    partial report says so in its first line."""
     run_dir = Path(run_dir)
+    if check is None:
+        check = checked(run_dir, partial, PARTIAL_HINT)
+    else:
+        check.require(partial, PARTIAL_HINT)
     man = read_manifest(run_dir)
     plugin = game_report(game_name(man))
-    t = compute_tables(run_dir, plugin)
+    t = compute_tables(run_dir, plugin, partial=partial, check=check)
     write_tables(t, run_dir / "tables")
     plan = FigurePlan(run_dir / "figures", svg=svg)
-    doc = build(run_dir, t, plan, plugin, man)
+    doc = build(run_dir, t, plan, plugin, man, check)
     plan.draw(workers)
     (run_dir / "report.md").write_text(to_markdown(doc, run_dir))
-    title = doc[0].text if isinstance(doc[0], Heading) else "Balance report"
+    title = next((b.text for b in doc if isinstance(b, Heading)), "Balance report")
+    if not check.whole:
+        title += " (partial)"
     out = run_dir / "report.html"
     out.write_text(to_html(doc, title))
     return out
