@@ -107,7 +107,8 @@ def test_the_report_of_a_game_without_report_sections(tmp_path: Path) -> None:
     md = to_markdown(doc, tmp_path)
     first = md.split("\n\n")[1]
     assert first.startswith("**No side is measurably favoured: North wins 35.7% [")
-    assert "of 70 random games, 2.4 points above an even game (33.3%, one win in 3)" in first
+    assert ("of 70 played random games, 2.4 points above an even game (33.3%, one win in 3); 42.9% have no winner; "
+            "10 games (12.5%) ended in an error and are not counted.**") in first
     assert "| players | games | North wins | East wins | South wins |" in md
     assert "Matchups" not in md  # a matchup matrix needs two seats
 

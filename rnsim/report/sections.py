@@ -61,7 +61,7 @@ from rnsim.analysis.aggregate import Layout
 from rnsim.results.shares import count, share_text
 
 __all__ = ["Banner", "Block", "Bullets", "Contents", "Figure", "Heading", "Para", "ReportContext", "Section", "Table",
-           "Verdict", "count", "pct", "rate_ci", "seat_label", "share_text", "slug"]
+           "Verdict", "count", "p_is", "p_text", "pct", "rate_ci", "seat_label", "share_text", "slug"]
 
 
 @dataclass
@@ -142,6 +142,19 @@ def rate_ci(r: dict[str, Any], prefix: str, k: str | None = None, n: str | None 
         return "–"
     shown = share_text(r[k], r[n]) if k is not None and n is not None and r.get(n) else pct(v)
     return f"{shown} [{100 * r[prefix + '_lo']:.1f}, {100 * r[prefix + '_hi']:.1f}]"
+
+
+def p_text(p: float | None) -> str:
+    """A p-value as the report prints it: 0.0432, 3.1e-05, < 1e-12."""
+    if p is None or math.isnan(p):
+        return "–"
+    return "< 1e-12" if p < 1e-12 else f"{p:.3g}"
+
+
+def p_is(p: float | None) -> str:
+    """"p = 0.0432", "p < 1e-12"."""
+    text = p_text(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def slug(text: str) -> str:

@@ -208,9 +208,9 @@ def _run_tournament(
         "provenance": provenance(), "overrides": cfg.sources.get("overrides", {}),
     }
     if old is not None and not chunks and old.get("status") == "complete":
-        whole = check_run(run_dir, manifest)
-        if whole.whole:  # else the check at the end names what is wrong
-            return _summarise(cfg, run_dir, run_id, done_games, 0, 0.0, whole, 0)
+        before = check_run(run_dir, manifest)
+        if before.whole:  # else the check at the end names what is wrong
+            return _summarise(cfg, run_dir, run_id, done_games, 0, 0.0, before, 0)
     manifest[INVOCATIONS].append(invocation)
     manifest["status"] = "running"
     # The manifest first: a directory holding anything else always has one to resume from.
@@ -266,16 +266,10 @@ def _run_tournament(
     check: RunCheck | None = None
     try:
         backend.run(plan, chunks, on_result)
-        check = check_run(run_dir, manifest)
-        if not check.whole:
-            failed = RunIncomplete(f"{run_dir}: after the run, {check.summary()}; not marked complete: run the same "
-                                   "command again to play the missing games")
-        else:
-            complete = True
-    except Terminated:
-        terminated = True
-    except KeyboardInterrupt:
-        pass
+        check, failed = _end_check(run_dir, manifest)
+        complete = failed is None
+    except KeyboardInterrupt as e:
+        terminated = isinstance(e, Terminated)
     except ShardWriteError as e:
         failed = e
     finally:
@@ -316,6 +310,16 @@ def _run_tournament(
         )
         _write_manifest(run_dir, manifest)
     return summary
+
+
+def _end_check(run_dir: Path, manifest: dict[str, Any]) -> tuple[RunCheck, RunIncomplete | None]:
+    """The run checked against its plan once the backend is done: complete only
+    when every planned game is on disk once (see rnsim.results.integrity)."""
+    check = check_run(run_dir, manifest)
+    if check.whole:
+        return check, None
+    return check, RunIncomplete(f"{run_dir}: after the run, {check.summary()}; not marked complete: run the same "
+                                "command again to play the missing games")
 
 
 def _summarise(cfg: RunConfig, run_dir: Path, run_id: str, done_before: int, played: int, seconds: float,
