@@ -22,7 +22,9 @@ def table(games: list[tuple[str, str | None, dict[str, float] | None, int]]) -> 
     """Rows of the core schema for a 3-seat game with shares: (players setup,
     winner or None, shares or None for an error row, rounds)."""
     rows = []
-    for i, (setup, winner, shares, rounds) in enumerate(games):
+    played: dict[str, int] = {}  # every setup (a cell) plays game indices 0..n-1
+    for setup, winner, shares, rounds in games:
+        i = played[setup] = played.get(setup, -1) + 1
         error = shares is None
         rows.append({
             "run_id": "r", "variant": "base", "players": setup,
@@ -95,7 +97,8 @@ def test_the_report_of_a_game_without_report_sections(tmp_path: Path) -> None:
     the verdict against an even game of 1/3, outcomes per seat, setups."""
     from rnsim.report.render import FigurePlan, build, compute_tables, to_markdown
 
-    write_run(tmp_path, table(GAMES * 10))
+    # ten more games nobody won at 4 players: both setups (cells) play games 0..39
+    write_run(tmp_path, table(GAMES * 10 + [("4", None, {}, 20)] * 10))
     t = compute_tables(tmp_path)
     assert set(t) == {"headline", "by_setup", "game_length", "game_length_histogram", "errors_by_cell"}
     plan = FigurePlan(tmp_path / "figures", svg=False)
@@ -103,8 +106,9 @@ def test_the_report_of_a_game_without_report_sections(tmp_path: Path) -> None:
     plan.draw(workers=1)
     md = to_markdown(doc, tmp_path)
     first = md.split("\n\n")[1]
-    assert first.startswith("**No side is measurably favoured: North wins 41.7% [")
-    assert "of 60 random games, 8.3 points above an even game (33.3%, one win in 3)" in first
+    assert first.startswith("**No side is measurably favoured: North wins 35.7% [")
+    assert ("of 70 played random games, 2.4 points above an even game (33.3%, one win in 3); 42.9% have no winner; "
+            "10 games (12.5%) ended in an error and are not counted.**") in first
     assert "| players | games | North wins | East wins | South wins |" in md
     assert "Matchups" not in md  # a matchup matrix needs two seats
 

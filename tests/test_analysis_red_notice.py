@@ -204,7 +204,7 @@ def test_lazy_and_eager_agree_on_a_random_table(tmp_path: Path) -> None:
     df = random_results(3000, seed=3, strategy_pairs=[("random", "random"), ("hunter", "random")])
     write_run(tmp_path, df, shard_rows=700)
     lf = scan_results(tmp_path)
-    assert len(list((tmp_path / "shards").glob("*.parquet"))) == 5
+    assert len(list((tmp_path / "shards").glob("*.parquet"))) == 30  # a shard per cell of 100 games
     for f in (headline, identity_pairs, identities, upgrades, game_length, flow_by_round):
         # sums in another order may differ in the last bits of a float
         assert_frame_equal(f(lf), f(df), check_exact=False, rel_tol=1e-12)
@@ -219,7 +219,9 @@ def test_scan_results_errors_name_the_problem(tmp_path: Path) -> None:
     (tmp_path / "shards").mkdir()
     with pytest.raises(ResultsError, match=r"no result shards"):
         scan_results(tmp_path)
-    pl.DataFrame({"variant": ["base"]}).write_parquet(tmp_path / "shards" / "part-0.parquet")
+    (tmp_path / "manifest.json").write_text('{"cells": 1, "games_per_cell": 1}')
+    pl.DataFrame({"variant": ["base"], "game_index": [0]}).write_parquet(
+        tmp_path / "shards" / "part-00000-0000000000-0000000001.parquet")
     with pytest.raises(ResultsError, match="lacks column.*winner.*<seat>_strategy"):
         scan_results(tmp_path)
 

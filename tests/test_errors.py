@@ -265,3 +265,13 @@ def test_an_existing_run_folder_without_write_permission(shared_dir: Path) -> No
     assert r.returncode == 2, r.stderr
     assert r.stderr.strip().splitlines()[-1] == f"error: run.out: cannot write in {out}: Permission denied"
     assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize("bad", ["2x", "1.5", "-1%", "101%", "%", "lots"])
+def test_a_bad_error_budget_is_named_before_anything_runs(tmp_path: Path, bad: str) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(RUN)
+    before = listing(tmp_path)
+    one_line_error(cli("run", str(cfg), "--out", str(tmp_path / "o"), "--max-errors", bad),
+                   f"--max-errors: {bad!r} is not an error budget", "e.g. 1% or 0.5%", "e.g. 0 or 10")
+    assert listing(tmp_path) == before

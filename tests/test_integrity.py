@@ -19,8 +19,10 @@ import pytest
 from click.testing import CliRunner
 
 from rnsim import load_results
+from rnsim.analysis import scan_results
 from rnsim.cli import main
 from rnsim.config import config_from_mapping
+from rnsim.results.integrity import RunNotWhole
 from rnsim.tournament import run as run_mod
 from rnsim.tournament import run_tournament
 from rnsim.tournament import shards as shards_mod
@@ -80,8 +82,8 @@ def test_a_failed_shard_write_stops_the_run_resumable(tmp_path: Path, monkeypatc
     with pytest.raises(ShardWriteError, match="cannot write .*part-"):
         run_tournament(_cfg(out, backend=backend, workers=2), progress=False)
     m = json.loads((out / "manifest.json").read_text())
-    assert m["status"] == "failed" and "cannot write" in m["sessions"][-1]["error"]
-    assert "workers_replaced" not in m["sessions"][-1] or m["sessions"][-1]["workers_replaced"] == 0
+    assert m["status"] == "failed" and "cannot write" in m["invocations"][-1]["error"]
+    assert "workers_replaced" not in m["invocations"][-1] or m["invocations"][-1]["workers_replaced"] == 0
     assert not list((out / "shards").glob("*.tmp"))
     monkeypatch.undo()
     s = run_tournament(_cfg(out, backend=backend, workers=2), progress=False)
@@ -121,7 +123,8 @@ def test_complete_only_when_every_planned_game_is_on_disk(tmp_path: Path, monkey
                                                          reference: pl.DataFrame) -> None:
     out = tmp_path / "run"
     monkeypatch.setattr(run_mod, "get_backend", lambda *a, **k: _DropsAChunk())
-    with pytest.raises(run_mod.RunIncomplete, match=r"35 of 40 games on disk.*cell 0 misses games 0\.\.4"):
+    with pytest.raises(run_mod.RunIncomplete, match=r"after the run, 35 of 40 planned games on disk; cell 0 \(base, "
+                                                     r"journalist\+pilot, random vs random\): games 0-4 missing"):
         run_tournament(_cfg(out), progress=False)
     assert json.loads((out / "manifest.json").read_text())["status"] == "failed"
     monkeypatch.undo()
@@ -171,8 +174,8 @@ def test_a_run_directory_in_use_is_refused_and_a_killed_run_leaves_no_lock(tmp_p
         r = CliRunner().invoke(main, ["run", str(cfg), "--out", str(out), "--no-progress", "--no-report"])
         assert r.exit_code == 2
         last = r.output.strip().splitlines()[-1]
-        assert f"{out} is in use by another live session" in last and f"pid {p.pid}" in last
-        assert len(json.loads((out / "manifest.json").read_text())["sessions"]) == 1
+        assert f"{out} is in use by another live invocation" in last and f"pid {p.pid}" in last
+        assert len(json.loads((out / "manifest.json").read_text())["invocations"]) == 1
     finally:
         p.send_signal(signal.SIGKILL)
         p.wait(timeout=30)
@@ -183,7 +186,7 @@ def test_a_run_directory_in_use_is_refused_and_a_killed_run_leaves_no_lock(tmp_p
         pass
 
 
-def test_the_lock_is_per_session_even_within_one_process(tmp_path: Path) -> None:
+def test_the_lock_is_per_invocation_even_within_one_process(tmp_path: Path) -> None:
     from rnsim.tournament.lock import RunDirBusy, run_lock
 
     out = tmp_path / "run"
@@ -261,9 +264,11 @@ def test_verify_passes_a_sound_run_and_names_every_problem(finished: Path) -> No
     assert r.exit_code == 1, r.output
     out = r.output
     assert f"{shards[0]}: unreadable" in out
-    assert "cell 0: games 5..9 are in two shards (duplicate keys)" in out
-    assert "part-00000-0000000005-0000000015.parquet: 5 rows, expected 10" in out
-    assert f"cell {Chunk.from_name(shards[-1].stem).cell}: 5 of 20 games missing (first: games 15..19)" in out  # type: ignore[union-attr]
+    assert "part-00000-0000000005-0000000015.parquet: 5 rows, game indices 5..9; its name says games 5..14" in out
+    assert "cell 0 (base, journalist+pilot, random vs random): games 0-4 missing, games 5-9 twice" in out
+    last = Chunk.from_name(shards[-1].stem)
+    assert last is not None and f"cell {last.cell} (base, lawyer+doctor, random vs random): games 15-19 missing" in out
+    assert "30 of 40 planned games on disk, 5 more than once" in out
 
 
 def _setpriv() -> list[str] | None:
@@ -325,7 +330,7 @@ def test_a_full_disk_stops_the_run_cleanly_and_it_resumes_after_space_is_freed(t
         subprocess.run(["umount", "-l", str(disk)], check=False)
 
 
-def test_throughput_counts_the_games_of_a_killed_session(tmp_path: Path) -> None:
+def test_throughput_counts_the_games_of_a_killed_invocation(tmp_path: Path) -> None:
     from rnsim.config import load_config
 
     cfg = tmp_path / "slow.toml"
@@ -344,7 +349,7 @@ def test_throughput_counts_the_games_of_a_killed_session(tmp_path: Path) -> None
         while time.monotonic() < deadline and noted == 0 and p.poll() is None:
             time.sleep(0.05)
             try:
-                noted = json.loads((out / "manifest.json").read_text())["sessions"][-1]["games_played"]
+                noted = json.loads((out / "manifest.json").read_text())["invocations"][-1]["games_played"]
             except (OSError, ValueError, KeyError, IndexError):
                 pass
         assert p.poll() is None, "the kill must land mid-run"
@@ -354,8 +359,157 @@ def test_throughput_counts_the_games_of_a_killed_session(tmp_path: Path) -> None
     s = run_tournament(load_config(cfg, out=out, backend="serial"), progress=False)
     assert s.complete
     m = json.loads((out / "manifest.json").read_text())
-    killed, resumed = m["sessions"]
+    killed, resumed = m["invocations"]
     assert 0 < killed["games_played"] <= resumed["games_before"] and killed["seconds"] > 0
     assert resumed["games_played"] == 100 - resumed["games_before"]
     games = killed["games_played"] + resumed["games_played"]
     assert m["games_per_s"] == round(games / (killed["seconds"] + resumed["seconds"]), 1)
+
+
+# ---- every reader checks the run against its plan: no silent partial or double answers
+
+
+def _report(run_dir: Path, *flags: str) -> Any:
+    return CliRunner().invoke(main, ["report", str(run_dir), "--no-svg", *flags])
+
+
+def _headline_games(run_dir: Path) -> int:
+    head = pl.read_parquet(run_dir / "tables" / "headline.parquet")
+    return int(head["games"].sum() + head["errors"].sum())
+
+
+def test_report_refuses_a_run_with_a_shard_deleted_and_reports_it_partial_when_asked(finished: Path,
+                                                                                     reference: pl.DataFrame) -> None:
+    (finished / "shards" / f"{Chunk(0, 5, 10).name}.parquet").unlink()
+    r = _report(finished)
+    assert r.exit_code == 1 and r.output.count("\n") == 1, r.output
+    assert r.output.startswith(f"error: {finished}: 35 of 40 planned games on disk; cell 0 (base, journalist+pilot, "
+                               "random vs random): games 5-9 missing; `rnsim run` with the same config plays the "
+                               "missing games; `rnsim report --partial`"), r.output
+    assert not (finished / "report.html").exists() and not (finished / "tables").exists()
+    r = _report(finished, "--partial")
+    assert r.exit_code == 0 and "PARTIAL: 35 of 40 planned games on disk" in r.output, r.output
+    md = (finished / "report.md").read_text()
+    assert md.startswith("> **Partial report: 35 of 40 planned games on disk (87.5%). Every number below is over the "
+                         "games that are there, not the whole run. Cell 0 (base, journalist+pilot, random vs random): "
+                         "games 5-9 missing.**\n")
+    html = (finished / "report.html").read_text()
+    body = html[html.index("<body>") + len("<body>"):].lstrip()
+    assert body.startswith('<p class="partial" role="alert">Partial report: 35 of 40 planned games')
+    assert "<title>Red Notice balance report: " in html and "(partial)</title>" in html
+    assert _headline_games(finished) == 35
+    # the same check in the loaders every other command reads runs through
+    with pytest.raises(RunNotWhole, match=r"35 of 40 planned games on disk; cell 0 .*: games 5-9 missing"):
+        load_results(finished)
+    with pytest.raises(RunNotWhole, match="games 5-9 missing"):
+        scan_results(finished)
+    got = load_results(finished, lazy=False, partial=True)
+    want = reference.filter(~((pl.col("identity_pair") == "journalist+pilot") & pl.col("game_index").is_between(5, 9)))
+    assert got.sort(KEY).drop("run_id").equals(want.drop("run_id"))  # type: ignore[union-attr]
+
+
+def test_a_shard_copied_under_another_name_is_refused_never_counted_twice(finished: Path) -> None:
+    src = finished / "shards" / f"{Chunk(1, 10, 15).name}.parquet"
+    copy = src.with_name(src.stem + " (copy).parquet")
+    copy.write_bytes(src.read_bytes())
+    r = _report(finished)
+    assert r.exit_code == 1 and r.output.count("\n") == 1
+    assert f"40 of 40 planned games on disk; {copy}: not a result shard of this run" in r.output, r.output
+    assert "plays the missing games" not in r.output  # nothing is missing: nothing to play
+    assert _report(finished, "--partial").exit_code == 0
+    assert _headline_games(finished) == 40  # not 45
+    with pytest.raises(RunNotWhole, match="not a result shard"):
+        load_results(finished)
+    assert load_results(finished, lazy=False, partial=True).height == 40  # type: ignore[union-attr]
+    v = CliRunner().invoke(main, ["verify", str(finished)])
+    assert v.exit_code == 1 and f"PROBLEM: {copy}: not a result shard" in v.output
+
+
+def test_games_on_disk_twice_are_named_and_a_partial_report_counts_them_once(finished: Path,
+                                                                            reference: pl.DataFrame) -> None:
+    d = finished / "shards"
+    # games 0-9 of cell 0 once more, in a shard true to its name (10 rows, games 0..9)
+    both = pl.concat([pl.read_parquet(d / f"{Chunk(0, 0, 5).name}.parquet"),
+                      pl.read_parquet(d / f"{Chunk(0, 5, 10).name}.parquet")])
+    both.write_parquet(d / f"{Chunk(0, 0, 10).name}.parquet")
+    r = _report(finished)
+    assert r.exit_code == 1 and r.output.count("\n") == 1
+    assert ("40 of 40 planned games on disk, 10 more than once; cell 0 (base, journalist+pilot, random vs random): "
+            "games 0-9 twice") in r.output, r.output
+    assert _report(finished, "--partial").exit_code == 0
+    assert _headline_games(finished) == 40
+    md = (finished / "report.md").read_text()
+    assert md.splitlines()[0].endswith("Games on disk more than once (10 extra rows) are counted once.**")
+    got = load_results(finished, lazy=False, partial=True)
+    assert got.sort(KEY).drop("run_id").equals(reference.drop("run_id"))  # type: ignore[union-attr]
+
+
+def test_a_shard_that_holds_other_games_than_its_name_says_is_named(finished: Path) -> None:
+    d = finished / "shards"
+    target = d / f"{Chunk(1, 15, 20).name}.parquet"
+    target.write_bytes((d / f"{Chunk(1, 0, 5).name}.parquet").read_bytes())  # a copy over another chunk's name
+    r = _report(finished)
+    assert r.exit_code == 1
+    assert f"{target}: game indices 0..4; its name says games 15..19" in r.output, r.output
+    assert "cell 1 (base, lawyer+doctor, random vs random): games 0-4 twice, games 15-19 missing" in r.output
+
+
+def test_the_end_of_a_run_checks_the_same_and_a_finished_run_is_not_complete_with_a_copy_in_it(
+        finished: Path) -> None:
+    src = finished / "shards" / f"{Chunk(0, 0, 5).name}.parquet"
+    src.with_name("part-copy.parquet").write_bytes(src.read_bytes())
+    with pytest.raises(run_mod.RunIncomplete, match=r"after the run, 40 of 40 planned games on disk; .*part-copy\."
+                                                    r"parquet: not a result shard of this run"):
+        run_tournament(_cfg(finished), progress=False)
+    assert json.loads((finished / "manifest.json").read_text())["status"] == "failed"
+
+
+def test_a_manifest_written_with_sessions_still_resumes_reports_and_verifies(finished: Path,
+                                                                            reference: pl.DataFrame) -> None:
+    """Run directories written before one `rnsim run` on a directory was called an
+    invocation keep their list under "sessions"."""
+    path = finished / "manifest.json"
+    m = json.loads(path.read_text())
+    m["sessions"] = m.pop("invocations")
+    path.write_text(json.dumps(m, indent=2))
+    assert CliRunner().invoke(main, ["verify", str(finished)]).exit_code == 0
+    assert _report(finished).exit_code == 0
+    (finished / "shards" / f"{Chunk(1, 5, 10).name}.parquet").unlink()
+    s = run_tournament(_cfg(finished), progress=False)
+    assert s.complete and s.played == 5 and _table(finished).equals(reference)
+    after = json.loads(path.read_text())
+    assert "sessions" not in after and len(after["invocations"]) == 2
+    assert after["invocations"][0] == m["sessions"][0]  # the old entry kept as it was
+    assert after["invocations"][1]["games_before"] == 35
+
+
+def _slow_run(tmp_path: Path) -> tuple[Path, list[str], dict[str, str]]:
+    cfg = tmp_path / "slow.toml"
+    cfg.write_text(
+        '[run]\ngames = 200\nseed = 5\nchunk_size = 4\nidentities = [["journalist", "pilot"]]\n'
+        '[strategies]\nangela = { ref = "tests.test_tournament:SlowRandom", label = "random", params = { sleep = 0.05 } }\n'
+        'jessah = "random"\n'
+    )
+    out = tmp_path / "run"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    return out, _cli("run", str(cfg), "--out", str(out), "--workers", "1", "--no-progress", "--no-report"), env
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_sigterm_exits_143_and_ctrl_c_130_both_resumable(tmp_path: Path, sig: int, code: int) -> None:
+    out, cmd, env = _slow_run(tmp_path)
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not list((out / "shards").glob("*.parquet")):
+            time.sleep(0.02)
+        assert p.poll() is None, "the signal must land mid-run"
+        p.send_signal(sig)
+        stdout, _ = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == code
+    assert "INTERRUPTED" in stdout
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"

@@ -67,7 +67,7 @@ def test_manifest_names_what_played_and_what_overrode_the_config(played: tuple[P
     assert m["source_config"]["run"]["games"] == 2000  # the file as written...
     assert m["overrides"]["games"] == 6 and m["config"]["games"] == 6  # ...and what played
     assert "seed" not in m["overrides"]
-    p = m["sessions"][0]["provenance"]
+    p = m["invocations"][0]["provenance"]
     assert p["git"] is None or re.fullmatch(r"[0-9a-f]{40}", p["git"]["commit"])
     assert re.fullmatch(r"[0-9a-f]{64}", p["source_sha256"])
     assert p["build"]["engine"] in ("compiled", "pure") and p["build"]["strategies"] in ("compiled", "pure")

@@ -128,12 +128,12 @@ def test_ray_table_identical_to_process_backend(tmp_path: Path, ray_address: str
     # one shard per chunk, written by the driver, named like the process backend's
     assert sorted(p.name for p in (ray_ / SHARDS).iterdir()) == sorted(p.name for p in (proc / SHARDS).iterdir())
     m = json.loads((ray_ / "manifest.json").read_text())
-    session = m["sessions"][-1]
-    assert m["status"] == "complete" and session["backend"] == "ray" and session["games_per_s"] > 0
-    cluster = session["cluster"]
+    invocation = m["invocations"][-1]
+    assert m["status"] == "complete" and invocation["backend"] == "ray" and invocation["games_per_s"] > 0
+    cluster = invocation["cluster"]
     assert cluster["cluster_resources"]["CPU"] == 2 and cluster["nodes"] == 1
     assert cluster["address"] == ray_address and cluster["startup_seconds"] > 0
-    assert session["address"] == ray_address
+    assert invocation["address"] == ray_address
 
 
 @pytest.mark.ray
@@ -149,8 +149,8 @@ def test_ray_resumes_a_process_run(tmp_path: Path, ray_address: str) -> None:
     s = run_tournament(cfg, progress=False)
     assert s.complete and s.played == sum(4 for _ in shards[::2]) and s.done_before == full.height - s.played
     assert table(d).equals(full)
-    sessions = json.loads((d / "manifest.json").read_text())["sessions"]
-    assert [x["backend"] for x in sessions] == ["process", "ray"]
+    invocations = json.loads((d / "manifest.json").read_text())["invocations"]
+    assert [x["backend"] for x in invocations] == ["process", "ray"]
 
 
 @pytest.mark.ray
@@ -193,7 +193,7 @@ def test_cli_without_address_starts_and_stops_a_local_cluster(tmp_path: Path, ra
     assert r.exit_code == 0, r.output
     assert "complete" in r.output and "10 of 10" in r.output
     assert not ray.is_initialized()  # the cluster it started for the run is gone
-    cluster = json.loads((tmp_path / "o" / "manifest.json").read_text())["sessions"][-1]["cluster"]
+    cluster = json.loads((tmp_path / "o" / "manifest.json").read_text())["invocations"][-1]["cluster"]
     assert cluster["address"] == "local" and cluster["cluster_resources"]["CPU"] == 1  # workers = 1
     assert run_tournament(load_config(cfg, backend="serial", out=tmp_path / "ref"), progress=False).complete
     assert table(tmp_path / "o").equals(table(tmp_path / "ref"))

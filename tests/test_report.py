@@ -7,13 +7,15 @@ import base64
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
-from rnsim.analysis import wilson
+from rnsim.analysis import layout, wilson
 from rnsim.cli import main
 from rnsim.games.red_notice.synthetic import random_results, table_from_games, write_run
 from rnsim.report import write_report
@@ -156,7 +158,7 @@ def test_markdown_has_every_section_and_figure(reported: Path) -> None:
 
 
 def test_cli_report(tmp_path: Path) -> None:
-    write_run(tmp_path / "run", random_results(2000, seed=5))
+    write_run(tmp_path / "run", random_results(2010, seed=5))  # 134 games in each of 15 cells
     res = CliRunner().invoke(main, ["report", str(tmp_path / "run"), "--no-svg"])
     assert res.exit_code == 0, res.output
     assert "report.html" in res.output
@@ -175,7 +177,8 @@ def test_report_shows_errors_apart_and_flags_few_games(tmp_path: Path) -> None:
         + [dict(pair=("journalist", "pilot"), end_reason="error")] * 2 \
         + [dict(pair=("lawyer", "doctor"), winner="jessah")] * 4 \
         + [dict(pair=("lawyer", "doctor"), winner=None)]
-    write_run(tmp_path, table_from_games(games))
+    # every cell (an identity pair) plays game indices 0..4
+    write_run(tmp_path, table_from_games({**g, "game_index": i % 5} for i, g in enumerate(games)))
     write_report(tmp_path, svg=False)
     md = (tmp_path / "report.md").read_text()
     # 8 played games, 3 Angela wins; the 2 errors are shown apart
@@ -241,8 +244,8 @@ def test_many_cells_draw_their_figures_on_a_pool(tmp_path: Path) -> None:
 def test_tables_are_the_same_in_memory_or_streamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from rnsim.report import render
 
-    write_run(tmp_path, random_results(2500, seed=9, strategy_pairs=[("random", "random"), ("hunter", "random")]),
-              shard_rows=300)
+    write_run(tmp_path, random_results(2520, seed=9, strategy_pairs=[("random", "random"), ("hunter", "random")]),
+              shard_rows=30)
     plugin = render.game_report("red_notice")
     in_memory = render.compute_tables(tmp_path, plugin)
     monkeypatch.setattr(render, "IN_MEMORY_GAMES", 0)
@@ -327,3 +330,148 @@ def test_three_identities_per_game_in_the_report(tmp_path: Path) -> None:
     md = (tmp_path / "report.md").read_text()
     assert "### Identity sets" in md and "lawyer + journalist + secret agent" in md
     assert not list((tmp_path / "figures").glob("*-pairs.png"))  # a pair map needs pairs
+
+
+# ---- many tests on one page (FBI: seat position per player count, the start player's verdicts)
+
+FBI_SEATS = ("ann", "bert", "chris", "donna", "emil")
+
+
+def _fbi_base(games: int, rng: np.random.Generator, start_edge: float = 0.0,
+              variants: tuple[str, ...] = ("base", "top-card")) -> pl.LazyFrame:
+    """FBI result rows with what the position tables read: every player count
+    3-5 per variant, the winner drawn at random (the start player's chance
+    raised by ``start_edge`` at 4 players)."""
+    parts = []
+    for v in variants:
+        for n in (3, 4, 5):
+            first = rng.integers(0, n, games)
+            p = np.full((games, n), 1.0 / n)
+            if n == 4 and start_edge:
+                p[np.arange(games), first] += start_edge
+                p[np.arange(games), (first + 1) % n] -= start_edge
+            winner = (rng.random(games)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
+            cols: dict[str, Any] = {"variant": v, "players": str(n), "game_index": np.arange(games),
+                                    "end_reason": "deck_empty", "first_handcuffs": np.array(FBI_SEATS)[first]}
+            for k, s in enumerate(FBI_SEATS):
+                here = k < n
+                cols[f"share_{s}"] = (winner == k).astype(float) if here else None
+                cols[f"{s}_strategy"] = "expert" if here else None
+                cols[f"score_{s}"] = np.zeros(games, dtype=int) if here else None
+                cols[f"bonus_points_{s}"] = np.zeros(games, dtype=int) if here else None
+            parts.append(pl.DataFrame(cols, schema_overrides={f"{x}_{s}": t for s in FBI_SEATS for x, t in
+                                                              (("share", pl.Float64), ("score", pl.Int64),
+                                                               ("bonus_points", pl.Int64), ("strategy", pl.String))}))
+    return pl.concat(parts, how="vertical_relaxed").lazy()
+
+
+def _fbi_position_tables(base: pl.LazyFrame) -> dict[str, pl.DataFrame]:
+    from rnsim.analysis.stats import clustered_rate_columns
+    from rnsim.games.fbi import report as fbi
+
+    positions = (clustered_rate_columns(["variant", "players", "position"], ["game_index"], pl.col("share"))(
+        fbi.seat_rows(base)).with_columns((1.0 / pl.col("players").cast(pl.Float64)).alias("even")))
+    return {"fbi_positions": positions.collect(), "fbi_position_test": fbi.position_test(positions).collect()}
+
+
+def test_fbi_seat_position_flags_by_chance_stay_near_alpha_and_a_real_edge_survives() -> None:
+    """Runs of two variants x 3, 4 and 5 players (six position tests on one
+    page), 300 games each, no seat favoured: "seat position matters" appears
+    in at most about 5% of the runs (one test at a time: about a quarter).
+    A start player who wins 37% at 4 players is still found."""
+    from rnsim.games.fbi import report as fbi
+
+    rng = np.random.default_rng(11)
+    runs = 150
+    said, raw = 0, 0
+    for _ in range(runs):
+        t = _fbi_position_tables(_fbi_base(300, rng))
+        found = fbi._position_findings(t)
+        said += any("seat position matters" in x for x in found)
+        raw += bool((t["fbi_position_test"]["p_value"] < 0.05).any())
+        assert found[0].startswith("Seat position: 6 player counts (one test per variant) are tested at 5% each: "
+                                   "where nothing differs, chance alone would say position matters in about 0.3 of "
+                                   "them")
+    assert said / runs < 0.05 + 3 * (0.05 * 0.95 / runs) ** 0.5, said / runs
+    assert raw / runs > 0.15, raw / runs
+    hits = 0
+    for _ in range(20):
+        found = fbi._position_findings(_fbi_position_tables(_fbi_base(300, rng, start_edge=0.12)))
+        hits += any(x.startswith(("base, 4 players: seat position matters", "top-card, 4 players: seat position "
+                                  "matters")) for x in found)
+    assert hits >= 18
+
+
+def test_fbi_verdicts_and_findings_keep_the_raw_p_and_flag_only_what_survives() -> None:
+    """The case of a 300-game run of configs/fbi.toml: a position test with
+    p = 0.0432 among six is not "seat position matters" (Holm: 0.216 here)."""
+    from rnsim.analysis.stats import holm_column
+    from rnsim.games.fbi import report as fbi
+    from rnsim.report.sections import ReportContext
+
+    t = _fbi_position_tables(_fbi_base(300, np.random.default_rng(3)))
+    t["fbi_position_test"] = holm_column(t["fbi_position_test"].with_columns(
+        pl.Series("p_value", [0.3, 0.5, 0.0432, 0.9, 0.7, 0.0299])), "p_value")
+    found = fbi._position_findings(t)
+    assert not any("seat position matters" in x for x in found)
+    assert ("Seat position is not shown to matter where only the raw p is under 5%, as chance alone would give: "
+            "base, 5 players (p = 0.0432, 0.216 after the correction)") in found[-1]
+    ctx = ReportContext(Path("."), {}, layout(["variant", "players", "ann_strategy"]), "FBI", lambda *a: Path("x"),
+                        several_variants=True)
+    verdicts = fbi.run_verdict(t, ctx)
+    assert len(verdicts) == 6 and all("after Holm's correction for 6 verdicts" in v for v in verdicts)
+
+
+# ---- what the page shows: counts where a rate rounds to 0, an axis fitted to the bulk, percent everywhere
+
+
+@pytest.fixture(scope="module")
+def two_timeouts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """6,000 games of one cell ending by round 15, but 2 timeouts at round 60 (0.03%)."""
+    g = [dict(winner="angela", rounds=10 + i % 6) for i in range(2400)] \
+        + [dict(winner="jessah", rounds=8 + i % 8) for i in range(3598)] + [dict(winner=None, rounds=60)] * 2
+    run = tmp_path_factory.mktemp("timeouts") / "run"
+    write_run(run, table_from_games(g))
+    write_report(run, svg=True, workers=1)
+    return run
+
+
+def test_a_rate_that_rounds_to_zero_is_printed_as_its_counts(two_timeouts: Path) -> None:
+    md = (two_timeouts / "report.md").read_text()
+    assert "are timeouts" in md and "0.0% are timeouts" not in md
+    verdict = next(line for line in md.splitlines() if line.startswith("**No side") or line.startswith("**Jessah"))
+    assert verdict.endswith("; 2 of 6,000 are timeouts.**"), verdict
+    assert "- 2 of the 6,000 played games ended in a timeout; they count as a win for nobody." in md
+    assert "| 2 (under 0.1%) | 0 |" in md  # Outcomes: the count, and a share that is not 0.0%
+    assert "| timeout | nobody | 2 | 2 of 6,000 |" in md  # Game length by end reason
+    assert not re.search(r"\b0\.0% are\b|\(0\.0%\)", md)
+
+
+def test_the_game_length_axis_fits_the_bulk_and_counts_the_longer_games(two_timeouts: Path) -> None:
+    from rnsim.report.figures import game_length_chart, length_cut
+
+    hist = pl.read_parquet(two_timeouts / "tables" / "game_length_histogram.parquet")
+    assert length_cut(hist) == (15, 2, 60)
+    reasons = {"million": ("Angela wins", "red"), "arrest": ("Jessah wins", "blue"), "timeout": ("no winner", "grey")}
+    ax = game_length_chart(hist, reasons, "t").axes[0]
+    assert ax.get_xlim()[1] < 16  # not stretched to round 60
+    assert ax.get_xlabel() == "game length (rounds)\n2 games longer, up to round 60, not shown"
+    svg = next((two_timeouts / "figures").glob("*-length.svg")).read_text()
+    assert "2 games longer, up to round 60, not shown" in svg  # on the chart as drawn
+    md = (two_timeouts / "report.md").read_text()
+    assert "the axis ends where 99.5% of the games have ended: 2 games longer, up to round 60, not shown" in md
+    # a run without such outliers keeps its whole axis, with no note
+    short = hist.filter(pl.col("rounds") < 60)
+    assert length_cut(short)[1] == 0 and game_length_chart(short, reasons, "t").axes[0].get_xlabel() == \
+        "game length (rounds)"
+
+
+def test_the_identities_chart_reads_in_percent_as_the_tables_do(two_timeouts: Path) -> None:
+    from rnsim.games.red_notice.figures import identities_chart
+
+    ids = pl.read_parquet(two_timeouts / "tables" / "identities.parquet")
+    fig = identities_chart(ids, 0.4, "t")
+    fig.canvas.draw()
+    for ax in fig.axes:
+        labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+        assert labels and all(re.fullmatch(r"\d+%", x) for x in labels), labels

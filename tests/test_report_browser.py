@@ -193,9 +193,12 @@ def test_verdict_is_the_first_thing_on_the_page(page: DevTools) -> None:
                     "document.querySelector('h1').nextElementSibling.textContent")
     cls, text = first.split("|", 1)
     assert cls == "verdict"
+    # two cells: both verdicts corrected for the other (Holm), the error games named
     assert re.fullmatch(r"(Jessah is favoured|Angela is favoured|No side is measurably favoured): Angela wins "
-                        r"\d+\.\d% \[\d+\.\d, \d+\.\d\] of [\d,]+ random games, "
-                        r"\d+\.\d points (below|above) an even game; \d+\.\d% are timeouts\.", text), text
+                        r"\d+\.\d% \[\d+\.\d, \d+\.\d\] of [\d,]+ played random games, "
+                        r"\d+\.\d points (below|above) an even game \(p [=<] [\d.e-]+; [<\d.e -]+ after Holm's "
+                        r"correction for 2 verdicts\); \d+\.\d% are timeouts; \d+ games? \(\d+\.\d%\) ended in an "
+                        r"error and (is|are) not counted\.", text), text
     # the outcome figure right after the verdicts
     assert page.js("document.querySelector('p.verdict ~ figure img').naturalWidth") > 100
 
@@ -232,3 +235,49 @@ def test_nothing_loads_from_the_network(page: DevTools) -> None:
     assert all(u.startswith(("file://", "data:")) for u in urls), [u[:80] for u in urls
                                                                   if not u.startswith(("file://", "data:"))]
     assert page.js("document.querySelectorAll('script[src], link[href], iframe, object, embed').length") == 0
+
+
+@pytest.fixture(scope="module")
+def partial_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run with one shard lost, reported with --partial."""
+    from click.testing import CliRunner
+
+    from rnsim.cli import main
+
+    run = tmp_path_factory.mktemp("partial") / "run"
+    write_run(run, random_results(3000, seed=11, strategy_pairs=[("random", "random"), ("rule", "random")]))
+    lost = sorted((run / "shards").glob("part-00003-*.parquet"))[0]
+    lost.unlink()
+    assert CliRunner().invoke(main, ["report", str(run)]).exit_code == 1  # refused without --partial
+    r = CliRunner().invoke(main, ["report", str(run), "--partial"])
+    assert r.exit_code == 0, r.output
+    return run
+
+
+def test_a_partial_report_says_so_before_anything_else(browser: DevTools, partial_run: Path) -> None:
+    load(browser, partial_run / "report.html")
+    first = browser.js("""(() => {
+        const b = document.body.firstElementChild, h = document.querySelector('h1');
+        const s = getComputedStyle(b);
+        return {cls: b.className, text: b.textContent, top: b.getBoundingClientRect().top,
+                h1: h.getBoundingClientRect().top, bg: s.backgroundColor, border: s.borderTopColor,
+                shown: b.offsetHeight > 0 && s.visibility === 'visible' && s.display !== 'none',
+                title: document.title};
+    })()""")
+    assert first["cls"] == "partial" and first["shown"]
+    assert first["top"] < first["h1"]  # above the title, the first thing a reader sees
+    assert re.match(r"Partial report: 2,900 of 3,000 planned games on disk \(96\.7%\)\. Every number below is over "
+                    r"the games that are there, not the whole run\. Cell 3: games 0-99 missing\.", first["text"]), first["text"]
+    assert first["bg"] != "rgba(0, 0, 0, 0)" and first["border"] == "rgb(178, 24, 43)"  # a red box, not plain text
+    assert first["title"].endswith("(partial)")
+
+
+def test_the_identities_chart_axes_read_in_percent(browser: DevTools, partial_run: Path) -> None:
+    """The chart as a person sees it: the SVG opened in the browser, its tick
+    labels read off the page."""
+    svg = sorted((partial_run / "figures").glob("*-identities.svg"))[0]
+    load(browser, svg)
+    texts = browser.js("Array.from(document.querySelectorAll('text')).map(t => t.textContent.trim())")
+    ticks = [t for t in texts if re.fullmatch(r"[\d.]+%?", t)]
+    assert {"0%", "20%", "40%", "60%", "80%", "100%"} <= set(ticks), ticks
+    assert not [t for t in ticks if re.fullmatch(r"0\.\d+|1\.0", t)], ticks  # no fraction of 1 anywhere

@@ -143,7 +143,7 @@ def test_schema_is_the_contract(tmp_path: Path) -> None:
     m = json.loads((tmp_path / "s" / "manifest.json").read_text())
     assert m["status"] == "complete" and m["games"] == t.height and m["master_seed"] == 11
     assert set(m["rules_hash"]) == {"base", "cheap"} and t["run_id"].unique().to_list() == [m["run_id"]]
-    assert m["sessions"][0]["games_per_s"] > 0
+    assert m["invocations"][0]["games_per_s"] > 0
 
 
 def test_random_identity_pairs_come_from_the_chance_stream(tmp_path: Path) -> None:
@@ -217,7 +217,7 @@ def test_killed_run_resumes_to_the_uninterrupted_table(tmp_path: Path, sig: int)
     partial = list((out / "shards").glob("*.parquet"))
     assert 3 <= len(partial) < 24, "the kill must land mid-run"
     if sig == signal.SIGTERM:
-        assert rc == 130
+        assert rc == 143  # 128 + SIGTERM, the shell convention
         assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
     r = subprocess.run(_cli("run", str(cfg), "--out", str(out), "--no-progress"), env=env, capture_output=True,
                        text=True, timeout=120)
@@ -230,7 +230,7 @@ def test_killed_run_resumes_to_the_uninterrupted_table(tmp_path: Path, sig: int)
     ref = run_table(tmp_path, "ref", ref_raw, backend="serial")
     assert resumed.drop("run_id").equals(ref.drop("run_id"))
     m = json.loads((out / "manifest.json").read_text())
-    assert m["status"] == "complete" and len(m["sessions"]) == 2
+    assert m["status"] == "complete" and len(m["invocations"]) == 2
 
 
 def test_resume_plays_only_missing_games_and_refuses_another_config(tmp_path: Path) -> None:
@@ -366,3 +366,63 @@ def test_batches_play_the_runs_games_on_one_pool(tmp_path: Path) -> None:
         assert sorted(s.proc.pid for s in pool.backend._slots) == pids  # the same workers
     both = pl.concat([first, rest]).sort(["cell", "game_index"])
     assert both.equals(one)
+
+
+# ---- error games: a run whose games mostly failed is not a passing run
+
+
+def _raising(tmp_path: Path, p: float) -> Path:
+    cfg = tmp_path / f"raise-{p}.toml"
+    cfg.write_text('[run]\ngames = 20\nseed = 4\nbackend = "serial"\nidentities = [["journalist", "pilot"]]\n'
+                   '[rules]\nmax_rounds = 30\n'
+                   f'[strategies]\nangela = {{ ref = "tests.test_tournament:RaiseSometimes", label = "raiser", '
+                   f'params = {{ p = {p} }} }}\njessah = "random"\n')
+    return cfg
+
+
+def test_a_run_whose_every_game_is_an_error_fails_once_its_report_is_written(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rnsim.cli import main
+
+    out = tmp_path / "o"
+    r = CliRunner().invoke(main, ["run", str(_raising(tmp_path, 1.0)), "--out", str(out), "--no-progress"])
+    assert r.exit_code == 1, r.output
+    errors = [line for line in r.output.splitlines() if line.startswith("error: ")]
+    assert errors == [f"error: {out}: 20 of 20 games (100.0%) ended in an error, more than --max-errors 1% allows; "
+                      f"every rate counts only the 0 played games. The tracebacks are in {out / 'errors'} (the most "
+                      "frequent in the report's Errors section)"], r.output
+    assert "  error games: 20 (100.0% of the run's games)" in r.output
+    assert (out / "report.html").is_file()  # written first: it shows the errors
+    md = (out / "report.md").read_text()
+    assert "**No game of raiser (Angela) vs random (Jessah) was played out (20 ended in an error).**" in md
+    # the same run allowed every game to fail passes; resuming it re-checks
+    r = CliRunner().invoke(main, ["run", str(_raising(tmp_path, 1.0)), "--out", str(out), "--no-progress",
+                                  "--max-errors", "100%", "--no-report"])
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("limit, code", [("50%", 0), ("10%", 0), ("5%", 1), ("2", 0), ("1", 1), ("0", 1)])
+def test_max_errors_is_a_share_of_the_games_or_a_count(tmp_path: Path, limit: str, code: int) -> None:
+    from click.testing import CliRunner
+
+    from rnsim.cli import main
+
+    r = CliRunner().invoke(main, ["run", str(_raising(tmp_path, 0.2)), "--out", str(tmp_path / "o"),
+                                  "--no-progress", "--no-report", "--max-errors", limit])
+    t = load_results(tmp_path / "o", lazy=False)
+    errors = int((t["end_reason"] == "error").sum())  # type: ignore[index]
+    assert errors == 2  # 10% of the 20 games: within 2 games and 10%, over 1 game and 5%
+    assert r.exit_code == code, r.output
+
+
+def test_the_verdict_says_its_rate_is_over_played_games_only(tmp_path: Path) -> None:
+    from rnsim.games.red_notice.synthetic import table_from_games, write_run
+    from rnsim.report import write_report
+
+    g = [dict(winner="angela")] * 240 + [dict(winner="jessah")] * 240 + [dict(end_reason="error")] * 20
+    write_run(tmp_path, table_from_games(g))
+    write_report(tmp_path, svg=False, workers=1)
+    first = (tmp_path / "report.md").read_text().split("\n\n")[1]
+    assert first == ("**No side is measurably favoured: Angela wins 50.0% [45.5, 54.5] of 480 played random games, "
+                     "level with an even game; 20 games (4.0%) ended in an error and are not counted.**")

@@ -1,16 +1,19 @@
 """Reading a run directory: the result shards, the error side table and the
 manifest (layout in docs/architecture.md). Everything is lazy, so an
-aggregation over a million games reads only the columns it needs."""
+aggregation over a million games reads only the columns it needs. The run is
+checked against its plan first (:mod:`rnsim.results.integrity`): a run with
+games missing or doubled is refused unless a partial answer is asked for."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from rnsim.errors import RnsimError
+from rnsim.results.integrity import RunCheck, check_run
+from rnsim.results.manifest import read_manifest as _read_manifest
 
 #: the core columns the reports need (docs/architecture.md), besides one
 #: ``<seat>_strategy`` column per seat; a shard missing one is rejected with a
@@ -32,14 +35,26 @@ def shard_paths(run_dir: str | Path) -> list[Path]:
     return paths
 
 
-def scan_results(run_dir: str | Path) -> pl.LazyFrame:
-    """A lazy frame over every result row of a run (``RUN_DIR/shards/*.parquet``).
+def checked(run_dir: str | Path, partial: bool = False, hint: str = "") -> RunCheck:
+    """The run's check against its plan; raises when it is not whole, unless ``partial``
+    (RunNotWhole naming the missing and repeated games, with ``hint`` on how to go on)."""
+    shard_paths(run_dir)
+    check = check_run(Path(run_dir))
+    check.require(partial, hint or "scan_results(..., partial=True) reads the games that are there")
+    return check
+
+
+def scan_results(run_dir: str | Path, *, partial: bool = False, check: RunCheck | None = None) -> pl.LazyFrame:
+    """A lazy frame over every result row of a run (``RUN_DIR/shards/``).
 
     Raises :class:`ResultsError` when the directory has no shards or a shard
-    lacks a column the analysis needs.
+    lacks a column the analysis needs, and
+    :class:`rnsim.results.integrity.RunNotWhole` when games of the plan are
+    missing or on disk twice, unless ``partial`` (then each planned game that
+    is there is read once). ``check``: the run's check, when already made.
     """
-    paths = shard_paths(run_dir)
-    lf = pl.scan_parquet(paths)
+    check = check or checked(run_dir, partial)
+    lf = check.scan(partial)
     check_columns(lf.collect_schema().names(), source=str(Path(run_dir) / "shards"))
     return lf
 
@@ -72,13 +87,4 @@ def game_name(manifest: dict[str, Any]) -> str:
 def read_manifest(run_dir: str | Path) -> dict[str, Any]:
     """``RUN_DIR/manifest.json`` as a dict ({} when absent: a bare directory of
     shards can still be reported on)."""
-    path = Path(run_dir) / "manifest.json"
-    if not path.is_file():
-        return {}
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as e:
-        raise ResultsError(f"{path}: not valid JSON ({e})") from e
-    if not isinstance(data, dict):
-        raise ResultsError(f"{path}: expected a JSON object at the top level")
-    return data
+    return _read_manifest(Path(run_dir), ResultsError) or {}

@@ -175,3 +175,132 @@ def clustered_rate_columns(keys: list[str], cluster: list[str], win: pl.Expr, pr
                 .sort(keys))
 
     return query
+
+
+# ---------------------------------------------------------------- many tests on one page
+#
+# A report tests many things at once: every setup of a cell against
+# the cell, every player count's seat positions, every cell's verdict. At 5%
+# each, chance alone flags about 5% of them in a game where nothing differs:
+# one test in twenty. Every flag the report raises survives Holm's correction
+# across the tests of its section instead (the family-wise error rate: the
+# chance of even one false flag among them stays under 5%, whatever the
+# dependence between the tests); the raw p-value stays printed beside it.
+
+ALPHA = 0.05
+
+
+def score_p_value(k: float, n: float, p0: float) -> float:
+    """Two-sided p-value of the score test of ``k`` successes in ``n`` against
+    a rate ``p0``: it is under 5% exactly when the 95% Wilson interval of
+    ``k / n`` excludes ``p0`` (the interval inverts this test). NaN when ``n``
+    is 0 or ``p0`` is 0 or 1."""
+    if not n or not 0.0 < p0 < 1.0:
+        return math.nan
+    z = (k - n * p0) / math.sqrt(n * p0 * (1.0 - p0))
+    return float(2.0 * norm.sf(abs(z)))
+
+
+def two_proportion_p_value(k1: float, n1: float, k2: float, n2: float) -> float:
+    """Two-sided p-value that ``k1/n1`` and ``k2/n2`` are the same rate (the
+    pooled two-proportion z test, i.e. the chi-square test of the 2x2 table
+    without continuity correction). NaN when a group is empty or the pooled
+    rate is 0 or 1."""
+    if not n1 or not n2:
+        return math.nan
+    pooled = (k1 + k2) / (n1 + n2)
+    if not 0.0 < pooled < 1.0:
+        return 1.0 if 0.0 <= pooled <= 1.0 else math.nan
+    z = (k1 / n1 - k2 / n2) / math.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
+    return float(2.0 * norm.sf(abs(z)))
+
+
+def interval_p_value(estimate: float, lo: float, hi: float, z: float = Z95) -> float:
+    """Two-sided p-value that a normal (Wald) estimate is 0, read back from
+    its symmetric 95% interval ``[lo, hi]``. NaN when the interval is missing
+    or has no width (0 when the estimate is not 0 and the interval is a point)."""
+    if any(x is None or math.isnan(x) for x in (estimate, lo, hi)):
+        return math.nan
+    se = (hi - lo) / (2.0 * z)
+    if se <= 0.0:
+        return math.nan if estimate == 0 else 0.0
+    return float(2.0 * norm.sf(abs(estimate) / se))
+
+
+def holm(p_values: npt.ArrayLike) -> FloatArray:
+    """Holm's step-down adjusted p-values (same order as given). A test is
+    significant at ``alpha`` after the correction when its adjusted p is
+    under ``alpha``; NaNs are not tests (kept NaN, not counted)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    if not ok.size:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = order.size
+    stepped = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    out[order] = np.maximum.accumulate(stepped)
+    return out
+
+
+def holm_column(df: pl.DataFrame, p: str, groups: list[str] | None = None, out: str = "p_holm") -> pl.DataFrame:
+    """``df`` with ``out``: Holm's adjusted ``p`` within each group of ``groups``
+    (the whole table when None). Row order is kept."""
+    values = df[p].cast(pl.Float64).fill_null(float("nan")).to_numpy()
+    adjusted = np.full(df.height, np.nan)
+    if groups:
+        keys = df.select(groups).with_row_index("_i").group_by(groups, maintain_order=True).agg(pl.col("_i"))
+        for idx in keys["_i"].to_list():
+            adjusted[idx] = holm(values[idx])
+    else:
+        adjusted = holm(values)
+    return df.with_columns(pl.Series(out, adjusted).fill_nan(None))
+
+
+def holm_query(rows: pl.LazyFrame, p: str, groups: list[str], out: str = "p_holm") -> pl.LazyFrame:
+    """``rows`` with ``out``: Holm's adjusted ``p`` within each group of
+    ``groups`` (the same numbers as :func:`holm`), sorted by the groups and
+    ``p`` (re-sort as needed). Null p-values are not tests."""
+    by = groups or ["_all"]
+    if not groups:  # one family: the whole table
+        rows = rows.with_columns(pl.lit(0).alias("_all"))
+    tested = pl.col(p).is_not_null()
+    m = tested.sum().over(by)
+    rank = tested.cum_sum().over(by)
+    stepped = pl.when(tested).then(((m - rank + 1) * pl.col(p)).clip(upper_bound=1.0))
+    out_rows = (rows.sort([*by, p], nulls_last=True)
+                .with_columns(stepped.alias(out))
+                .with_columns(pl.col(out).cum_max().over(by)))
+    return out_rows if groups else out_rows.drop("_all")
+
+
+def normal_p_expr(z: pl.Expr) -> pl.Expr:
+    """Two-sided normal p-value of a z statistic, as a Polars expression."""
+    return z.abs().map_batches(lambda s: pl.Series(2.0 * norm.sf(s.cast(pl.Float64).to_numpy())),
+                               return_dtype=pl.Float64)
+
+
+def two_proportion_p_expr(k1: pl.Expr, n1: pl.Expr, k2: pl.Expr, n2: pl.Expr) -> pl.Expr:
+    """:func:`two_proportion_p_value` as a Polars expression (null where it is NaN)."""
+    k1, n1, k2, n2 = (x.cast(pl.Float64) for x in (k1, n1, k2, n2))
+    pooled = (k1 + k2) / (n1 + n2)
+    se = (pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)).sqrt()
+    z = (k1 / n1 - k2 / n2) / se
+    return (pl.when((n1 <= 0) | (n2 <= 0)).then(None)
+            .when((pooled <= 0.0) | (pooled >= 1.0)).then(1.0)
+            .otherwise(normal_p_expr(z)))
+
+
+def chance_words(tests: int, things: str, flag: str = "flag", alpha: float = ALPHA) -> str:
+    """How many flags chance alone would raise among ``tests``, in words, and
+    what the correction does: "15 setups are tested at 5% each: where
+    nothing differs, chance alone would flag about 0.75 of them ...". ``things``:
+    what is tested, plural; ``flag``: the verb of a flag ("call a side
+    favoured in")."""
+    if tests <= 1:
+        return f"One test, at {100 * alpha:.0f}%."
+    anyone = 1.0 - (1.0 - alpha) ** tests
+    return (f"{tests} {things} are tested at {100 * alpha:.0f}% each: where nothing differs, chance alone would "
+            f"{flag} about {tests * alpha:.2g} of them (one or more in about {100 * anyone:.0f}% of runs). Here a "
+            f"flag must survive Holm's correction across the {tests}, which keeps the chance of even one false flag "
+            f"among them under {100 * alpha:.0f}%; the raw p-values are shown beside the corrected ones.")

@@ -26,17 +26,24 @@ import click
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar.")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Write the report (rnsim report) into the run directory when the run is complete.")
+@click.option("--max-errors", default="1%", show_default=True, metavar="SHARE|GAMES",
+              help="Most games that may end in an error (a share of the run's games, e.g. 0.5%, or a number of "
+                   "games, e.g. 0); above it the run exits 1 once its report is written.")
 def run(config: Path, games: int | None, seed: int | None, workers: str | None, out: Path | None,
         backend: str | None, address: str | None, chunk_size: int | None, progress: bool,
-        make_report: bool) -> None:
+        make_report: bool, max_errors: str) -> None:
     """Play the tournament described by CONFIG (a TOML file) into a run directory.
 
     Running the same command again resumes an interrupted run: finished games
-    are kept and only the missing ones are played.
+    are kept and only the missing ones are played. Exit codes: 0 done, 1 the
+    run could not finish or too many games ended in an error (--max-errors),
+    2 bad input, 130 stopped by Ctrl-C, 143 stopped by SIGTERM (both resumable).
     """
     from rnsim.config import load_config
+    from rnsim.results.error_budget import ErrorBudget
     from rnsim.tournament.run import run_tournament
 
+    budget = ErrorBudget.parse(max_errors, "--max-errors")  # bad input fails before anything is created
     cfg = load_config(config, games=games, seed=seed, workers=workers, out=out, backend=backend,
                       chunk_size=chunk_size, address=address)
     n_cells = len(cfg.cells())
@@ -51,13 +58,15 @@ def run(config: Path, games: int | None, seed: int | None, workers: str | None, 
     for line in summary.lines():
         click.echo(line)
     if not summary.complete:
-        sys.exit(130)
+        # the shell's convention: 128 + the signal's number (SIGINT 2, SIGTERM 15)
+        sys.exit(143 if summary.terminated else 130)
     if make_report:
         from rnsim.report import write_report
 
         t = time.perf_counter()
         html = write_report(cfg.out)
         click.echo(f"report: {html} ({time.perf_counter() - t:.1f} s)")
+    budget.check(summary.errors, summary.total_games, cfg.out)
 
 
 def _cpu() -> float:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -17,7 +18,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
 
 from rnsim.report.sections import pct  # noqa: E402,F401  (a figure's text and the report's agree)
 
@@ -50,6 +51,12 @@ def save(fig: Figure, directory: Path, name: str, svg: bool = True) -> Path:
 
 def arr(df: pl.DataFrame, col: str) -> np.ndarray:
     return df[col].cast(pl.Float64).fill_null(float("nan")).to_numpy()
+
+
+def percent_ticks(axis: Any, digits: int = 0) -> None:
+    """Label an axis (``ax.xaxis``, ``ax.yaxis``, a colorbar's axis) in percent,
+    as the report's tables are: a rate of 0.42 reads 42%, never 0.42."""
+    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=digits))
 
 
 def integer_ticks(ax: plt.Axes, axis: str = "x") -> None:
@@ -96,7 +103,7 @@ def headline_chart(head: pl.DataFrame, seats: Sequence[str], labels: Sequence[st
     ax.set_yticks(y, list(cells))
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.xaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    percent_ticks(ax.xaxis)
     ax.set_xlabel("share of played games")
     # The legend sits between the title and the bars, where it can never cover
     # the axis label, however many cells there are.
@@ -136,26 +143,59 @@ def matchup_heatmap(head: pl.DataFrame, seats: Sequence[str], labels: Sequence[s
     return fig
 
 
+#: the game-length chart shows the lengths of this share of the games; the
+#: longest few (a timeout at round 60 when games end by round 15) would
+#: otherwise stretch the axis and squeeze the bulk into a corner
+LENGTH_BULK = 0.995
+
+
+def length_cut(hist: pl.DataFrame, bulk: float = LENGTH_BULK) -> tuple[int, int, int]:
+    """Where the game-length axis ends: ``(last round shown, games longer, longest)``;
+    the last round shown is the smallest that covers ``bulk`` of the games."""
+    if not hist.height:
+        return 0, 0, 0
+    per = hist.group_by("rounds").agg(pl.col("games").sum()).sort("rounds")
+    rounds, games = per["rounds"].to_numpy().astype(int), per["games"].to_numpy()
+    share = np.cumsum(games) / games.sum()
+    last = int(rounds[min(int(np.searchsorted(share, bulk - 1e-12)), len(rounds) - 1)])
+    longer = int(games[rounds > last].sum())
+    return last, longer, int(rounds.max())
+
+
+def longer_note(longer: int, longest: int) -> str:
+    """ "2 games longer, up to round 60, not shown" (empty when none)."""
+    if not longer:
+        return ""
+    return f"{longer:,} game{'s' if longer > 1 else ''} longer, up to round {longest}, not shown"
+
+
 def game_length_chart(hist: pl.DataFrame, reasons: Mapping[str, tuple[str, str]], title: str) -> Figure:
     """How long games last, one stacked bar series per end reason;
-    ``reasons`` maps an end reason to its legend label and colour."""
+    ``reasons`` maps an end reason to its legend label and colour. The axis
+    ends where LENGTH_BULK of the games have ended; the games beyond are
+    counted in a note under the axis."""
     fig, ax = plt.subplots(figsize=(8, 3.4))
+    note = ""
     if hist.height:
-        lo, hi = int(hist["rounds"].min()), int(hist["rounds"].max())  # type: ignore[arg-type]
+        last, longer, longest = length_cut(hist)
+        note = longer_note(longer, longest)
+        shown = hist.filter(pl.col("rounds") <= last)
+        lo, hi = int(shown["rounds"].min()), last  # type: ignore[arg-type]
         xs = np.arange(lo, hi + 1)
         bottom = np.zeros(len(xs))
         for reason, (label, colour) in reasons.items():
-            part = hist.filter(pl.col("end_reason") == reason)
+            part = shown.filter(pl.col("end_reason") == reason)
             if not part.height:
                 continue
             counts = np.zeros(len(xs))
             counts[part["rounds"].to_numpy().astype(int) - lo] = part["games"].to_numpy()
             ax.bar(xs, counts, bottom=bottom, width=0.9, color=colour, label=label, alpha=0.85)
             bottom += counts
+        ax.set_xlim(lo - 0.6, hi + 0.6)
         ax.legend(fontsize=8)
     integer_ticks(ax, "x")
     integer_ticks(ax, "y")
-    ax.set_xlabel("game length (rounds)")
+    ax.set_xlabel("game length (rounds)" + (f"\n{note}" if note else ""))
     ax.set_ylabel("games")
     ax.set_title(title)
     fig.tight_layout()

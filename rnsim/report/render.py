@@ -25,9 +25,11 @@ from typing import Any
 import polars as pl
 
 from rnsim.analysis import aggregate as agg
-from rnsim.analysis.load import ResultsError, game_name, read_manifest, scan_errors, scan_results
+from rnsim.analysis.load import ResultsError, checked, game_name, read_manifest, scan_errors, scan_results
+from rnsim.analysis.stats import chance_words
 from rnsim.report import figures as figs
 from rnsim.report.sections import (
+    Banner,
     Block,
     Bullets,
     Contents,
@@ -38,13 +40,18 @@ from rnsim.report.sections import (
     Section,
     Table,
     Verdict,
+    count,
+    p_is,
+    p_text,
     pct,
     rate_ci,
     seat_label,
+    share_text,
     slug,
 )
+from rnsim.results.integrity import RunCheck
 
-__all__ = ["Block", "Bullets", "Contents", "Figure", "FigurePlan", "Heading", "Para", "Table", "Verdict",
+__all__ = ["Banner", "Block", "Bullets", "Contents", "Figure", "FigurePlan", "Heading", "Para", "Table", "Verdict",
            "build", "compute_tables", "to_html", "to_markdown", "write_report"]
 
 #: a 95% interval wider than this (in rate units) is "too few games to be useful"
@@ -165,14 +172,16 @@ def _categorical(schema: pl.Schema, c: str) -> pl.Expr:
     return pl.col(c)
 
 
-def compute_tables(run_dir: str | Path, plugin: ModuleType | None = None) -> dict[str, pl.DataFrame]:
+def compute_tables(run_dir: str | Path, plugin: ModuleType | None = None, *, partial: bool = False,
+                   check: RunCheck | None = None) -> dict[str, pl.DataFrame]:
     """Every table of the report: the core's (:data:`CORE_TABLES`), then the
-    game's own (``plugin.tables``).
+    game's own (``plugin.tables``), over the run's games (each planned game
+    once; a run with games missing or doubled is refused unless ``partial``).
 
     Tables are computed one after the other (not in parallel) and with the
     streaming engine, so the peak memory of a million-game report stays a few
     hundred MB (the runner's target for a whole run is 500 MB)."""
-    lf = scan_results(run_dir)
+    lf = scan_results(run_dir, partial=partial, check=check)
     schema = lf.collect_schema()
     names = schema.names()
     lay = agg.layout(names)
@@ -227,29 +236,61 @@ def _strategies(r: dict[str, Any], seats: Sequence[str]) -> str:
     return " vs ".join(f"{n} ({seat_label(s)})" for n, s in zip(names, seats, strict=True))
 
 
+def with_verdict_tests(head: pl.DataFrame, seats: Sequence[str]) -> pl.DataFrame:
+    """The headline with each cell's test against an even game: ``p_even``
+    (the score test of seat 0's wins against 1/seats, which the 95% Wilson
+    interval inverts), ``p_even_holm`` (Holm's correction across the cells
+    with games: the page gives all their verdicts at once) and ``tests``."""
+    from rnsim.analysis.stats import holm_column, score_p_value
+
+    even = 1.0 / len(seats)
+    p = [score_p_value(float(k or 0), float(n), even) if n else None
+         for k, n in zip(head[f"{seats[0]}_wins"].to_list(), head["games"].to_list(), strict=True)]
+    out = holm_column(head.with_columns(pl.Series("p_even", p, dtype=pl.Float64)), "p_even", out="p_even_holm")
+    return out.with_columns(pl.lit(int(out["p_even"].is_not_null().sum())).alias("tests"))
+
+
 def verdict(r: dict[str, Any], seats: Sequence[str], with_variant: bool) -> str:
     """One sentence that answers "is it balanced?" for a cell: seat 0's win
     rate and interval against an even game (50% with two seats, 1/n with n),
-    and who is favoured when the interval excludes it."""
+    and who is favoured when the interval excludes it. With several cells
+    (``r["tests"]`` > 1, see :func:`with_verdict_tests`) a side is called
+    favoured only when the cell's test survives Holm's correction across
+    them; the p-values are given. Error games are named: the rates count
+    played games only."""
+    from rnsim.analysis.stats import ALPHA
+
     s0, label0 = seats[0], seat_label(seats[0])
     pre = f"Variant {r['variant']}: " if with_variant else ""
     if not r["games"]:
-        return f"{pre}no game of {_strategies(r, seats)} was played out ({r['errors']:,} ended in an error)."
+        return f"{pre}{'n' if pre else 'N'}o game of {_strategies(r, seats)} was played out ({r['errors']:,} ended " \
+               "in an error)."
     even = 1.0 / len(seats)
     rate, lo, hi = r[f"{s0}_rate"], r[f"{s0}_rate_lo"], r[f"{s0}_rate_hi"]
-    if lo > even:
+    tests = int(r.get("tests") or 1)
+    held = tests <= 1 or (r.get("p_even_holm") is not None and r["p_even_holm"] < ALPHA)
+    if lo > even and held:
         who = f"{label0} is favoured"
-    elif hi < even:
+    elif hi < even and held:
         who = f"{seat_label(seats[1])} is favoured" if len(seats) == 2 else f"{label0} is at a disadvantage"
+    elif lo > even or hi < even:
+        who = f"No side is measurably favoured once the {tests} verdicts are corrected for chance"
     else:
         who = "No side is measurably favoured"
     gap = 100 * (rate - even)
     where = "above" if gap > 0 else "below"
     even_text = "an even game" if len(seats) == 2 else f"an even game ({pct(even)}, one win in {len(seats)})"
     tail = f"{abs(gap):.1f} points {where} {even_text}" if round(abs(gap), 1) else f"level with {even_text}"
-    none = f"; {pct(r['no_winner_rate'])} have no winner" if r["no_winner"] else ""
-    return (f"{pre}{who}: {label0} wins {rate_ci(r, f'{s0}_rate')} of {r['games']:,} {_strategies(r, seats)} "
-            f"games, {tail}{none}.")
+    if tests > 1:
+        tail += (f" ({p_is(r.get('p_even'))}; {p_text(r.get('p_even_holm'))} after Holm's correction for {tests} "
+                 "verdicts)")
+    total = r["games"] + r["errors"]
+    none = f"; {share_text(r['no_winner'], r['games'])} have no winner" if r["no_winner"] else ""
+    played = "played " if r["errors"] else ""
+    errors = (f"; {_games(r['errors'])} ({share_text(r['errors'], total)}) ended in an error and "
+              f"{'is' if r['errors'] == 1 else 'are'} not counted" if r["errors"] else "")
+    return (f"{pre}{who}: {label0} wins {rate_ci(r, f'{s0}_rate', f'{s0}_wins', 'games')} of {r['games']:,} "
+            f"{played}{_strategies(r, seats)} games, {tail}{none}{errors}.")
 
 
 # ---------------------------------------------------------------- what stands out
@@ -258,16 +299,33 @@ def _games(n: int) -> str:
     return f"{n:,} game" if n == 1 else f"{n:,} games"
 
 
+def _of(k: int, n: int, whole: str) -> str:
+    """The subject of a finding: "46 games (5.1% of the played games)", or
+    "2 of the 30,000 played games" where the share would print as 0.0%."""
+    share = share_text(k, n)
+    return f"{count(k)} of the {count(n)} {whole}" if " of " in share else f"{_games(k)} ({share} of the {whole})"
+
+
+def count_share(k: float | int, n: float | int) -> str:
+    """A table cell: the count and its share, "1,234 (4.1%)"; "2 (under 0.1%)"
+    where the share would print as 0.0% (the count is beside it)."""
+    share = share_text(k, n)
+    if " of " in share:
+        share = "under 0.1%" if k < n / 2 else "over 99.9%"
+    return f"{count(k)} ({share})"
+
+
 def core_findings(r: dict[str, Any], seats: Sequence[str], no_winner: str = "ended with no winner",
                   shares: bool = False) -> list[str]:
     out = []
     if r["no_winner"]:
         counted = ("each of the k tied seats counts 1/k of a win" if shares
                    else "they count as a win for nobody")
-        out.append(f"{_games(r['no_winner'])} ({pct(r['no_winner_rate'])}) {no_winner}; {counted}.")
+        out.append(f"{_of(r['no_winner'], r['games'], 'played games')} {no_winner}; {counted}.")
     if r["errors"]:
-        out.append(f"{_games(r['errors'])} ended in a strategy error; they are left out of every rate "
-                   f"(see Errors).")
+        they = "it is" if r["errors"] == 1 else "they are"
+        out.append(f"{_of(r['errors'], r['games'] + r['errors'], 'games of the cell')} ended in a strategy error; "
+                   f"{they} left out of every rate (see Errors).")
     s0 = seats[0]
     if r["games"] == 0 or (r[f"{s0}_rate_hi"] - r[f"{s0}_rate_lo"]) > WIDE_INTERVAL:
         out.append(f"only {r['games']:,} games were played: too few for a useful interval overall.")
@@ -306,15 +364,29 @@ def _in_cell(df: pl.DataFrame, r: dict[str, Any], cell: Sequence[str]) -> pl.Dat
     return df.filter(*(pl.col(c).eq_missing(r[c]) for c in cell))
 
 
+def partial_banner(check: RunCheck) -> str:
+    """The first line of a partial report: what it covers, and what it lacks."""
+    found = check.problems()
+    named = "; ".join(found[:3]) + (f"; and {len(found) - 3} more (rnsim verify lists them)" if len(found) > 3 else "")
+    share = (f" ({share_text(check.present, check.planned)})" if check.planned else "")
+    repeats = (f" Games on disk more than once ({check.n_repeated:,} extra rows) are counted once."
+               if check.n_repeated else "")
+    return (f"Partial report: {check.counts()}{share}. Every number below is over the games that are there, "
+            f"not the whole run. {named[:1].upper() + named[1:]}.{repeats}")
+
+
 def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
-          plugin: ModuleType | None = None, manifest: dict[str, Any] | None = None) -> list[Block]:
+          plugin: ModuleType | None = None, manifest: dict[str, Any] | None = None,
+          check: RunCheck | None = None) -> list[Block]:
     """The report's content: headings, text, tables, and figures (planned in
-    ``plan``; draw them with ``plan.draw()`` before rendering)."""
+    ``plan``; draw them with ``plan.draw()`` before rendering). ``check``: the
+    run's check against its plan; a run that is not whole opens with a banner
+    saying the report is partial."""
     man = read_manifest(run_dir) if manifest is None else manifest
     name = game_name(man)
     title = _title(name, plugin)
     head = t["headline"]
-    lay = agg.layout(scan_results(run_dir).collect_schema())
+    lay = agg.layout((check.scan(partial=True) if check is not None else scan_results(run_dir)).collect_schema())
     seats, labels = lay.seats, [seat_label(s) for s in lay.seats]
     run_id = man.get("run_id") or run_dir.name
     total = int(head.select(pl.col("games").sum() + pl.col("errors").sum()).item()) if head.height else 0
@@ -322,7 +394,9 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
     ctx = ReportContext(run_dir, man, lay, title, plan.add, several_variants=with_variant)
     cells = [_cell_name(r, seats, with_variant, head.height) for r in head.iter_rows(named=True)]
 
-    doc: list[Block] = [Heading(1, f"{title} balance report: {run_id}", "top")]
+    doc: list[Block] = [Banner(partial_banner(check))] if check is not None and not check.whole else []
+    doc.append(Heading(1, f"{title} balance report: {run_id}", "top"))
+    head = with_verdict_tests(head, seats) if head.height else head
     rows = list(head.iter_rows(named=True))
     # A game whose seats rotate (FBI) answers for the whole run, not per rotation of a lineup.
     run_level = plugin is not None and hasattr(plugin, "run_sections")
@@ -358,6 +432,9 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
         if plugin is not None and hasattr(plugin, "findings") and r["games"]:
             found = plugin.findings(t, ctx) + found
         findings += [f"{cname}: {x}" if len(rows) > 1 else x[:1].upper() + x[1:] for x in found]
+    tests = int(head["tests"][0]) if "tests" in head.columns and head.height else 0
+    if tests > 1 and not own_verdicts:
+        findings.append(chance_words(tests, "cell verdicts", "call a side favoured in"))
     doc += [Heading(2, "What stands out", "what-stands-out"), Bullets(findings or ["Nothing: no games yet."])]
 
     doc.append(Heading(2, "Outcomes", "outcomes"))
@@ -366,7 +443,8 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
          "errors", "mean rounds", "median rounds"],
         [[r["variant"], *("–" if r[f"{s}_strategy"] is None else str(r[f"{s}_strategy"]) for s in seats),
           num(r["games"]),
-          *("–" if r[f"{s}_strategy"] is None else rate_ci(r, f"{s}_rate") for s in seats), f"{r['no_winner']:,} ({pct(r['no_winner_rate'])})",
+          *("–" if r[f"{s}_strategy"] is None else rate_ci(r, f"{s}_rate", f"{s}_wins", "games") for s in seats),
+          count_share(r["no_winner"], r["games"]),
           num(r["errors"]), num(r["mean_rounds"]), num(r["median_rounds"])] for r in rows],
         "Win rate [95% interval] per seat and cell.",
         numeric=[False] * (1 + len(seats)) + [True] * (len(seats) + 5)))
@@ -459,9 +537,9 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], ctx: ReportCont
         doc.append(Para(f"No game of this cell was played out: {r['errors']:,} ended in a strategy error "
                         f"(see Errors)."))
         return doc
-    wins = ", ".join(f"{seat_label(x)} won {rate_ci(r, f'{x}_rate')}" for x in seats)
+    wins = ", ".join(f"{seat_label(x)} won {rate_ci(r, f'{x}_rate', f'{x}_wins', 'games')}" for x in seats)
     doc.append(Para(f"{r['games']:,} games played: {wins}, {r['no_winner']:,} with no winner "
-                    f"({pct(r['no_winner_rate'])}), {r['errors']:,} errors. Games last {num(r['mean_rounds'])} "
+                    f"({share_text(r['no_winner'], r['games'])}), {r['errors']:,} errors. Games last {num(r['mean_rounds'])} "
                     f"rounds on average (median {num(r['median_rounds'])})."))
     sections: list[Section] = []
     if plugin is not None and hasattr(plugin, "report_sections"):
@@ -474,11 +552,15 @@ def _cell_section(r: dict[str, Any], t: dict[str, pl.DataFrame], ctx: ReportCont
     doc.append(Heading(3, "Game length", f"{s}-length"))
     hist = _in_cell(t["game_length_histogram"], r, ctx.layout.cell)
     gl = _in_cell(t["game_length"], r, ctx.layout.cell)
+    note = figs.longer_note(*figs.length_cut(hist)[1:])
     doc.append(Figure(ctx.figure("length", "game_length_chart", hist, _reasons(gl, seats), f"Game length — {label}"),
-                      "How many rounds games last, by how they ended."))
+                      "How many rounds games last, by how they ended"
+                      + (f"; the axis ends where {100 * figs.LENGTH_BULK:g}% of the games have ended: {note} (see "
+                         "the table)." if note else ".")))
     doc.append(Table(
         ["end reason", "winner", "games", "share", "mean rounds", "median", "10th pct", "90th pct", "min", "max"],
-        [[g["end_reason"], seat_label(g["winner"]) if g["winner"] else "nobody", num(g["games"]), pct(g["share"]),
+        [[g["end_reason"], seat_label(g["winner"]) if g["winner"] else "nobody", num(g["games"]),
+          share_text(g["games"], r["games"]),
           num(g["mean_rounds"]), num(g["median_rounds"], 0), num(g["p10_rounds"], 0), num(g["p90_rounds"], 0),
           num(g["min_rounds"], 0), num(g["max_rounds"], 0)] for g in gl.iter_rows(named=True)],
         "Game length by end reason.", numeric=[False, False, True, True, True, True, True, True, True, True]))
@@ -531,7 +613,9 @@ def _md_cell(s: str) -> str:
 def to_markdown(doc: Sequence[Block], base: Path) -> str:
     out: list[str] = []
     for b in doc:
-        if isinstance(b, Heading):
+        if isinstance(b, Banner):
+            out.append(f"> **{b.text}**\n")
+        elif isinstance(b, Heading):
             out.append(f"{'#' * b.level} {b.text}\n")
         elif isinstance(b, Para):
             out.append(b.text + "\n")
@@ -576,6 +660,8 @@ figure { margin: 14px 0 20px; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--rule); border-radius: 4px; }
 figcaption { color: var(--muted); font-size: 0.9em; max-width: 90ch; }
 .table-wrap { overflow-x: auto; }
+p.partial { background: #fdecea; border: 2px solid var(--accent); border-radius: 6px; padding: 10px 14px;
+            font-weight: 600; max-width: none; }
 p.verdict { font-size: 1.22em; font-weight: 600; max-width: 90ch; margin: 0.5em 0; }
 th[data-sort] { cursor: pointer; user-select: none; }
 th[data-sort]:hover { text-decoration: underline; }
@@ -636,6 +722,43 @@ SORT_SCRIPT = """
 """
 
 
+def _table_html(b: Table) -> str:
+    esc = html.escape
+    numeric = [j < len(b.numeric) and b.numeric[j] for j in range(len(b.columns))]
+
+    def cls(j: int) -> str:
+        return ' class="num"' if j < len(numeric) and numeric[j] else ""
+    rows = "".join("<tr>" + "".join(f"<td{cls(j)}>{esc(c)}</td>" for j, c in enumerate(row)) + "</tr>"
+                   for row in b.rows)
+    cap = f"<caption>{esc(b.caption)}</caption>" if b.caption else ""
+    head = "".join(f'<th{cls(j)} data-sort="{"num" if numeric[j] else "text"}">{esc(c)}</th>'
+                   for j, c in enumerate(b.columns))
+    return (f'<div class="table-wrap"><table class="sortable">{cap}<thead><tr>{head}</tr></thead>'
+            f"<tbody>{rows}</tbody></table></div>")
+
+
+def _block_html(b: Block) -> str:
+    """One block as HTML (the contents as a placeholder, filled in by :func:`to_html`)."""
+    esc = html.escape
+    if isinstance(b, Banner):
+        return f'<p class="partial" role="alert">{esc(b.text)}</p>'
+    if isinstance(b, Heading):
+        return f'<h{b.level} id="{esc(b.anchor)}">{esc(b.text)}</h{b.level}>'
+    if isinstance(b, Contents):
+        return "@@NAV@@"
+    if isinstance(b, Para):
+        return f"<p>{esc(b.text)}</p>"
+    if isinstance(b, Verdict):
+        return f'<p class="verdict">{esc(b.text)}</p>'
+    if isinstance(b, Bullets):
+        return "<ul>" + "".join(f"<li>{esc(x)}</li>" for x in b.items) + "</ul>"
+    if isinstance(b, Table):
+        return _table_html(b)
+    data = base64.b64encode(b.png.read_bytes()).decode("ascii")
+    return (f'<figure><img alt="{esc(b.caption)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{esc(b.caption)}</figcaption></figure>")
+
+
 def to_html(doc: Sequence[Block], title: str) -> str:
     esc = html.escape
     toc = [b for b in doc if isinstance(b, Heading) and b.level in (2, 3)]
@@ -656,35 +779,7 @@ def to_html(doc: Sequence[Block], title: str) -> str:
     nav.append("</ul></nav>")
     nav_html = "\n".join(nav).replace("<ul>\n</ul>", "")
 
-    body: list[str] = []
-    for b in doc:
-        if isinstance(b, Heading):
-            body.append(f'<h{b.level} id="{esc(b.anchor)}">{esc(b.text)}</h{b.level}>')
-
-        elif isinstance(b, Contents):
-            body.append("@@NAV@@")
-        elif isinstance(b, Para):
-            body.append(f"<p>{esc(b.text)}</p>")
-        elif isinstance(b, Verdict):
-            body.append(f'<p class="verdict">{esc(b.text)}</p>')
-        elif isinstance(b, Bullets):
-            body.append("<ul>" + "".join(f"<li>{esc(x)}</li>" for x in b.items) + "</ul>")
-        elif isinstance(b, Table):
-            numeric = [j < len(b.numeric) and b.numeric[j] for j in range(len(b.columns))]
-
-            def cls(j: int, numeric: list[bool] = numeric) -> str:
-                return ' class="num"' if j < len(numeric) and numeric[j] else ""
-            rows = "".join("<tr>" + "".join(f"<td{cls(j)}>{esc(c)}</td>" for j, c in enumerate(row)) + "</tr>"
-                           for row in b.rows)
-            cap = f"<caption>{esc(b.caption)}</caption>" if b.caption else ""
-            head = "".join(f'<th{cls(j)} data-sort="{"num" if numeric[j] else "text"}">{esc(c)}</th>'
-                           for j, c in enumerate(b.columns))
-            body.append(f'<div class="table-wrap"><table class="sortable">{cap}<thead><tr>{head}</tr></thead>'
-                        f"<tbody>{rows}</tbody></table></div>")
-        elif isinstance(b, Figure):
-            data = base64.b64encode(b.png.read_bytes()).decode("ascii")
-            body.append(f'<figure><img alt="{esc(b.caption)}" src="data:image/png;base64,{data}">'
-                        f"<figcaption>{esc(b.caption)}</figcaption></figure>")
+    body = [_block_html(b) for b in doc]
     text = "\n".join(body)
     text = text.replace("@@NAV@@", nav_html, 1) if "@@NAV@@" in text else text
     if any(isinstance(b, Table) for b in doc):
@@ -701,21 +796,37 @@ def write_tables(t: dict[str, pl.DataFrame], directory: Path) -> None:
         df.write_csv(directory / f"{name}.csv")
 
 
-def write_report(run_dir: str | Path, svg: bool = True, workers: int | None = None) -> Path:
+#: what a refused report tells its reader to do
+PARTIAL_HINT = "`rnsim report --partial` reports on the games that are there, each once"
+
+
+def write_report(run_dir: str | Path, svg: bool = True, workers: int | None = None, *, partial: bool = False,
+                 check: RunCheck | None = None) -> Path:
     """Write ``report.md``, ``report.html``, ``figures/`` and ``tables/`` into
     the run directory; returns the path of ``report.html``. Reads result
     tables only (``shards/``, ``errors/``, ``manifest.json``). ``workers``
-    caps the processes drawing figures (default: every core; 1 = none)."""
+    caps the processes drawing figures (default: every core; 1 = none).
+
+    The run is checked against its plan first (``check``, when the caller made
+    it): a run with games missing or on disk twice is refused
+    (:class:`rnsim.results.integrity.RunNotWhole`) unless ``partial``; a
+    partial report says so in its first line."""
     run_dir = Path(run_dir)
+    if check is None:
+        check = checked(run_dir, partial, PARTIAL_HINT)
+    else:
+        check.require(partial, PARTIAL_HINT)
     man = read_manifest(run_dir)
     plugin = game_report(game_name(man))
-    t = compute_tables(run_dir, plugin)
+    t = compute_tables(run_dir, plugin, partial=partial, check=check)
     write_tables(t, run_dir / "tables")
     plan = FigurePlan(run_dir / "figures", svg=svg)
-    doc = build(run_dir, t, plan, plugin, man)
+    doc = build(run_dir, t, plan, plugin, man, check)
     plan.draw(workers)
     (run_dir / "report.md").write_text(to_markdown(doc, run_dir))
-    title = doc[0].text if isinstance(doc[0], Heading) else "Balance report"
+    title = next((b.text for b in doc if isinstance(b, Heading)), "Balance report")
+    if not check.whole:
+        title += " (partial)"
     out = run_dir / "report.html"
     out.write_text(to_html(doc, title))
     return out

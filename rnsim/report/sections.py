@@ -58,6 +58,10 @@ from typing import Any
 import polars as pl
 
 from rnsim.analysis.aggregate import Layout
+from rnsim.results.shares import count, share_text
+
+__all__ = ["Banner", "Block", "Bullets", "Contents", "Figure", "Heading", "Para", "ReportContext", "Section", "Table",
+           "Verdict", "count", "p_is", "p_text", "pct", "rate_ci", "seat_label", "share_text", "slug"]
 
 
 @dataclass
@@ -69,6 +73,13 @@ class Heading:
 
 @dataclass
 class Para:
+    text: str
+
+
+@dataclass
+class Banner:
+    """A warning that comes before everything, the title included (a partial report)."""
+
     text: str
 
 
@@ -103,7 +114,7 @@ class Contents:
     """Where the table of contents goes (HTML only)."""
 
 
-Block = Heading | Para | Verdict | Bullets | Table | Figure | Contents
+Block = Banner | Heading | Para | Verdict | Bullets | Table | Figure | Contents
 
 
 @dataclass
@@ -122,12 +133,28 @@ def pct(x: float | None, digits: int = 1) -> str:
     return f"{100 * x:.{digits}f}%"
 
 
-def rate_ci(r: dict[str, Any], prefix: str) -> str:
-    """``52.0% [48.9, 55.1]``: a rate and its 95% Wilson interval."""
+def rate_ci(r: dict[str, Any], prefix: str, k: str | None = None, n: str | None = None) -> str:
+    """``52.0% [48.9, 55.1]``: a rate and its 95% Wilson interval. With the
+    row's count columns ``k`` of ``n``, a rate that rounds to 0 or 100% is
+    written as its counts: ``2 of 30,000 [0.0, 0.1]``."""
     v = r[prefix]
     if v is None or r[prefix + "_lo"] is None:
         return "–"
-    return f"{pct(v)} [{100 * r[prefix + '_lo']:.1f}, {100 * r[prefix + '_hi']:.1f}]"
+    shown = share_text(r[k], r[n]) if k is not None and n is not None and r.get(n) else pct(v)
+    return f"{shown} [{100 * r[prefix + '_lo']:.1f}, {100 * r[prefix + '_hi']:.1f}]"
+
+
+def p_text(p: float | None) -> str:
+    """A p-value as the report prints it: 0.0432, 3.1e-05, < 1e-12."""
+    if p is None or math.isnan(p):
+        return "–"
+    return "< 1e-12" if p < 1e-12 else f"{p:.3g}"
+
+
+def p_is(p: float | None) -> str:
+    """"p = 0.0432", "p < 1e-12"."""
+    text = p_text(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def slug(text: str) -> str:

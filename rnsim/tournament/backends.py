@@ -22,11 +22,17 @@ from rnsim.tournament.backend_registry import BACKENDS, backend_missing
 from rnsim.tournament.schedule import Chunk
 from rnsim.tournament.worker import ChunkOutput, Plan, WorkerState, play_chunk
 
-__all__ = ["BACKENDS", "Backend", "Pool", "ProcessBackend", "RunnerError", "SerialBackend", "get_backend", "open_pool"]
+__all__ = ["BACKENDS", "Backend", "Pool", "ProcessBackend", "RunnerError", "SerialBackend", "Terminated", "get_backend",
+           "open_pool"]
 
 # A chunk whose worker dies this many times is not tried again: the run stops
 # (resumable) and names the chunk, rather than looping forever.
 MAX_ATTEMPTS = 3
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C (stop, keep every finished shard), but told
+    apart from it: the command exits 143 for SIGTERM, 130 for Ctrl-C."""
 
 
 class RunnerError(RnsimError):

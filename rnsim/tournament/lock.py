@@ -1,4 +1,4 @@
-"""One session at a time in a run directory.
+"""One invocation (one `rnsim run` command) at a time in a run directory.
 
 Two ``rnsim run`` on the same directory would both play every missing game and
 overwrite each other's manifest. The guard is an OS lock (``flock``) on a file
@@ -62,7 +62,7 @@ def run_lock(run_dir: Path, what: str = "rnsim run") -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise RunDirBusy(
-                f"run.out: {run_dir} is in use by another live session{_holder(path)}; wait for it to end "
+                f"run.out: {run_dir} is in use by another live invocation{_holder(path)}; wait for it to end "
                 "(it is resumed by running the same command again) or choose another --out"
             ) from None
         os.ftruncate(fd, 0)

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from rnsim.errors import ConfigError, RnsimError
-from rnsim.tournament.backends import MAX_ATTEMPTS, RunnerError
+from rnsim.tournament.backends import MAX_ATTEMPTS, RunnerError, Terminated
 from rnsim.tournament.schedule import Chunk
 from rnsim.tournament.worker import ChunkOutput, Plan, WorkerState, play_chunk
 
@@ -222,7 +222,7 @@ def _signals_deferred(ray: Any) -> Iterator[list[int]]:
     """Hold Ctrl-C and SIGTERM while Ray starts. Interrupting ``ray.init`` half
     way leaves Ray's agent processes orphaned, and ``ray.init`` replaces the
     SIGTERM handler with one that exits at once (the runner's, which records an
-    interrupted, resumable session, is put back). The signals caught are
+    interrupted, resumable invocation, is put back). The signals caught are
     yielded; the caller stops once the cluster is up."""
     if threading.current_thread() is not threading.main_thread():
         yield []
@@ -259,7 +259,7 @@ class RayBackend:
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.replaced = 0  # Ray retries lost tasks itself; the driver never sees a dead worker
         self.info: dict[str, Any] = {}
-        self._session: tuple[Any, bool, list[Any], dict[str, str], Any] | None = None
+        self._connection: tuple[Any, bool, list[Any], dict[str, str], Any] | None = None
 
     def _connect(self) -> tuple[Any, bool]:
         ray = import_ray()
@@ -283,7 +283,7 @@ class RayBackend:
             raise RunnerError(f"cannot start or connect to {where}: {type(e).__name__}: {e}{hint}") from None
         if caught:  # Ctrl-C or SIGTERM while the cluster started: stop it, the run is interrupted
             ray.shutdown()
-            raise KeyboardInterrupt
+            raise Terminated if signal.SIGTERM in caught else KeyboardInterrupt
         return ray, True
 
     def describe(self, ray: Any, startup: float) -> dict[str, Any]:
@@ -316,12 +316,12 @@ class RayBackend:
             if owned:
                 ray.shutdown()
             raise
-        self._session = (ray, owned, [ray.put(plan)], expected, task)
+        self._connection = (ray, owned, [ray.put(plan)], expected, task)
 
     def play(self, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
-        session = self._session
-        assert session is not None, "open() first"
-        ray, _, boxed, expected, task = session
+        connection = self._connection
+        assert connection is not None, "open() first"
+        ray, _, boxed, expected, task = connection
         inflight: dict[Any, Chunk] = {}
         try:
             pending: deque[Chunk] = deque(chunks)
@@ -351,9 +351,9 @@ class RayBackend:
             raise
 
     def close(self) -> None:
-        session, self._session = self._session, None
-        if session is not None and session[1]:
-            session[0].shutdown()
+        connection, self._connection = self._connection, None
+        if connection is not None and connection[1]:
+            connection[0].shutdown()
 
     def run(self, plan: Plan, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
         self.open(plan)

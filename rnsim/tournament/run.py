@@ -2,8 +2,8 @@
 chunks on a backend, write shards as they arrive, keep the manifest.
 
 Resume is by construction: a chunk is done when its shard exists; a new
-session plays exactly the games no shard covers. A directory holding a run of
-a different config is refused.
+invocation (one ``rnsim run`` on the directory) plays exactly the games no
+shard covers. A directory holding a run of a different config is refused.
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-import polars as pl
-
 from rnsim.config import RunConfig
 from rnsim.errors import ConfigError, RnsimError
-from rnsim.tournament.backends import get_backend
+from rnsim.results.integrity import RunCheck, check_run
+from rnsim.results.manifest import INVOCATIONS, MANIFEST, invocations
+from rnsim.results.manifest import read_manifest as _read_manifest
+from rnsim.results.shares import share_text
+from rnsim.tournament.backends import Terminated, get_backend
 from rnsim.tournament.lock import LOCK, run_lock
 from rnsim.tournament.schedule import covered, overlaps, plan_chunks
 from rnsim.tournament.shards import (
@@ -35,14 +37,14 @@ from rnsim.tournament.shards import (
     load_errors,
     move_aside,
     shard_path,
-    shard_rows,
     unreadable_shards,
     write_atomic,
 )
 from rnsim.tournament.worker import ChunkOutput, Plan
 
-MANIFEST = "manifest.json"
-# How often a session's running totals (games, seconds) reach the manifest.
+__all__ = ["MANIFEST", "RunIncomplete", "RunSummary", "prepare_run_dir", "read_manifest", "run_tournament"]
+
+# How often an invocation's running totals (games, seconds) reach the manifest.
 PROGRESS_EVERY_S = 1.0
 
 
@@ -58,6 +60,7 @@ class RunSummary:
     complete: bool
     workers_replaced: int = 0
     end_reasons: dict[str, int] = field(default_factory=dict)
+    terminated: bool = False  # stopped by SIGTERM (not Ctrl-C)
 
     @property
     def games_per_s(self) -> float:
@@ -74,7 +77,9 @@ class RunSummary:
         ]
         if self.end_reasons:
             out.append("  end reasons: " + ", ".join(f"{k} {v:,}" for k, v in sorted(self.end_reasons.items())))
-        out.append(f"  error games: {self.errors:,}" + (f" (tracebacks in {self.run_dir / ERRORS})" if self.errors else ""))
+        share = f" ({share_text(self.errors, self.total_games)} of the run's games)" if self.complete else ""
+        out.append(f"  error games: {self.errors:,}"
+                   + (f"{share}; tracebacks in {self.run_dir / ERRORS}" if self.errors else ""))
         if self.workers_replaced:
             out.append(f"  workers replaced after dying: {self.workers_replaced}")
         return out
@@ -85,14 +90,9 @@ def _now() -> str:
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any] | None:
-    p = run_dir / MANIFEST
-    if not p.is_file():
-        return None
-    try:
-        data: dict[str, Any] = json.loads(p.read_text())
-        return data
-    except (OSError, json.JSONDecodeError) as e:
-        raise ConfigError(f"{p}: unreadable manifest ({e}); not resuming into this directory") from None
+    """The manifest of the run in ``run_dir`` (None for a new directory); its
+    invocations under INVOCATIONS whatever the key they were written with."""
+    return _read_manifest(run_dir, ConfigError)
 
 
 def _write_manifest(run_dir: Path, data: dict[str, Any]) -> None:
@@ -144,29 +144,11 @@ class RunIncomplete(RnsimError):
     exit_code = 1
 
 
-def missing_games(run_dir: Path, n_cells: int, games: int) -> tuple[int, list[str]]:
-    """Games on disk, counted from the shards' rows, and what is missing against
-    the plan (every cell plays games 0..games-1), for the end-of-run check."""
-    rows = shard_rows(run_dir)
-    problems = [f"{shard_path(run_dir, c)} holds {n} rows, expected {c.games}" for c, n in rows.items()
-                if n != c.games]
-    done = covered(rows)
-    for cell in range(n_cells):
-        gaps = plan_chunks(1, games, games, {0: done.get(cell, [])})
-        if gaps:
-            problems.append(f"cell {cell} misses games " + ", ".join(f"{g.start}..{g.stop - 1}" for g in gaps[:3]))
-    return sum(rows.values()), problems
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM, handled like Ctrl-C: stop, keep every finished shard."""
-
-
 def run_tournament(
     cfg: RunConfig, *, progress: bool = True, echo: Callable[[str], None] = print
 ) -> RunSummary:
-    """Play (or resume) ``cfg``'s run. The run directory is locked for the session: a
-    second session on it is refused at once (RunDirBusy)."""
+    """Play (or resume) ``cfg``'s run. The run directory is locked for the invocation: a
+    second one on it is refused at once (RunDirBusy)."""
     with run_lock(cfg.out):
         return _run_tournament(cfg, progress=progress, echo=echo)
 
@@ -216,17 +198,20 @@ def _run_tournament(
         "games": cfg.total_games,
         "columns": list(plan.schema),
         "started": _now(),
-        "sessions": [],
+        INVOCATIONS: [],
     }
-    session: dict[str, Any] = {
+    manifest.setdefault(INVOCATIONS, [])
+    invocation: dict[str, Any] = {
         "started": _now(), "rnsim_version": __version__, **cfg.execution(),
         "games_before": done_games, "games_played": 0,
-        # per session: a resumed run may be played by other code than its first session
+        # per invocation: a resumed run may be played by other code than its first invocation
         "provenance": provenance(), "overrides": cfg.sources.get("overrides", {}),
     }
     if old is not None and not chunks and old.get("status") == "complete":
-        return _summarise(cfg, run_dir, run_id, done_games, 0, 0.0, True, 0)
-    manifest["sessions"].append(session)
+        before = check_run(run_dir, manifest)
+        if before.whole:  # else the check at the end names what is wrong
+            return _summarise(cfg, run_dir, run_id, done_games, 0, 0.0, before, 0)
+    manifest[INVOCATIONS].append(invocation)
     manifest["status"] = "running"
     # The manifest first: a directory holding anything else always has one to resume from.
     _write_manifest(run_dir, manifest)
@@ -259,10 +244,10 @@ def _run_tournament(
         write_atomic(shard_path(run_dir, out.chunk, SHARDS), out.rows)
         played += out.games
         errors_now += out.n_errors
-        # The session's own games and seconds, kept as they happen: a session killed
+        # The invocation's own games and seconds, kept as they happen: one killed
         # later still counts in the run's throughput (at most PROGRESS_EVERY_S is lost).
         now = time.perf_counter()
-        session.update(games_played=played, seconds=round(now - t0, 3))
+        invocation.update(games_played=played, seconds=round(now - t0, 3))
         if now - noted[0] >= PROGRESS_EVERY_S:
             noted[0] = now
             _write_manifest(run_dir, manifest)
@@ -272,23 +257,19 @@ def _run_tournament(
                 bar.set_postfix(errors=errors_now, refresh=False)
 
     def on_term(signum: int, frame: FrameType | None) -> None:
-        raise _Terminated()
+        raise Terminated()
 
     prev_term = signal.signal(signal.SIGTERM, on_term) if _main_thread() else None
     t0 = time.perf_counter()
-    complete = False
+    complete = terminated = False
     failed: RnsimError | None = None
+    check: RunCheck | None = None
     try:
         backend.run(plan, chunks, on_result)
-        on_disk, problems = missing_games(run_dir, len(cells), cfg.games)
-        if problems:
-            failed = RunIncomplete(
-                f"{run_dir}: {on_disk:,} of {cfg.total_games:,} games on disk after the run ("
-                + "; ".join(problems[:3]) + "); not marked complete: run the same command again to play the rest")
-        else:
-            complete = True
-    except KeyboardInterrupt:
-        pass
+        check, failed = _end_check(run_dir, manifest)
+        complete = failed is None
+    except KeyboardInterrupt as e:
+        terminated = isinstance(e, Terminated)
     except ShardWriteError as e:
         failed = e
     finally:
@@ -297,16 +278,16 @@ def _run_tournament(
             signal.signal(signal.SIGTERM, prev_term)
         if bar is not None:
             bar.close()
-        session.update(finished=_now(), games_played=played, seconds=round(seconds, 3),
-                       games_per_s=round(played / seconds, 1) if seconds > 0 else None,
-                       workers_replaced=getattr(backend, "replaced", 0))
+        invocation.update(finished=_now(), games_played=played, seconds=round(seconds, 3),
+                          games_per_s=round(played / seconds, 1) if seconds > 0 else None,
+                          workers_replaced=getattr(backend, "replaced", 0))
         if getattr(backend, "info", None):  # a cluster backend: where the games ran (nodes, resources)
-            session["cluster"] = backend.info  # type: ignore[attr-defined]
+            invocation["cluster"] = backend.info  # type: ignore[attr-defined]
         manifest["status"] = "complete" if complete else "failed" if failed is not None else "interrupted"
         if complete:
-            manifest["finished"] = session["finished"]
+            manifest["finished"] = invocation["finished"]
         if failed is not None:
-            session["error"] = str(failed)
+            invocation["error"] = str(failed)
             clean_partial(run_dir)
         try:
             _write_manifest(run_dir, manifest)
@@ -317,11 +298,12 @@ def _run_tournament(
     if failed is not None:
         raise failed
 
-    summary = _summarise(cfg, run_dir, run_id, done_games, played, seconds, complete,
+    summary = _summarise(cfg, run_dir, run_id, done_games, played, seconds, check if complete else None,
                          getattr(backend, "replaced", 0), errors_now)
+    summary.terminated = terminated
     if complete:
-        total_s = sum(float(s.get("seconds") or 0) for s in manifest["sessions"])
-        timed = sum(int(s.get("games_played") or 0) for s in manifest["sessions"])
+        total_s = sum(float(s.get("seconds") or 0) for s in invocations(manifest))
+        timed = sum(int(s.get("games_played") or 0) for s in invocations(manifest))
         manifest.update(
             games_played=summary.done_before + played, errors=summary.errors, end_reasons=summary.end_reasons,
             seconds=round(total_s, 3), games_per_s=round(timed / total_s, 1) if total_s > 0 else None,
@@ -330,13 +312,25 @@ def _run_tournament(
     return summary
 
 
+def _end_check(run_dir: Path, manifest: dict[str, Any]) -> tuple[RunCheck, RunIncomplete | None]:
+    """The run checked against its plan once the backend is done: complete only
+    when every planned game is on disk once (see rnsim.results.integrity)."""
+    check = check_run(run_dir, manifest)
+    if check.whole:
+        return check, None
+    return check, RunIncomplete(f"{run_dir}: after the run, {check.summary()}; not marked complete: run the same "
+                                "command again to play the missing games")
+
+
 def _summarise(cfg: RunConfig, run_dir: Path, run_id: str, done_before: int, played: int, seconds: float,
-               complete: bool, replaced: int, errors_now: int = 0) -> RunSummary:
+               check: RunCheck | None, replaced: int, errors_now: int = 0) -> RunSummary:
+    """The summary of an invocation; ``check``: the run's check when it is complete."""
+    complete = check is not None and check.whole
     summary = RunSummary(run_dir, run_id, cfg.total_games, done_before, played, errors_now, seconds, complete,
                          replaced)
-    if complete:
+    if check is not None and complete:
         summary.errors = load_errors(run_dir, cfg.game).height
-        counts = pl.scan_parquet(run_dir / SHARDS / "part-*.parquet").group_by("end_reason").len().collect()
+        counts = check.scan().group_by("end_reason").len().collect()
         summary.end_reasons = dict(zip(counts["end_reason"].to_list(), counts["len"].to_list(), strict=True))
     return summary
 

@@ -1,43 +1,21 @@
 """Which games a run plays, cut into chunks.
 
-A game is (variant, identity pair, strategy pair, game index); a cell is the
-first three. Every cell plays game indices ``0..games-1`` with the same master
+A game is (variant, setup, strategies, game index); a cell is the first
+three. Every cell plays game indices ``0..games-1`` with the same master
 seed, so game ``i`` sees the same chance stream in every cell (paired
-comparisons). A chunk is a run of consecutive indices of one cell; its name is
-derived from (cell, start, stop) only, so a resumed run knows exactly which
-games are done whatever chunk size or worker count either session used.
+comparisons). A chunk (:class:`rnsim.results.chunks.Chunk`) is a run of
+consecutive indices of one cell; its name is derived from (cell, start, stop)
+only, so a resumed run knows exactly which games are done whatever chunk size
+or worker count each invocation used.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
-_NAME = re.compile(r"^part-(\d+)-(\d+)-(\d+)$")
+from rnsim.results.chunks import Chunk
 
-
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    cell: int
-    start: int  # first game index
-    stop: int  # one past the last game index
-
-    @property
-    def games(self) -> int:
-        return self.stop - self.start
-
-    @property
-    def name(self) -> str:
-        return f"part-{self.cell:05d}-{self.start:010d}-{self.stop:010d}"
-
-    @classmethod
-    def from_name(cls, name: str) -> Chunk | None:
-        m = _NAME.match(name)
-        if m is None:
-            return None
-        cell, start, stop = (int(x) for x in m.groups())
-        return cls(cell, start, stop) if start < stop else None
+__all__ = ["Chunk", "covered", "overlaps", "plan_chunks"]
 
 
 def _gaps(start: int, stop: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:

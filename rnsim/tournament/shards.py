@@ -17,11 +17,12 @@ import polars as pl
 from rnsim.errors import RnsimError
 from rnsim.games import DEFAULT_GAME
 from rnsim.results import error_schema
-from rnsim.tournament.schedule import Chunk
+from rnsim.results.chunks import Chunk
+from rnsim.results.integrity import CORRUPT, ERRORS, SHARDS, CorruptShardError, check_run, reason_of
 
-SHARDS = "shards"
-ERRORS = "errors"
-CORRUPT = "corrupt"  # under shards/: unreadable shards moved aside on resume
+__all__ = ["CORRUPT", "ERRORS", "SHARDS", "CorruptShardError", "ShardWriteError", "clean_partial", "finished_chunks",
+           "load_errors", "load_results", "move_aside", "shard_path", "shard_rows", "unreadable_shards",
+           "write_atomic"]
 
 
 class ShardWriteError(RnsimError):
@@ -29,14 +30,6 @@ class ShardWriteError(RnsimError):
     stops, resumable, rather than losing the chunk. Exit code 1: not bad input."""
 
     exit_code = 1
-
-
-class CorruptShardError(RnsimError):
-    """A result shard cannot be read (truncated, overwritten)."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"{path}: unreadable result shard ({reason})")
-        self.path = path
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -78,10 +71,6 @@ def finished_chunks(run_dir: Path) -> list[Chunk]:
     return out
 
 
-def _shard_reason(e: Exception) -> str:
-    return str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
-
-
 def shard_rows(run_dir: Path) -> dict[Chunk, int]:
     """Rows in each finished chunk's shard, read from the Parquet footers.
     Raises CorruptShardError naming the first shard that cannot be read."""
@@ -103,7 +92,7 @@ def shard_rows(run_dir: Path) -> dict[Chunk, int]:
         try:
             out[c] = int(pl.scan_parquet(p).select(pl.len()).collect().item())
         except Exception as e:  # polars raises several types for a bad file
-            raise CorruptShardError(p, _shard_reason(e)) from None
+            raise CorruptShardError(p, reason_of(e)) from None
     return out
 
 
@@ -120,7 +109,7 @@ def unreadable_shards(run_dir: Path) -> list[tuple[Path, str]]:
         try:
             n = int(pl.scan_parquet(p).select(pl.len()).collect().item())
         except Exception as e:
-            bad.append((p, _shard_reason(e)))
+            bad.append((p, reason_of(e)))
             continue
         if n != c.games:
             bad.append((p, f"{n} rows, expected {c.games}"))
@@ -146,7 +135,7 @@ def move_aside(run_dir: Path, paths: list[Path]) -> Path:
 
 
 def clean_partial(run_dir: Path) -> int:
-    """Remove what an interrupted session may leave half-done: temporary files,
+    """Remove what an interrupted invocation may leave half-done: temporary files,
     and error shards whose chunk has no result shard (the chunk will be
     replayed and its errors written again). Returns the number removed."""
     removed = 0
@@ -166,14 +155,22 @@ def clean_partial(run_dir: Path) -> int:
     return removed
 
 
-def load_results(run_dir: str | os.PathLike[str], lazy: bool = True) -> pl.LazyFrame | pl.DataFrame:
-    """The result table of a run directory: a LazyFrame over ``shards/*.parquet``
-    (or a DataFrame with ``lazy=False``). Works on an unfinished run too."""
+def load_results(run_dir: str | os.PathLike[str], lazy: bool = True, *,
+                 partial: bool = False) -> pl.LazyFrame | pl.DataFrame:
+    """The result table of a run directory: a LazyFrame over its result shards
+    (or a DataFrame with ``lazy=False``).
+
+    The run is checked first (:func:`rnsim.results.integrity.check_run`): a
+    run with games missing or on disk twice is refused (RunNotWhole, naming
+    them), an unreadable shard is named (CorruptShardError). With
+    ``partial=True`` it reads what is there, each planned game once (an
+    unfinished run, or one whose shards were lost)."""
     d = Path(run_dir)
     if not (d / SHARDS).is_dir() or not any((d / SHARDS).glob("part-*.parquet")):
         raise RnsimError(f"{d}: no result shards (expected {d / SHARDS}/part-*.parquet); is this a run directory?")
-    shard_rows(d)  # name an unreadable shard here, not in a traceback deep inside a query
-    lf = pl.scan_parquet(d / SHARDS / "part-*.parquet")
+    check = check_run(d)
+    check.require(partial, hint="load_results(..., partial=True) reads the games that are there")
+    lf = check.scan(partial)
     return lf if lazy else lf.collect()
 
 

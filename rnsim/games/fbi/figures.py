@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from rnsim.report.figures import arr, seat_colour
+from rnsim.report.figures import arr, percent_ticks, seat_colour
 
 
 def _counts(df: pl.DataFrame) -> list[str]:
@@ -35,7 +35,7 @@ def positions_chart(df: pl.DataFrame, title: str) -> Figure:
         x0 = xs[-1] + 2
     ax.set_xticks(ticks, labels, fontsize=8)
     ax.set_ylabel("win rate")
-    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    percent_ticks(ax.yaxis)
     ax.set_title(title)
     fig.subplots_adjust(bottom=0.22)
     return fig
@@ -60,7 +60,7 @@ def strategies_chart(df: pl.DataFrame, title: str) -> Figure:
         ax.hlines(even, i - 0.45, i + 0.45, colors="black", linestyles="dashed", lw=1)
     ax.set_xticks(range(len(groups)), groups, fontsize=8)
     ax.set_ylabel("share of seat-games won")
-    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    percent_ticks(ax.yaxis)
     ax.legend(fontsize=8, frameon=False)
     ax.set_title(title)
     return fig
@@ -76,6 +76,7 @@ def scores_chart(hist: pl.DataFrame, title: str) -> Figure:
                 label=f"{players} players ({n:,} seat-games)")
     ax.set_xlabel("final score")
     ax.set_ylabel("share of seat-games")
+    percent_ticks(ax.yaxis)
     ax.legend(fontsize=8, frameon=False)
     ax.set_title(title)
     return fig

@@ -21,9 +21,17 @@ from typing import Any
 import polars as pl
 
 from rnsim.analysis.paired import paired_differences
-from rnsim.analysis.stats import clustered_rate_columns
+from rnsim.analysis.stats import (
+    ALPHA,
+    chance_words,
+    clustered_rate_columns,
+    holm_column,
+    holm_query,
+    interval_p_value,
+    score_p_value,
+)
 from rnsim.games.fbi.state import SEAT_NAMES
-from rnsim.report.sections import Figure, Para, ReportContext, Section, Table, pct, rate_ci
+from rnsim.report.sections import Figure, Para, ReportContext, Section, Table, p_is, p_text, pct, rate_ci
 
 TITLE = "FBI"
 NO_WINNER = "ended in a shared win (a tie for the most points, F13)"
@@ -42,8 +50,10 @@ DEFINITIONS = [
     "effective number of observations (Kish's design effect from the cluster-robust variance). Its coverage was "
     "checked by simulation (tests/test_clustered_rate.py).",
     "Whether position matters at all is one chi-square test per player count (the positions' wins against an "
-    "even share, corrected for the design effect); What stands out names a player count only when it is "
-    "significant at 5%, so a position is not flagged by chance among many.",
+    "even share, corrected for the design effect). The report tests several player counts (and variants) at once, "
+    "so a finding, and a verdict on the start player, stands only when it survives Holm's correction across them "
+    "(the chance of even one false finding among them stays under 5%); the raw p-values are printed beside the "
+    "corrected ones.",
     "The bonus cards decide the winner (FR10) when the set of top scorers without the bonus cards differs from "
     "the set with them.",
     "Variants are compared on the same deals: the difference of the start player's win rate is paired on "
@@ -102,9 +112,11 @@ def position_test(positions: pl.LazyFrame) -> pl.LazyFrame:
         return pl.DataFrame({"variant": [g["variant"][0]], "players": [g["players"][0]], "games": [int(games)],
                              "chi2": [stat / deff], "df": [n - 1], "p_value": [p]})
 
-    return (positions.group_by(["variant", "players"]).map_groups(test, schema={
+    tests = positions.group_by(["variant", "players"]).map_groups(test, schema={
         "variant": pl.String, "players": pl.String, "games": pl.Int64, "chi2": pl.Float64, "df": pl.Int64,
-        "p_value": pl.Float64}).sort(["variant", "players"]))
+        "p_value": pl.Float64})
+    # one family: every player count and variant of the run is tested on the same page
+    return holm_query(tests, "p_value", []).sort(["variant", "players"])
 
 
 def _reference(base: pl.LazyFrame) -> tuple[str, list[str]]:
@@ -163,51 +175,103 @@ def _players_order(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def _start_rows(t: dict[str, pl.DataFrame]) -> list[dict[str, Any]]:
-    return list(_players_order(t["fbi_positions"].filter(pl.col("position") == 0)).iter_rows(named=True))
+    """The start player's rate per variant and player count, each with its test
+    against an even share (``p_value``: the score test on the effective number
+    of games, which the clustered Wilson interval inverts) and ``p_holm``
+    (Holm's correction across the verdicts: the page gives them all at once)."""
+    rows = _players_order(t["fbi_positions"].filter(pl.col("position") == 0))
+    n_eff = (rows["observations"].cast(pl.Float64) / rows["design_effect"].cast(pl.Float64)).to_list()
+    p = [score_p_value(r * n, n, e) if n else None
+         for r, n, e in zip(rows["rate"].to_list(), n_eff, rows["even"].to_list(), strict=True)]
+    return list(holm_column(rows.with_columns(pl.Series("p_value", p, dtype=pl.Float64)), "p_value")
+                .iter_rows(named=True))
 
 
 def run_verdict(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
-    """Per variant and player count: is the start player favoured?"""
+    """Per variant and player count: is the start player favoured? Said only
+    when the test survives Holm's correction across the verdicts."""
     out = []
-    for r in _start_rows(t):
+    rows = _start_rows(t)
+    tests = sum(r["p_value"] is not None for r in rows)
+    for r in rows:
         pre = f"Variant {r['variant']}, " if ctx.several_variants else ""
-        if r["rate_lo"] > r["even"]:
+        held = tests <= 1 or (r["p_holm"] is not None and r["p_holm"] < ALPHA)
+        if r["rate_lo"] > r["even"] and held:
             who = "the start player is favoured"
-        elif r["rate_hi"] < r["even"]:
+        elif r["rate_hi"] < r["even"] and held:
             who = "the start player is at a disadvantage"
+        elif r["rate_lo"] > r["even"] or r["rate_hi"] < r["even"]:
+            who = f"the start player is not measurably favoured or disadvantaged once the {tests} verdicts are " \
+                  "corrected for chance"
         else:
             who = "the start player is not measurably favoured or disadvantaged"
+        stat = (f"; {p_is(r['p_value'])}, {p_text(r['p_holm'])} after Holm's correction for {tests} verdicts"
+                if tests > 1 else "")
         out.append(f"{pre}{r['players']} players: {who}: the player with the first handcuffs wins "
-                   f"{rate_ci(r, 'rate')} of {int(r['observations']):,} games, against {pct(r['even'])} in an even "
-                   f"game ({_pts(r['rate'] - r['even'])} points).")
+                   f"{rate_ci(r, 'rate', 'wins', 'observations')} of {int(r['observations']):,} games, against {pct(r['even'])} in an even "
+                   f"game ({_pts(r['rate'] - r['even'])} points{stat}).")
     return out
 
 
+def _variant_rows(t: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """The variants' pooled paired differences ('all' rows), each with its
+    p-value (from the paired interval) and Holm's correction across them."""
+    v = t.get("fbi_variants", pl.DataFrame())
+    if not v.height:
+        return v
+    v = v.filter(pl.col("players") == "all")
+    p = [interval_p_value(d, lo, hi) for d, lo, hi in
+         zip(v["diff"].to_list(), v["paired_lo"].to_list(), v["paired_hi"].to_list(), strict=True)]
+    return holm_column(v.with_columns(pl.Series("p_value", p, dtype=pl.Float64).fill_nan(None)), "p_value")
+
+
 def run_findings(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
-    out = []
-    pos = t["fbi_positions"]
-    tests = {(r["variant"], r["players"]): r for r in t["fbi_position_test"].iter_rows(named=True)}
-    for (variant, players), g in _players_order(pos).group_by(["variant", "players"], maintain_order=True):
-        test = tests.get((variant, players))
-        if test is None or test["p_value"] >= 0.05:
-            continue
-        g = g.with_columns((pl.col("rate") - pl.col("even")).abs().alias("gap")).sort("gap", descending=True)
-        which = ", ".join(f"position {r['position']} wins {rate_ci(r, 'rate')}" for r in g.head(2).iter_rows(named=True))
-        out.append(f"{variant}, {players} players: seat position matters (χ² test across positions, "
-                   f"p = {test['p_value']:.3g}): {which}, against an even {pct(g['even'][0])}.")
+    out = _position_findings(t)
     for r in _players_order(t["fbi_bonus"]).iter_rows(named=True):
         out.append(f"{r['variant']}, {r['players']} players: the bonus cards decide the winner in "
-                   f"{rate_ci(r, 'rate')} of games.")
+                   f"{rate_ci(r, 'rate', 'wins', 'observations')} of games.")
     strat = t["fbi_strategies"]
     for (variant, players), g in _players_order(strat).group_by(["variant", "players"], maintain_order=True):
         if g.height > 1:
             best = g.sort("rate", descending=True).row(0, named=True)
-            out.append(f"{variant}, {players} players: {best['strategy']} wins most, {rate_ci(best, 'rate')} of its "
+            out.append(f"{variant}, {players} players: {best['strategy']} wins most, {rate_ci(best, 'rate', 'wins', 'observations')} of its "
                        f"seat-games.")
-    for r in t.get("fbi_variants", pl.DataFrame()).iter_rows(named=True):
-        if r["players"] == "all" and (r["paired_lo"] > 0 or r["paired_hi"] < 0):
+    variants = _variant_rows(t)
+    for r in variants.iter_rows(named=True):
+        if r["p_holm"] is not None and r["p_holm"] < ALPHA:
+            tail = (f", {p_is(r['p_value'])}, {p_text(r['p_holm'])} after Holm's correction for {variants.height} "
+                    f"variants" if variants.height > 1 else f", {p_is(r['p_value'])}")
             out.append(f"Variant {r['variant']} moves the start player's win rate by {_pts(r['diff'])} points "
-                       f"[{_pts(r['paired_lo'])}, {_pts(r['paired_hi'])}] against {r['reference']} (paired).")
+                       f"[{_pts(r['paired_lo'])}, {_pts(r['paired_hi'])}] against {r['reference']} (paired{tail}).")
+    return out
+
+
+def _position_findings(t: dict[str, pl.DataFrame]) -> list[str]:
+    """Whether seat position matters, per player count: said only where the
+    chi-square test survives Holm's correction across the player counts (and
+    variants) of the run; the raw p-values that do not are named as such."""
+    pos = t["fbi_positions"]
+    tests = {(r["variant"], r["players"]): r for r in t["fbi_position_test"].iter_rows(named=True)}
+    n = sum(r["p_value"] is not None for r in tests.values())
+    out = [f"Seat position: {chance_words(n, 'player counts (one test per variant)', 'say position matters in')}"
+           ] if n > 1 else []
+    weak = []
+    for (variant, players), g in _players_order(pos).group_by(["variant", "players"], maintain_order=True):
+        test = tests.get((variant, players))
+        if test is None or test["p_value"] is None or test["p_value"] >= ALPHA:
+            continue
+        if test["p_holm"] is None or test["p_holm"] >= ALPHA:
+            weak.append(f"{variant}, {players} players ({p_is(test['p_value'])}, {p_text(test['p_holm'])} after "
+                        "the correction)")
+            continue
+        g = g.with_columns((pl.col("rate") - pl.col("even")).abs().alias("gap")).sort("gap", descending=True)
+        which = ", ".join(f"position {r['position']} wins {rate_ci(r, 'rate', 'wins', 'observations')}" for r in g.head(2).iter_rows(named=True))
+        out.append(f"{variant}, {players} players: seat position matters (χ² test across positions, "
+                   f"{p_is(test['p_value'])}; {p_text(test['p_holm'])} after Holm's correction for {n} tests): "
+                   f"{which}, against an even {pct(g['even'][0])}.")
+    if weak:
+        out.append("Seat position is not shown to matter where only the raw p is under 5%, as chance alone would "
+                   "give: " + "; ".join(weak) + ".")
     return out
 
 
@@ -224,15 +288,17 @@ def _positions(t: dict[str, pl.DataFrame], ctx: ReportContext) -> Section:
     blocks.append(Table(
         ["variant", "players", "position", "games", "win rate [95% CI]", "even", "design effect"],
         [[r["variant"], r["players"], "start player (0)" if r["position"] == 0 else str(r["position"]),
-          f"{int(r['observations']):,}", rate_ci(r, "rate"), pct(r["even"]), f"{r['design_effect']:.2f}"]
+          f"{int(r['observations']):,}", rate_ci(r, "rate", "wins", "observations"), pct(r["even"]), f"{r['design_effect']:.2f}"]
          for r in pos.iter_rows(named=True)],
         "Win rate by position; shared wins count 1/k.", numeric=[False, True, True, True, True, True, True]))
+    tests = _players_order(t["fbi_position_test"])
     blocks.append(Table(
-        ["variant", "players", "games", "χ² (design-effect corrected)", "df", "p-value"],
-        [[r["variant"], r["players"], f"{r['games']:,}", f"{r['chi2']:.2f}", str(r["df"]), f"{r['p_value']:.3g}"]
-         for r in _players_order(t["fbi_position_test"]).iter_rows(named=True)],
+        ["variant", "players", "games", "χ² (design-effect corrected)", "df", "p", "p (Holm)"],
+        [[r["variant"], r["players"], f"{r['games']:,}", f"{r['chi2']:.2f}", str(r["df"]), p_text(r["p_value"]),
+          p_text(r["p_holm"])] for r in tests.iter_rows(named=True)],
         "Does position matter at all? One chi-square test per player count of the positions' wins against an "
-        "even share (a small p-value: it does).", numeric=[False, True, True, True, True, True]))
+        f"even share (a small p-value: it does); p (Holm): corrected across the {tests.height} tests, the one to "
+        "read.", numeric=[False, True, True, True, True, True, True]))
     return Section("Start player and seat position", blocks, "fbi-positions")
 
 
@@ -248,7 +314,7 @@ def _strategies(t: dict[str, pl.DataFrame], ctx: ReportContext) -> Section:
                            "count (each 1/players by symmetry)."))
     blocks.append(Table(
         ["variant", "players", "strategy", "seat-games", "win rate [95% CI]", "mean score"],
-        [[r["variant"], r["players"], r["strategy"], f"{int(r['observations']):,}", rate_ci(r, "rate"),
+        [[r["variant"], r["players"], r["strategy"], f"{int(r['observations']):,}", rate_ci(r, "rate", "wins", "observations"),
           f"{r['mean_score']:.1f}"] for r in st.iter_rows(named=True)],
         "Win rate by strategy (seat-games: one per seat a strategy held).",
         numeric=[False, True, False, True, True, True]))
@@ -278,7 +344,7 @@ def _bonus(t: dict[str, pl.DataFrame], ctx: ReportContext) -> Section:
     b = _players_order(t["fbi_bonus"])
     return Section("Bonus cards", [Table(
         ["variant", "players", "games", "bonus cards decide the winner [95% CI]", "shared wins [95% CI]"],
-        [[r["variant"], r["players"], f"{int(r['observations']):,}", rate_ci(r, "rate"), rate_ci(r, "shared")]
+        [[r["variant"], r["players"], f"{int(r['observations']):,}", rate_ci(r, "rate", "wins", "observations"), rate_ci(r, "shared")]
          for r in b.iter_rows(named=True)],
         "How often the bonus cards change who wins (FR10), and how often the win is shared (F13).",
         numeric=[False, True, True, True, True])], "fbi-bonus")

@@ -13,7 +13,16 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from rnsim.analysis.stats import Z95
-from rnsim.report.figures import NO_WINNER, arr, diverging_norm, integer_ticks, interval_bars, pct, seat_colour
+from rnsim.report.figures import (
+    NO_WINNER,
+    arr,
+    diverging_norm,
+    integer_ticks,
+    interval_bars,
+    pct,
+    percent_ticks,
+    seat_colour,
+)
 
 FORGER = seat_colour(0)  # Angela
 AGENT = seat_colour(1)  # Jessah
@@ -100,10 +109,12 @@ def identities_chart(idents: pl.DataFrame, overall: float | None, title: str) ->
     a1.legend(loc="lower right", fontsize=8)
     a1.set_yticks(range(len(labels)), labels)
     a1.set_xlim(0, 1)
+    percent_ticks(a1.xaxis)
     a1.set_xlabel("Angela's win rate in games with this identity")
     interval_bars(a2, labels, arr(t, "burnt_first_share"), arr(t, "burnt_first_share_lo"),
                   arr(t, "burnt_first_share_hi"), NO_WINNER)
     a2.set_xlim(0, 1)
+    percent_ticks(a2.xaxis)
     a2.set_xlabel("share of its games where it was burnt first")
     fig.suptitle(title)
     fig.tight_layout()
@@ -140,6 +151,7 @@ def upgrades_chart(ups: pl.DataFrame, rounds: pl.DataFrame, title: str) -> Figur
                        vmin=0, vmax=max(float(share.max()), 0.01))
         cb = fig.colorbar(im, ax=a2, fraction=0.05, pad=0.02)
         cb.set_label("share of its gains")
+        percent_ticks(cb.ax.yaxis)
         integer_ticks(a2, "x")
     a2.set_xlabel("round gained")
     fig.suptitle(title)

@@ -11,8 +11,9 @@ from typing import Any
 
 import polars as pl
 
+from rnsim.analysis.stats import chance_words
 from rnsim.games.red_notice import analysis as rn
-from rnsim.report.sections import Block, Figure, Para, ReportContext, Section, Table
+from rnsim.report.sections import Block, Figure, Para, ReportContext, Section, Table, p_is, p_text, share_text
 
 TITLE = "Red Notice"
 NO_WINNER = "ended in a timeout"
@@ -30,8 +31,11 @@ FLOW_MIN_GAMES = 100
 DEFINITIONS = [
     "Angela (the forger) wins by cashing the money target (end reason million); Jessah (the FBI agent) wins by "
     "arresting her (arrest); a timeout is a game nobody won.",
-    f"A flagged identity pair (⚑) is one whose interval excludes the cell's overall win rate for Angela. An "
-    f"interval wider than {100 * WIDE_INTERVAL:.0f} points means too few games for a useful estimate.",
+    "A flagged identity pair (⚑) is one where Angela's win rate differs from her rate in the cell's other pairs "
+    "(two-proportion test) after Holm's correction across the cell's pairs: with fifteen pairs tested at 5% each, "
+    "chance alone would flag one in more than half the runs; after the correction, a false flag among them has a "
+    "chance under 5%. The raw p-value and the corrected one are in the table.",
+    f"An interval wider than {100 * WIDE_INTERVAL:.0f} points means too few games for a useful estimate.",
     "Upgrade differences compare games where Jessah gained the upgrade with games where she did not, with a 95% "
     "interval for the difference of two proportions (Newcombe's hybrid score method). This is an association, "
     "not a cause: Jessah gains an upgrade whenever a $200,000 check is cashed, mostly by Angela, i.e. when Angela "
@@ -59,11 +63,14 @@ def _pct(x: float | None) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
 
-def _ci(r: dict[str, Any], prefix: str) -> str:
+def _ci(r: dict[str, Any], prefix: str, k: str | None = None, n: str = "games") -> str:
+    """A rate and its 95% interval; with its count column ``k`` of ``n``, a
+    rate that rounds to 0 or 100% is written as the counts ("2 of 3,000")."""
     v, lo, hi = r.get(prefix), r.get(prefix + "_lo"), r.get(prefix + "_hi")
     if v is None or lo is None or hi is None or (isinstance(v, float) and math.isnan(v)):
         return "–"
-    return f"{_pct(v)} [{100 * lo:.1f}, {100 * hi:.1f}]"
+    shown = share_text(r[k], r[n]) if k is not None and r.get(n) else _pct(v)
+    return f"{shown} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def _pts(r: dict[str, Any], prefix: str) -> str:
@@ -182,18 +189,22 @@ def report_sections(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[Sect
                 ctx.figure("pairs", f"{F}:pair_heatmap", pairs, overall, f"Angela's win rate by identity pair\n{label}"),
                 f"Angela's win rate for each pair of identities, each pair once, with its 95% interval and the number "
                 f"of games. White is the overall rate ({_pct(overall)}); red pairs favour Angela, blue ones Jessah, "
-                f"the colour range set by the data. A black frame marks a pair whose interval excludes the overall "
-                f"rate."))
+                f"the colour range set by the data. A black frame marks a flagged pair: it differs from the rest of "
+                f"the cell after Holm's correction across the {pairs.height} pairs."))
+        tested = int(pairs["p_value"].is_not_null().sum())
+        blocks.append(Para(chance_words(tested, f"identity {what}s")))
         blocks.append(Table(
-            ["rank", f"identity {what}", "games", "Angela wins", "Jessah wins", "timeouts", "errors", "flag"],
-            [[str(p["rank"]), _ident(p["identity_pair"]), _n(p["games"]), _ci(p, "forger_rate"),
-              _ci(p, "agent_rate"), _n(p["timeouts"]), _n(p["errors"]),
-              ("⚑ above overall" if (p["forger_rate"] or 0) > (p["overall_forger_rate"] or 0) else "⚑ below overall")
+            ["rank", f"identity {what}", "games", "Angela wins", "Jessah wins", "timeouts", "errors", "p", "p (Holm)",
+             "flag"],
+            [[str(p["rank"]), _ident(p["identity_pair"]), _n(p["games"]), _ci(p, "forger_rate", "angela_wins"),
+              _ci(p, "agent_rate", "jessah_wins"), _n(p["timeouts"]), _n(p["errors"]), p_text(p["p_value"]),
+              p_text(p["p_holm"]),
+              ("⚑ above the rest" if (p["forger_rate"] or 0) > (p["overall_forger_rate"] or 0) else "⚑ below the rest")
               if p["differs"] else ""]
              for p in pairs.iter_rows(named=True)],
-            f"Best to worst {what} for Angela; overall {_pct(overall)}. ⚑ = the {what}'s 95% interval excludes the "
-            f"overall rate.",
-            numeric=[True, False, True, True, True, True, True, False]))
+            f"Best to worst {what} for Angela; overall {_pct(overall)}. p: the {what} against the cell's other "
+            f"{what}s (two-proportion test); p (Holm): corrected across the {tested}. ⚑ = p (Holm) under 5%.",
+            numeric=[True, False, True, True, True, True, True, True, True, False]))
         out.append(Section(f"Identity {what}s", blocks, f"{ctx.cell_slug}-pairs"))
 
     causal = _causal(ctx)
@@ -206,8 +217,8 @@ def report_sections(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[Sect
                    f"{_pct(overall)}; dotted: an even game). Right: how often it was the first identity she burnt. "
                    f"Bars: 95% intervals."),
             Table(["identity", "games dealt", "Angela wins", "burnt first", "burnt first share"],
-                  [[_ident(i["identity"]), _n(i["games"]), _ci(i, "forger_rate"), _n(i["burnt_first"]),
-                    _ci(i, "burnt_first_share")] for i in ids.iter_rows(named=True)],
+                  [[_ident(i["identity"]), _n(i["games"]), _ci(i, "forger_rate", "angela_wins"), _n(i["burnt_first"]),
+                    _ci(i, "burnt_first_share", "burnt_first")] for i in ids.iter_rows(named=True)],
                   "A game counts once for each identity Angela was dealt.",
                   numeric=[False, True, True, True, True])], f"{ctx.cell_slug}-identities"))
 
@@ -232,8 +243,9 @@ def report_sections(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[Sect
                    "round)."),
             Table(["upgrade", "gained", "gained in", "Jessah wins with it", "Jessah wins without it",
                    "difference, points [95%]", "rounds gained (10th–90th pct)", "mean round"],
-                  [[_ident(u["upgrade"]), _n(u["gained"]), _ci(u, "gained_rate"), _ci(u, "agent_rate_with"),
-                    _ci(u, "agent_rate_without"), _pts(u, "effect"),
+                  [[_ident(u["upgrade"]), _n(u["gained"]), _ci(u, "gained_rate", "gained"),
+                    _ci(u, "agent_rate_with", "agent_wins_with", "gained"),
+                    _ci(u, "agent_rate_without", "agent_wins_without", "games_without"), _pts(u, "effect"),
                     "–" if u["p10_round"] is None else f"{u['p10_round']:.0f}–{u['p90_round']:.0f}",
                     _n(u["mean_round"])] for u in ups.iter_rows(named=True)],
                   "An association: sorted by the size of the difference. Played games only. Difference interval: "
@@ -270,17 +282,10 @@ def findings(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
         what = "pair" if bool((pairs["n_identities"] == 2).all()) else "set"
         best, worst = pairs.row(0, named=True), pairs.row(pairs.height - 1, named=True)
         out.append(f"the most favourable identities for Angela are {_ident(best['identity_pair'])} "
-                   f"({_ci(best, 'forger_rate')}, {best['games']:,} games); the least favourable "
-                   f"{_ident(worst['identity_pair'])} ({_ci(worst, 'forger_rate')}, {worst['games']:,} games); "
+                   f"({_ci(best, 'forger_rate', 'angela_wins')}, {best['games']:,} games); the least favourable "
+                   f"{_ident(worst['identity_pair'])} ({_ci(worst, 'forger_rate', 'angela_wins')}, {worst['games']:,} games); "
                    f"overall {_pct(overall)}.")
-        flagged = pairs.filter(pl.col("differs"))
-        if flagged.height:
-            out.append(f"{flagged.height} of {pairs.height} identity {what}s have a 95% interval that excludes the "
-                       f"overall rate: " + _some([f"{_ident(x)} ({_pct(v)})" for x, v in
-                                                  zip(flagged["identity_pair"], flagged["forger_rate"],
-                                                      strict=True)]) + ".")
-        else:
-            out.append(f"no identity {what}'s 95% interval excludes the overall rate of {_pct(overall)}.")
+        out += _pair_flags(pairs, what, overall)
         wide = pairs.filter((pl.col("forger_rate_hi") - pl.col("forger_rate_lo")) > WIDE_INTERVAL)
         if wide.height:
             few = f"too few games for a useful interval (95% interval wider than {100 * WIDE_INTERVAL:.0f} points)"
@@ -300,14 +305,41 @@ def findings(t: dict[str, pl.DataFrame], ctx: ReportContext) -> list[str]:
         if ups.height:
             big = ups.sort(pl.col("effect").abs(), descending=True).row(0, named=True)
             out.append(f"the upgrade with the biggest difference is {_ident(big['upgrade'])}: Jessah wins "
-                       f"{_ci(big, 'agent_rate_with')} of the {big['gained']:,} games where she gained it versus "
-                       f"{_ci(big, 'agent_rate_without')} of the {big['games_without']:,} where she did not "
+                       f"{_ci(big, 'agent_rate_with', 'agent_wins_with', 'gained')} of the {big['gained']:,} games where she "
+                       f"gained it versus "
+                       f"{_ci(big, 'agent_rate_without', 'agent_wins_without', 'games_without')} of the "
+                       f"{big['games_without']:,} where she did not "
                        f"({_pts(big, 'effect')} points; an association, not a cause).")
     ids = ctx.in_cell(t["identities"]).filter(pl.col("games") > 0)
     if ids.height and ids["burnt_first"].sum():
         burnt = ids.sort("burnt_first_share", descending=True, nulls_last=True).row(0, named=True)
         out.append(f"{_ident(burnt['identity'])} is the identity most often burnt first "
-                   f"({_pct(burnt['burnt_first_share'])} of the games it was dealt in).")
+                   f"({share_text(burnt['burnt_first'], burnt['games'])} of the games it was dealt in).")
+    return out
+
+
+def _pair_flags(pairs: pl.DataFrame, what: str, overall: float | None) -> list[str]:
+    """The flagged identity sets (their difference from the rest of the cell
+    survives Holm's correction), and those whose raw p alone is under 5%."""
+    tested = int(pairs["p_value"].is_not_null().sum())
+    chance = f"with {tested} {what}s tested at 5%, chance alone would flag about {tested * 0.05:.2g}"
+    flagged = pairs.filter(pl.col("differs"))
+    raw = pairs.filter(~pl.col("differs") & (pl.col("p_value") < 0.05))
+    out = []
+    if flagged.height:
+        verb = "differs" if flagged.height == 1 else "differ"
+        out.append(f"{flagged.height} of {tested} identity {what}s {verb} from the rest of the cell after Holm's "
+                   f"correction ({chance}): " + _some([
+                       f"{_ident(x['identity_pair'])} ({_pct(x['forger_rate'])}, {p_is(x['p_value'])}, Holm "
+                       f"{p_text(x['p_holm'])})" for x in flagged.iter_rows(named=True)]) + ".")
+    else:
+        out.append(f"no identity {what} differs from the rest of the cell after Holm's correction ({chance}); "
+                   f"overall {_pct(overall)}.")
+    if raw.height:
+        has = "has" if raw.height == 1 else "have"
+        out.append(f"{raw.height} more {what}(s) {has} a raw p under 5% but not after the correction, as chance "
+                   f"alone would give: " + _some([f"{_ident(x['identity_pair'])} ({p_is(x['p_value'])})"
+                                                  for x in raw.iter_rows(named=True)]) + ".")
     return out
 
 
