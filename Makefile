@@ -3,30 +3,36 @@
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
 EXTRAS ?= test,ray
 
 .PHONY: install run test lint typecheck bench clean native pure baseline check-balance
 
-$(STAMP): pyproject.toml
+# setup.py is the one build (of the wheel, `pip install .` and this): the
+# packages, and the compiled builds of the hot modules (rnsim/compiled.py
+# TARGETS: Red Notice's engine and expert, with the dossier's C core, FBI's
+# engine and expert; about 3x, 1.4x and 2x faster), compiled here in place.
+# The build requirements go into .venv first, so the editable install builds
+# with them (--no-build-isolation) and the compiled builds are made once.
+$(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet --upgrade pip "setuptools>=70.1" "mypy>=1.8"
+	$(BIN)/python setup.py -q build_ext --inplace
+	$(BIN)/python -m pip install --quiet --no-build-isolation -e ".[$(EXTRAS)]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-# The hot modules compiled with mypyc (rnsim/compiled.py TARGETS: Red Notice's
-# engine and expert, FBI's engine and expert; about 3x, 1.4x and 2x faster).
-# build_native.py --stale rebuilds only the builds missing or older than the
-# sources they were built from (the stamps are the one record of that), two
-# at a time. A build that fails leaves its Python source in use: same
-# results, slower.
+# Rebuilds only the compiled builds missing or older than the sources they
+# were built from (their stamps are the one record of that), two compilers at
+# a time; nothing when they are fresh. A build that fails leaves its Python
+# source in use (same results, slower; setup.py warns, and the last line says
+# what runs).
 native: $(STAMP)
-	$(BIN)/python -c "import mypyc" 2>/dev/null || $(BIN)/python -m pip install --quiet mypy
-	$(BIN)/python scripts/build_native.py --stale || echo "warning: some compiled modules not built; using their Python source"
+	$(BIN)/python setup.py -q build_ext --inplace
+	@$(BIN)/python -c "from rnsim.compiled import chosen; print('build:', ', '.join(f'{k} {v}' for k, v in chosen().items()))"
 
 pure:
-	$(BIN)/python scripts/build_native.py --clean
+	$(BIN)/python setup.py -q clean_compiled
 
 install: $(STAMP) native
 
@@ -39,7 +45,7 @@ test: install
 	$(BIN)/python -m pytest -n auto --dist loadfile tests
 
 lint: install
-	$(BIN)/ruff check rnsim strategies tests
+	$(BIN)/ruff check rnsim strategies tests setup.py
 	$(BIN)/mypy
 
 bench: install
@@ -58,6 +64,5 @@ check-balance: install
 	$(BIN)/rnsim check --baseline configs/ci/fbi-baseline.json
 
 clean:
+	test ! -x $(BIN)/python || $(BIN)/python setup.py -q clean_compiled
 	rm -rf $(VENV) build *.egg-info
-	rm -f rnsim/games/*/engine/*.so rnsim/games/*/*.so strategies/*/*.so
-	rm -f rnsim/games/*/engine/_native.sha256 rnsim/games/*/_native.sha256 strategies/*/_native.sha256

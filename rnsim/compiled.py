@@ -1,17 +1,21 @@
-"""Optional mypyc-compiled builds of the hot modules, and the choice between
-a build and its Python source.
+"""Optional compiled builds of the hot modules, and the choice between a build
+and its Python source.
 
-Four packages have one: Red Notice's engine (rules, about 3x faster) and
-expert strategy with Jessah's dossier (about 1.4x), FBI's engine and expert
-strategy. scripts/build_native.py compiles them next to their source and
-writes a stamp with the hash of the sources they were built from.
+Four module sets (targets) have one: Red Notice's engine (rules, about 3x
+faster) and expert strategy with Jessah's dossier (about 1.4x, its inner loops
+in C), FBI's engine and expert strategy. setup.py compiles them with mypyc when
+a wheel is built (`pip install .`, `python -m build`) or in place in a checkout
+(`make install`, `python setup.py build_ext --inplace`), and writes beside
+each build a stamp: the hash of the sources it was built from.
+
 Each package calls ``select()`` before importing those modules: the compiled
-build is used only when its stamp matches the current sources, so an edit is
-never shadowed by a stale build; otherwise, or with ``RNSIM_PURE=1``, the
-Python source is loaded. Both play identically (tested).
+build is used only when it is complete and its stamp matches the sources beside
+it, so an edit is never shadowed by a stale build; otherwise, or with
+``RNSIM_PURE=1``, the Python source is loaded. Both play identically (tested).
+``CHOSEN`` records what each target runs and why (`rnsim bench`, the manifest).
 
-Standard library only: the build script loads this file by path, without
-importing rnsim.
+Standard library only: setup.py loads this file by path, without importing
+rnsim (nothing is installed while it builds).
 """
 
 from __future__ import annotations
@@ -25,7 +29,11 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+STAMP_NAME = "_native.sha256"
+
+#: What select() chose per package: "compiled", or why the Python source runs
+#: ("not built", "RNSIM_PURE=1", "stale build", "incomplete build").
+CHOSEN: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -44,10 +52,11 @@ class CompiledBuild:
 
     @property
     def stamp(self) -> Path:
-        return self.folder / "_native.sha256"
+        return self.folder / STAMP_NAME
 
     @property
     def group(self) -> str:
+        """mypyc's shared library of the build (``<group>__mypyc``)."""
         return f"{self.package}._group"
 
     def module_files(self) -> list[Path]:
@@ -64,18 +73,31 @@ class CompiledBuild:
             h.update(p.read_bytes())
         return h.hexdigest()
 
+    def built_names(self) -> tuple[str, ...]:
+        """The extension modules a complete build has in the folder."""
+        return (*self.modules, *self.c_modules, "_group__mypyc")
+
     def compiled_files(self) -> list[Path]:
-        names = (*self.modules, *self.c_modules, "_group__mypyc")
+        names = self.built_names()
         return [p for p in self.folder.glob("*.so") if p.name.split(".")[0] in names]
 
+    def is_complete(self) -> bool:
+        """Every extension module of the build is there (a shim without its
+        shared library, or the expert without the dossier's C, fails to import)."""
+        present = {p.name.split(".")[0] for p in self.compiled_files()}
+        return present >= set(self.built_names())
+
     def is_fresh(self) -> bool:
-        return self.stamp.exists() and self.stamp.read_text().strip() == self.source_hash()
+        try:
+            return self.stamp.read_text().strip() == self.source_hash()
+        except FileNotFoundError:
+            return False
 
     def clean(self) -> None:
-        for p in self.compiled_files():
-            p.unlink()
         if self.stamp.exists():
             self.stamp.unlink()
+        for p in self.compiled_files():
+            p.unlink()
 
     def _load_sources(self) -> None:
         package = sys.modules[self.package]
@@ -89,45 +111,86 @@ class CompiledBuild:
             loader.exec_module(mod)
             setattr(package, m, mod)
 
-    def select(self) -> bool:
-        """Load the Python source unless a fresh compiled build exists (and
-        RNSIM_PURE is not 1). Returns True when the compiled build is used."""
+    def _why_not(self) -> str | None:
+        """Why the compiled build is not used (None: it is)."""
         if not self.compiled_files():
-            return False
-        fresh = self.is_fresh()
-        if os.environ.get("RNSIM_PURE") == "1" or not fresh:
-            if not fresh:
-                warnings.warn(
-                    f"the compiled {self.label} is older than its source; using the Python source "
-                    "(run `make install` or `python scripts/build_native.py` to rebuild)",
-                    stacklevel=3,
-                )
+            return "not built"
+        if os.environ.get("RNSIM_PURE") == "1":
+            return "RNSIM_PURE=1"
+        if not self.is_fresh():
+            return "stale build"
+        if not self.is_complete():
+            return "incomplete build"
+        return None
+
+    def select(self) -> bool:
+        """Load the Python source unless a complete, fresh compiled build exists
+        (and RNSIM_PURE is not 1). Returns True when the compiled build is used."""
+        why = self._why_not()
+        CHOSEN[self.package] = why or "compiled"
+        if why is None:
+            return True
+        if why in ("stale build", "incomplete build"):
+            warnings.warn(
+                f"the compiled {self.label} is {'older than its source' if why == 'stale build' else 'incomplete'}; "
+                "using the Python source (rebuild: `make install`, or `pip install .` for an installed copy)",
+                stacklevel=3,
+            )
+        if why != "not built":  # the compiled modules are importable: load the sources over them
             self._load_sources()
-            return False
-        return True
+        return False
 
 
-TARGETS: dict[str, CompiledBuild] = {
-    "engine": CompiledBuild("rnsim.games.red_notice.engine", ROOT / "rnsim" / "games" / "red_notice" / "engine",
-                            ("decision", "belief", "frames", "effects", "history", "state", "view"), "engine"),
-    # The strategies/ folder is installed under the import name rnsim_strategies
-    # (pyproject.toml), so its build is compiled from a staging tree laid out by
-    # import name (scripts/build_native.py).
-    "strategies": CompiledBuild(
-        "rnsim_strategies.red_notice", ROOT / "strategies" / "red_notice", ("board", "dossier", "expert"),
-        "expert strategy",
-        depends=(ROOT / "strategies" / "red_notice" / "base.py", ROOT / "strategies" / "red_notice" / "__init__.py",
-                 ROOT / "rnsim" / "strategy.py",
-                 *(ROOT / "rnsim" / "games" / "red_notice" / "engine" / f"{m}.py"
-                   for m in ("decision", "belief", "frames", "effects", "state", "view", "history"))),
-        c_modules=("_dossier_core",)),
-    # FBI's engine and expert, built the same way (a 5-player expert game is
-    # mostly the expert's play-outs, then the engine's state machine and views).
-    "fbi-engine": CompiledBuild(
-        "rnsim.games.fbi", ROOT / "rnsim" / "games" / "fbi", ("state", "view"), "FBI engine",
-        depends=(*(ROOT / "rnsim" / "games" / "fbi" / f"{m}.py" for m in ("__init__", "components", "rules")),
-                 ROOT / "rnsim" / "errors.py")),
-    "fbi-strategies": CompiledBuild(
-        "rnsim_strategies.fbi", ROOT / "strategies" / "fbi", ("model", "expert"), "FBI expert strategy",
-        depends=(ROOT / "strategies" / "fbi" / "__init__.py", ROOT / "rnsim" / "strategy.py")),
-}
+def targets(rnsim_dir: Path, strategies_dir: Path) -> dict[str, CompiledBuild]:
+    """The compiled builds of the packages in ``rnsim_dir`` (rnsim) and
+    ``strategies_dir`` (rnsim_strategies): a checkout's rnsim/ and strategies/,
+    or an installed copy's rnsim/ and rnsim_strategies/."""
+    rn_engine = rnsim_dir / "games" / "red_notice" / "engine"
+    rn_strategies = strategies_dir / "red_notice"
+    fbi, fbi_strategies = rnsim_dir / "games" / "fbi", strategies_dir / "fbi"
+    return {
+        "engine": CompiledBuild("rnsim.games.red_notice.engine", rn_engine,
+                                ("decision", "belief", "frames", "effects", "history", "state", "view"), "engine"),
+        "strategies": CompiledBuild(
+            "rnsim_strategies.red_notice", rn_strategies, ("board", "dossier", "expert"), "expert strategy",
+            depends=(rn_strategies / "base.py", rn_strategies / "__init__.py", rnsim_dir / "strategy.py",
+                     *(rn_engine / f"{m}.py" for m in ("decision", "belief", "frames", "effects", "state", "view",
+                                                        "history"))),
+            c_modules=("_dossier_core",)),
+        # FBI's engine and expert, built the same way (a 5-player expert game is
+        # mostly the expert's play-outs, then the engine's state machine and views).
+        "fbi-engine": CompiledBuild(
+            "rnsim.games.fbi", fbi, ("state", "view"), "FBI engine",
+            depends=(*(fbi / f"{m}.py" for m in ("__init__", "components", "rules")), rnsim_dir / "errors.py")),
+        "fbi-strategies": CompiledBuild(
+            "rnsim_strategies.fbi", fbi_strategies, ("model", "expert"), "FBI expert strategy",
+            depends=(fbi_strategies / "__init__.py", rnsim_dir / "strategy.py")),
+    }
+
+
+def _strategies_dir(rnsim_dir: Path) -> Path:
+    """Where rnsim_strategies is: strategies/ in a checkout (an editable install
+    maps the name to it), rnsim_strategies/ beside rnsim in an installed copy."""
+    mod = sys.modules.get("rnsim_strategies")  # importing: its __init__ selects its builds
+    spec = mod.__spec__ if mod is not None else importlib.util.find_spec("rnsim_strategies")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    return rnsim_dir.parent / "strategies"
+
+
+_RNSIM = Path(__file__).resolve().parent
+TARGETS: dict[str, CompiledBuild] = targets(_RNSIM, _strategies_dir(_RNSIM))
+
+
+def chosen() -> dict[str, str]:
+    """What each target runs, by target name: "compiled", or "pure (why)";
+    importing the packages first (that is when they choose)."""
+    out = {}
+    for key, t in TARGETS.items():
+        try:
+            importlib.import_module(t.package)
+        except ImportError:
+            continue
+        why = CHOSEN.get(t.package, "not built")
+        out[key] = "compiled" if why == "compiled" else f"pure ({why})"
+    return out

@@ -422,7 +422,9 @@ def load_config(
 ) -> RunConfig:
     """Read and validate a tournament config; keyword arguments override ``[run]``
     (the CLI flags). Raises ConfigError naming the file and key on any problem."""
-    path = Path(path)
+    from rnsim.examples import resolve_config
+
+    path = resolve_config(Path(path))  # a bare name: NAME.toml here, else the example config NAME
     src = str(path)
     raw = _read_toml(path, src)
     return config_from_mapping(

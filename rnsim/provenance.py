@@ -33,12 +33,24 @@ def _roots() -> dict[str, Path]:
     return {"rnsim": Path(rnsim.__file__).parent, "rnsim_strategies": Path(rnsim_strategies.__file__).parent}
 
 
-def source_hash() -> str:
+#: What the source hash covers: the code, its C and its data (rules, components).
+SOURCE_SUFFIXES = (".py", ".c", ".toml")
+#: The example configs (rnsim/configs in a wheel, configs/ beside rnsim/ in a
+#: checkout) are not code: a run's config is pinned on its own.
+NOT_SOURCE = ("rnsim", "configs")
+
+
+def source_hash(roots: dict[str, Path] | None = None) -> str:
     """SHA-256 of rnsim's and the built-in strategies' source and data files (by
-    path and content), so an install without git is still pinned to its code."""
+    path and content), so an install without git is still pinned to its code:
+    a wheel and the checkout it was built from give the same hash. ``roots``:
+    the folders of the packages rnsim and rnsim_strategies (default: those
+    imported)."""
     h = hashlib.sha256()
-    for name, root in sorted(_roots().items()):
-        files = sorted(p for p in root.rglob("*") if p.suffix in (".py", ".toml") and "__pycache__" not in p.parts)
+    for name, root in sorted((roots or _roots()).items()):
+        files = sorted(p for p in root.rglob("*")
+                       if p.suffix in SOURCE_SUFFIXES and "__pycache__" not in p.parts
+                       and (name, p.relative_to(root).parts[0]) != NOT_SOURCE)
         for p in files:
             h.update(f"{name}/{p.relative_to(root).as_posix()}\0".encode())
             h.update(p.read_bytes())
@@ -48,7 +60,9 @@ def source_hash() -> str:
 
 def git_state(where: Path) -> dict[str, Any] | None:
     """The commit checked out at ``where`` and whether tracked files differ from it
-    (None when ``where`` is not in a git work tree or git is missing)."""
+    (None when ``where`` is not the top of a git work tree, or git is missing: an
+    installed copy inside some other repository, e.g. a project's virtualenv,
+    is not pinned to that repository's commit)."""
     def git(*args: str) -> str | None:
         try:
             r = subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True, timeout=10)
@@ -56,6 +70,9 @@ def git_state(where: Path) -> dict[str, Any] | None:
             return None
         return r.stdout.strip() if r.returncode == 0 else None
 
+    top = git("rev-parse", "--show-toplevel")
+    if not top or Path(top).resolve() != where.resolve():
+        return None
     commit = git("rev-parse", "HEAD")
     if not commit:
         return None
@@ -63,18 +80,22 @@ def git_state(where: Path) -> dict[str, Any] | None:
     return {"commit": commit, "dirty": bool(status) if status is not None else None}
 
 
-def builds() -> dict[str, str]:
-    """For each module set with an optional compiled build: "compiled" or "pure"."""
-    from rnsim.compiled import TARGETS
+def builds() -> tuple[dict[str, str], dict[str, str]]:
+    """For each module set with an optional compiled build (rnsim/compiled.py
+    TARGETS): "compiled" or "pure", from the module that was imported; and for
+    each pure one, why (e.g. "not built", "RNSIM_PURE=1", "stale build")."""
+    from rnsim.compiled import CHOSEN, TARGETS
 
-    out = {}
+    out, why = {}, {}
     for key, t in TARGETS.items():
         try:
             mod = importlib.import_module(f"{t.package}.{t.modules[0]}")
         except ImportError:
             continue
         out[key] = "compiled" if str(getattr(mod, "__file__", "")).endswith((".so", ".pyd")) else "pure"
-    return out
+        if out[key] == "pure":
+            why[key] = CHOSEN.get(t.package, "not built")
+    return out, why
 
 
 def provenance(argv: list[str] | None = None) -> dict[str, Any]:
@@ -86,11 +107,14 @@ def provenance(argv: list[str] | None = None) -> dict[str, Any]:
             versions[p] = metadata.version(p)
         except metadata.PackageNotFoundError:
             versions[p] = None
+    build, pure_why = builds()
     return {
         "rnsim_version": __version__,
-        "git": git_state(_roots()["rnsim"]),
+        # a checkout's commit: rnsim/ sits at the top of its work tree
+        "git": git_state(_roots()["rnsim"].parent),
         "source_sha256": source_hash(),
-        "build": builds(),
+        "build": build,
+        "build_pure_why": pure_why,
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "packages": versions,
         "platform": platform.platform(),

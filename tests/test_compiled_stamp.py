@@ -1,17 +1,21 @@
-"""A compiled build is used only while its stamp matches every source it was
-built against (rnsim/compiled.py): an edit to a compiled module or to a module
-it depends on (the expert's base class) makes it stale, so the Python source
-runs instead of a native class built against an old base (which can crash)."""
+"""A compiled build is used only while it is complete and its stamp matches
+every source it was built against (rnsim/compiled.py): an edit to a compiled
+module or to a module it depends on (the expert's base class) makes it stale,
+so the Python source runs instead of a native class built against an old base
+(which can crash). The stamps are read beside the modules that run, in a
+checkout or an installed copy, and what each target runs is named with why."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import types
 from pathlib import Path
 
 import pytest
 
-from rnsim.compiled import TARGETS, CompiledBuild
+from rnsim.compiled import CHOSEN, TARGETS, CompiledBuild
 
 
 def _build(tmp: Path) -> CompiledBuild:
@@ -61,3 +65,41 @@ def test_a_stale_build_is_not_used_and_says_so(tmp_path: Path, monkeypatch: pyte
     assert sys.modules["pkg_stale_test.fake"].Y == 3 and sys.modules["pkg_stale_test.hot"].X == 1
     monkeypatch.delitem(sys.modules, "pkg_stale_test.fake")
     monkeypatch.delitem(sys.modules, "pkg_stale_test.hot")
+
+
+def test_an_incomplete_build_is_not_used_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "hot.py").write_text("X = 1\n")
+    (tmp_path / "core.c").write_text("/* C */\n")
+    b = CompiledBuild("pkg_incomplete_test", tmp_path, ("hot",), "test build", c_modules=("core",))
+    b.stamp.write_text(b.source_hash() + "\n")  # fresh...
+    for name in ("hot", "_group__mypyc"):  # ...but without its C module: the expert would fail to import
+        (tmp_path / f"{name}.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    assert b.is_fresh() and not b.is_complete()
+    monkeypatch.setitem(sys.modules, "pkg_incomplete_test", types.ModuleType("pkg_incomplete_test"))
+    with pytest.warns(UserWarning, match="incomplete; using the Python source"):
+        assert b.select() is False
+    assert CHOSEN["pkg_incomplete_test"] == "incomplete build" and sys.modules["pkg_incomplete_test.hot"].X == 1
+    monkeypatch.delitem(sys.modules, "pkg_incomplete_test.hot")
+
+
+def test_the_builds_are_where_the_packages_were_imported_from() -> None:
+    """A checkout's strategies/ and an installed copy's rnsim_strategies/ alike:
+    the stamps are read beside the modules that run."""
+    import rnsim_strategies.fbi
+    import rnsim_strategies.red_notice
+
+    import rnsim.games.fbi
+
+    assert TARGETS["strategies"].folder == Path(rnsim_strategies.red_notice.__file__).parent
+    assert TARGETS["fbi-strategies"].folder == Path(rnsim_strategies.fbi.__file__).parent
+    assert TARGETS["fbi-engine"].folder == Path(rnsim.games.fbi.__file__).parent
+    assert all(p.is_file() for t in TARGETS.values() for p in t.sources())
+
+
+def test_the_path_each_target_runs_is_named_with_its_reason() -> None:
+    code = "from rnsim.compiled import chosen; print(chosen())"
+    env = {**os.environ, "RNSIM_PURE": "1"}
+    out = eval(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              check=True).stdout)
+    built = {k for k, t in TARGETS.items() if t.compiled_files()}
+    assert out == {k: "pure (RNSIM_PURE=1)" if k in built else "pure (not built)" for k in TARGETS}

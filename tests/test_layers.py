@@ -1,7 +1,7 @@
 """The architecture, read from the source (docs/architecture.md, "Layers"):
 
     game.py, errors, seeding, compiled  <-  games/*  <-  strategy, play, results
-    <-  config, tournament/*  <-  analysis  <-  report  <-  drift  <-  cli
+    <-  config, examples, tournament/*  <-  analysis  <-  report  <-  drift  <-  cli
 
 A module may import its own layer or any layer below it, never one above
 (function-local imports count too: a lazy upward import is still a cycle in
@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rnsim.game", "rnsim.errors", "rnsim.seeding", "rnsim.compiled"),
     ("rnsim.games",),
     ("rnsim.strategy", "rnsim.play", "rnsim.results"),
-    ("rnsim.config", "rnsim.provenance", "rnsim.tournament"),
+    ("rnsim.config", "rnsim.examples", "rnsim.provenance", "rnsim.tournament"),
     ("rnsim.analysis",),
     ("rnsim.report",),
     ("rnsim.drift", "rnsim.levers"),

@@ -28,6 +28,7 @@ def main() -> None:
 
 from rnsim.cli.drift import baseline, check, compare  # noqa: E402
 from rnsim.cli.exploit import exploit  # noqa: E402
+from rnsim.cli.init import init  # noqa: E402
 from rnsim.cli.ladder import ladder  # noqa: E402
 from rnsim.cli.levers import levers, sweep, tune  # noqa: E402
 from rnsim.cli.play import play, replay  # noqa: E402
@@ -35,6 +36,7 @@ from rnsim.cli.report import report  # noqa: E402
 from rnsim.cli.run import bench, run  # noqa: E402
 from rnsim.cli.verify import verify  # noqa: E402
 
+main.add_command(init)
 main.add_command(play)
 main.add_command(replay)
 main.add_command(run)

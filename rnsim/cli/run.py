@@ -104,6 +104,7 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     import statistics
 
     from rnsim.cli.play import seat_args, setup_arg
+    from rnsim.compiled import chosen
     from rnsim.config import config_from_mapping
     from rnsim.games import DEFAULT_GAME, get_game
     from rnsim.play import fewer_collections, run_game
@@ -174,6 +175,9 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
 
     click.echo(f"bench: {games:,} {g.name} games of {names} ({g.setup_column} {cell.setup_label}; the runner "
                f"plays {n_run:,}: every cell of it), chunk {chunk_size}, median of {repeat}")
+    # which path played, per compiled target: a copy installed without its
+    # compiled builds is several times slower and says so here
+    click.echo("  build: " + ", ".join(f"{target} {path}" for target, path in chosen().items()))
     click.echo(f"  plain loop over run_game        {rate['plain']:8.1f} games/s")
     click.echo(f"  runner, serial backend          {rate['serial']:8.1f} games/s  "
                f"(overhead: wall {pct(rate['plain'], rate['serial'])}, CPU {pct(mc['serial'], mc['plain'])})")
