@@ -4,9 +4,9 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
-EXTRAS ?= test,ray
+EXTRAS ?= test,ray,docs
 
-.PHONY: install run test lint typecheck bench clean native pure baseline check-balance
+.PHONY: install run test lint typecheck bench clean native pure baseline check-balance docs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -61,3 +61,8 @@ clean:
 	rm -rf $(VENV) build *.egg-info
 	rm -f rnsim/games/*/engine/*.so rnsim/games/*/*.so strategies/*/*.so
 	rm -f rnsim/games/*/engine/_native.sha256 rnsim/games/*/_native.sha256 strategies/*/_native.sha256
+
+# The manual as a website in site/ (mkdocs.yml): strict, so a broken link,
+# anchor or API reference fails. The docs' commands run in tests/test_docs.py.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet
