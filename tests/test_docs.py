@@ -117,9 +117,54 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _run_shell(b: Block, work: Path) -> list[str]:
+    failures = []
+    for cmd in commands(b.body):
+        r = subprocess.run(["bash", "-c", cmd], cwd=work, env=_env(), capture_output=True, text=True,
+                           timeout=TIMEOUT)
+        if r.returncode != b.exit_code:
+            tail = (r.stderr.strip() or r.stdout.strip()).splitlines()[-3:]
+            failures.append(f"{b.where()}: `{cmd}` exited {r.returncode}, expected {b.exit_code}: " + " | ".join(tail))
+    return failures
+
+
+def _run_python(b: Block, work: Path, namespace: dict[str, object]) -> list[str]:
+    first = b.body.splitlines()[0] if b.body.strip() else ""
+    target = re.fullmatch(r"#\s*(\S+\.py)\s*", first)
+    if target:  # a module of the example: written where the next blocks import it
+        path = work / target[1]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent != work:
+            (path.parent / "__init__.py").touch()
+        path.write_text(b.body)
+        return []
+    try:
+        exec(compile(b.body, b.where(), "exec"), namespace)  # noqa: S102 - the docs' own examples
+    except Exception as e:  # noqa: BLE001 - every failure is reported with its block
+        return [f"{b.where()}: python block raised {type(e).__name__}: {e}"]
+    return []
+
+
+def _check_toml(b: Block, work: Path) -> list[str]:
+    if b.title:
+        (work / b.title).write_text(b.body)
+    try:
+        tomllib.loads(b.body)
+    except tomllib.TOMLDecodeError as e:
+        return [f"{b.where()}: invalid TOML: {e}"]
+    return []
+
+
+def _check_untagged(b: Block) -> list[str]:
+    cmds = [ln for ln in b.body.splitlines() if COMMAND.match(ln)]
+    if b.page in UNTAGGED_ALLOWED or not cmds:
+        return []
+    return [f"{b.where()}: an untagged block holds a command ({cmds[0].strip()!r}): "
+            "tag it ```sh, or mark it <!-- not run: why -->"]
+
+
 def run_page(page: Path, work: Path, root: Path = ROOT) -> list[str]:
     """Run a page's blocks in ``work``; returns the failures, one line each."""
-    rel = page.relative_to(root).as_posix()
     shutil.copytree(ROOT / "configs", work / "configs")
     failures: list[str] = []
     namespace: dict[str, object] = {"__name__": "__docs__"}
@@ -127,48 +172,22 @@ def run_page(page: Path, work: Path, root: Path = ROOT) -> list[str]:
     os.chdir(work)
     sys.path.insert(0, str(work))
     try:
-        for b in parse(page.read_text(), rel):
+        for b in parse(page.read_text(), page.relative_to(root).as_posix()):
             if b.not_run is not None:
                 continue
             if b.lang in SHELL:
-                for cmd in commands(b.body):
-                    r = subprocess.run(["bash", "-c", cmd], cwd=work, env=_env(), capture_output=True, text=True,
-                                       timeout=TIMEOUT)
-                    if r.returncode != b.exit_code:
-                        tail = (r.stderr.strip() or r.stdout.strip()).splitlines()[-3:]
-                        failures.append(f"{b.where()}: `{cmd}` exited {r.returncode}, expected {b.exit_code}: "
-                                        + " | ".join(tail))
+                failures += _run_shell(b, work)
             elif b.lang == "python":
-                first = b.body.splitlines()[0] if b.body.strip() else ""
-                target = re.fullmatch(r"#\s*(\S+\.py)\s*", first)
-                if target:
-                    path = work / target[1]
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    if path.parent != work:
-                        (path.parent / "__init__.py").touch()
-                    path.write_text(b.body)
-                    continue
-                try:
-                    exec(compile(b.body, b.where(), "exec"), namespace)  # noqa: S102 - the docs' own examples
-                except Exception as e:  # noqa: BLE001 - every failure is reported with its block
-                    failures.append(f"{b.where()}: python block raised {type(e).__name__}: {e}")
+                failures += _run_python(b, work, namespace)
             elif b.lang == "toml":
-                try:
-                    tomllib.loads(b.body)
-                except tomllib.TOMLDecodeError as e:
-                    failures.append(f"{b.where()}: invalid TOML: {e}")
-                if b.title:
-                    (work / b.title).write_text(b.body)
-            elif not b.lang and rel not in UNTAGGED_ALLOWED:
-                cmds = [ln for ln in b.body.splitlines() if COMMAND.match(ln)]
-                if cmds:
-                    failures.append(f"{b.where()}: an untagged block holds a command ({cmds[0].strip()!r}): "
-                                    "tag it ```sh, or mark it <!-- not run: why -->")
+                failures += _check_toml(b, work)
+            elif not b.lang:
+                failures += _check_untagged(b)
     finally:
         os.chdir(old_cwd)
         sys.path[:] = old_path
         for name in set(sys.modules) - old_modules:  # the pages' own modules (hunter_lib, ...)
-            if getattr(sys.modules[name], "__file__", None) and str(work) in str(sys.modules[name].__file__):
+            if str(work) in str(getattr(sys.modules[name], "__file__", None)):
                 del sys.modules[name]
     return failures
 
