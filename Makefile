@@ -4,9 +4,9 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
-EXTRAS ?= test,ray
+EXTRAS ?= test,ray,docs
 
-.PHONY: install run test lint typecheck bench clean native pure baseline check-balance
+.PHONY: install run test lint typecheck bench clean native pure baseline check-balance docs
 
 # setup.py is the one build (of the wheel, `pip install .` and this): the
 # packages, and the compiled builds of the hot modules (rnsim/compiled.py
@@ -66,3 +66,8 @@ check-balance: install
 clean:
 	test ! -x $(BIN)/python || $(BIN)/python setup.py -q clean_compiled
 	rm -rf $(VENV) build *.egg-info
+
+# The manual as a website in site/ (mkdocs.yml): strict, so a broken link,
+# anchor or API reference fails. The docs' commands run in tests/test_docs.py.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet

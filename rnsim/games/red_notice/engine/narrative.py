@@ -13,6 +13,25 @@ def narrate(events: Iterable[dict[str, Any]]) -> Iterator[str]:
         yield fn(e) if fn else f"  [{t}] " + ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "round"))
 
 
+# Words that start with a vowel letter but a consonant sound ("a uniform",
+# "a one-off", "a European"), and the reverse ("an hour"): component names are
+# a designer's data, so the article is chosen from the word, not hard-coded.
+_CONSONANT_SOUND = ("uni", "use", "usu", "uti", "one", "once", "eu", "ewe")
+_VOWEL_SOUND = ("hour", "honest", "honour", "honor", "heir")
+
+
+def with_article(phrase: str) -> str:
+    """``phrase`` after "a" or "an", as its first word is spoken:
+    "an orange $100k", "a red $200k", "a uniform", "an hour"."""
+    word = phrase.lstrip().lower()
+    vowel = word[:1] in ("a", "e", "i", "o", "u")
+    if vowel and word.startswith(_CONSONANT_SOUND):
+        vowel = False
+    elif not vowel and word.startswith(_VOWEL_SOUND):
+        vowel = True
+    return f"{'an' if vowel else 'a'} {phrase}"
+
+
 def _who(e: dict[str, Any]) -> str:
     return {"angela": "Angela", "jessah": "Jessah"}.get(e.get("seat", ""), str(e.get("seat")))
 
@@ -20,9 +39,9 @@ def _who(e: dict[str, Any]) -> str:
 _LINES = {
     "setup": lambda e: f"Setup: Angela's identities are {', '.join(e['identities'])}; "
     f"upgrades on offer: {', '.join(e['upgrades_face_up'])}.",
-    "jessah_start": lambda e: f"Jessah shows a {e['shown']} check and starts in {e['city']}.",
+    "jessah_start": lambda e: f"Jessah shows {with_article(e['shown'])} check and starts in {e['city']}.",
     "setup_radar": lambda e: f"Jessah places a radar on {e['continent']}.",
-    "angela_start": lambda e: f"Angela shows a {e['shown']} check: she starts somewhere in {e['continent']} "
+    "angela_start": lambda e: f"Angela shows {with_article(e['shown'])} check: she starts somewhere in {e['continent']} "
     f"(secretly {e['city']}).",
     "round_start": lambda e: f"\n== Round {e['round']} ({e['initiative']} has the initiative) == cards: "
     + "  ".join("|".join(c) for c in e["cards"]),
@@ -32,7 +51,7 @@ _LINES = {
         "-" if x is None else f"{x[0]} {x[1]}" for x in e["tokens"])),
     "draw": lambda e: f"  {_who(e)} draws {e['n']} check(s).",
     "joker": lambda e: f"  {_who(e)} uses the joker as {e['choice']}.",
-    "cash": lambda e: f"  {_who(e)} cashes a {e['check']} check in {e['city']}.",
+    "cash": lambda e: f"  {_who(e)} cashes {with_article(e['check'])} check in {e['city']}.",
     "radar": lambda e: f"  Jessah places a radar on {e['continent']}.",
     "barrier": lambda e: f"  Jessah places a barrier on {e['route']}.",
     "barrier_moved": lambda e: f"  Jessah moves a barrier from {e['frm']} to {e['to']}.",
@@ -84,7 +103,7 @@ def describe(e: Any, comps: Any) -> str:
         return f"{who} is dealt {e.value} checks" + (f": {', '.join(chk(c) for c in e.items)}" if e.items else "")
     if k in ("jessah_start", "angela_start"):
         where = f"in {city(e.city)}" if e.city >= 0 else f"somewhere in {cont(e.continent)}"
-        return f"{who} shows a {chk(e.check)} check and starts {where}"
+        return f"{who} shows {with_article(chk(e.check))} check and starts {where}"
     if k in ("setup_radar", "radar", "black_radar"):
         return f"Jessah places a {'black ' if k == 'black_radar' else ''}radar on {cont(e.continent)}"
     if k == "round_start":
@@ -101,7 +120,7 @@ def describe(e: Any, comps: Any) -> str:
     if k == "joker":
         return f"{who} uses the joker as {e.name}"
     if k == "cash":
-        return f"{who} cashes a {chk(e.check)} check in {city(e.city)}"
+        return f"{who} cashes {with_article(chk(e.check))} check in {city(e.city)}"
     if k in ("barrier", "black_barrier"):
         return f"Jessah places a {'black ' if k == 'black_barrier' else ''}barrier on {comps.route_name(e.route)}"
     if k == "barrier_moved":
