@@ -1,0 +1,138 @@
+"""Rule changes played as variants of the user's config, through the ordinary
+tournament (so game ``i`` of every variant sees the same chance stream: common
+random numbers) into a run directory ``rnsim report`` can read."""
+
+from __future__ import annotations
+
+import copy
+import time
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from rnsim.errors import ConfigError, RnsimError
+from rnsim.levers.balance import Balance, balance_of
+
+Echo = Callable[[str], None]
+
+#: the column that keeps the setup each game was dealt when the setups are
+#: drawn game by game (the setup column then holds the cell's label, so game
+#: i of two variants pairs whatever each was dealt)
+DEALT = "dealt_setup"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One rule variant: ``knobs`` on top of the config's rules (or, with
+    ``never``, restricted play under the config's rules)."""
+
+    name: str  # the variant name in the run
+    label: str  # what a designer reads, e.g. "money_target 1,000,000 -> 900,000"
+    knobs: Mapping[str, Any]
+    kind: str = "knob"  # "knob", "base", or the game's lever kind
+    subject: str = ""  # the knob or the thing the lever changes
+    never: str | None = None
+    decision: str | None = None
+
+
+BASE = Change("base", "base rules", {}, "base")
+
+
+@dataclass
+class Played:
+    results: pl.DataFrame  # with the balance outcome "y" per game
+    run_dir: Path
+    games: int  # games in the run directory (all variants)
+    seconds: float  # time spent playing in this call
+    cfg: Any = None
+    variants: list[str] = field(default_factory=list)
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            raw = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    if raw.get("variants"):
+        raise ConfigError(f"{path}: variants: the levers commands vary the rules themselves; "
+                          "give them a config with one rule set (no [[variants]])")
+    return raw
+
+
+def lever_setups(config: Path, mode: str) -> Any:
+    """The setup value the levers commands play: the game's ``lever_setups``
+    with mode "game" (None when the game keeps the config's), None with "config"."""
+    from rnsim.config import load_config
+
+    if mode not in ("game", "config"):
+        raise ConfigError(f'--setups: must be "game" or "config", got {mode!r}')
+    return getattr(load_config(config).game_obj, "lever_setups", None) if mode == "game" else None
+
+
+def drawn(cfg: Any) -> bool:
+    """Every cell's setup is drawn game by game (Red Notice's random identities)."""
+    return all(c.setup is None for c in cfg.cells())
+
+
+def variant_config(config: Path, changes: Sequence[Change], *, setups: Any = None,
+                   strategies: Mapping[str, list[Any]] | None = None, **overrides: Any) -> Any:
+    """The run config playing every change (and nothing else) as a variant of ``config``."""
+    from rnsim.config import config_from_mapping
+
+    raw = copy.deepcopy(read_config(config))
+    raw.pop("sweep", None)  # rnsim sweep's own table; the tournament does not know it
+    raw["variants"] = [{"name": c.name, **c.knobs} for c in changes]
+    if strategies is not None:
+        for seat, specs in strategies.items():
+            raw.setdefault("strategies", {})[seat] = specs
+    if setups is not None:
+        from rnsim.config import load_config
+
+        raw.setdefault("run", {})[load_config(config).game_obj.setup_key] = setups
+    return config_from_mapping(raw, src=str(config), base_dir=config.parent, path=config, **overrides)
+
+
+def with_outcome(results: pl.DataFrame, cfg: Any, balance: Balance) -> pl.DataFrame:
+    """The results with the balance outcome ``y``, and drawn setups relabelled (see :data:`DEALT`)."""
+    res = results.with_columns(balance.outcome(results.columns))
+    if drawn(cfg):
+        col = cfg.game_obj.setup_column
+        res = res.with_columns(pl.col(col).alias(DEALT), pl.lit(cfg.variants[0].setups[0][0]).alias(col))
+    return res
+
+
+def play_changes(config: Path, changes: Sequence[Change], *, out: Path, games: int | None = None,
+                 seed: int | None = None, workers: str | int | None = None, backend: str | None = None,
+                 progress: bool = False, echo: Echo = print, strategies: Mapping[str, list[Any]] | None = None,
+                 setups: Any = None) -> Played:
+    """Play every change as a variant of ``config`` into ``out`` (``strategies``
+    replace the config's per seat, ``setups`` its setup value)."""
+    from rnsim.tournament.run import run_tournament
+    from rnsim.tournament.shards import load_results
+
+    cfg = variant_config(config, changes, setups=setups, strategies=strategies, games=games, seed=seed,
+                         workers=workers, out=out, backend=backend)
+    t0 = time.perf_counter()
+    summary = run_tournament(cfg, progress=progress, echo=echo)
+    seconds = time.perf_counter() - t0
+    if not summary.complete:
+        raise RnsimError(f"{out}: interrupted; run the same command again to resume")
+    results = load_results(out, lazy=False)
+    assert isinstance(results, pl.DataFrame)
+    res = with_outcome(results, cfg, balance_of(cfg.game_obj, cfg.seats))
+    return Played(res, out, cfg.total_games, seconds, cfg, [c.name for c in changes])
+
+
+def write_table(df: pl.DataFrame, folder: Path, name: str) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    csv, pq = folder / f"{name}.csv", folder / f"{name}.parquet"
+    df.write_csv(csv)
+    df.write_parquet(pq)
+    return [csv, pq]
