@@ -53,6 +53,20 @@ def test_no_crossing_is_claimed_when_no_two_values_bracket_the_target() -> None:
     assert c.closest == 2 and c.shape == "peaks" and c.extreme == 4.0
 
 
+@pytest.mark.parametrize(
+    ("rates", "shape"),
+    [
+        ([0.1, 0.2, 0.2, 0.2], "rises"),  # a rise, then a plateau: monotone all the same
+        ([0.4, 0.3, 0.3, 0.1], "falls"),
+        ([0.1, 0.3, 0.2, 0.4], "not monotone"),
+        ([0.1, 0.3, 0.25, 0.1], "peaks"),
+        ([0.3, 0.3, 0.3, 0.3], "flat"),
+    ],
+)
+def test_the_shape_is_read_from_clear_paired_differences(rates: list[float], shape: str) -> None:
+    assert crossing(curve([1.0, 2.0, 3.0, 4.0], exact(rates)), 0.5).shape == shape
+
+
 def test_a_knob_that_changes_no_game_is_seen_as_such() -> None:
     """Every value from 3 up plays the very same games: the paired difference
     is exactly 0 on every game, and the stretch is reported."""

@@ -277,6 +277,26 @@ def test_fbi_levers_with_one_player_count(tmp_path: Path) -> None:
     assert "pools" not in r.output and "(6.2% -> " not in r.output.split("\n")[0]
 
 
+def test_a_config_with_variants_varies_the_rules_of_one_of_them(tmp_path: Path) -> None:
+    """The shipped FBI config has two variants: the levers commands vary the
+    first one's rules (say so), or the one --variant names."""
+    run = FBI.replace("[3, 4, 5]", "[4]")
+    cfg = tmp_path / "v.toml"
+    cfg.write_text(f'[run]\n{run}\n[rules]\n[[variants]]\nname = "base"\n[[variants]]\nname = "top-card"\n'
+                   f"stacked = true\n[strategies]\n{FBI_SEATS}\n")
+    r = _cli("levers", cfg, "--games", "4", "--precision", "0", "--out", tmp_path / "a", "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "has variants base, top-card: these commands vary the rules of 'base'" in r.output
+    assert "stacked false -> true" in r.output
+    r = _cli("levers", cfg, "--variant", "top-card", "--games", "4", "--precision", "0", "--out", tmp_path / "b",
+             "--no-progress")
+    assert r.exit_code == 0 and "stacked true -> false" in r.output, r.output
+    r = _cli("sweep", cfg, "--variant", "top", "--knob", "cards_per_player", "--values", "1,2", "--out",
+             tmp_path / "c")
+    assert r.exit_code == 2 and "has no variant 'top'; its variants: base, top-card" in r.output
+    assert not (tmp_path / "c").exists()
+
+
 def test_a_shared_win_counts_as_a_share_for_the_watched_seat() -> None:
     from rnsim.levers.balance import Balance
 

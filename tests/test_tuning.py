@@ -52,12 +52,12 @@ def test_tune_says_when_the_budget_ran_out() -> None:
     assert res.games <= 5_000
 
 
-def test_a_whole_number_knob_stops_once_two_neighbouring_values_bracket_the_target() -> None:
-    """A count balanced between 6 and 7: no value lies between them, so the
-    answer is the pair as soon as both ends are clear of the target."""
+def test_a_count_with_a_tolerance_of_one_stops_once_two_neighbours_bracket_the_target() -> None:
+    """A count balanced between 6 and 7: no value lies between them, and a
+    tolerance of 1 stops as soon as the set lies between the two."""
     sc = SyntheticCurve("logistic", 6.4, 1.5).seeded(2)
-    res = tune(sc.play, lattice_values(2, 12, 1), tolerance=0.01, resolution=1)
-    assert res.reason == "resolution"
+    res = tune(sc.play, lattice_values(2, 12, 1), tolerance=1)
+    assert res.reason == "tolerance"
     assert res.crossing.lattice_hull() == (6.0, 7.0)
 
 
@@ -65,7 +65,7 @@ def test_no_crossing_is_claimed_when_the_target_is_not_reached() -> None:
     """A curve that peaks 12 points below the target (hand_limit on the
     classic game): tune stops as soon as every value is clearly below."""
     sc = SyntheticCurve("bump", 4.0, 1.0).seeded(5)
-    res = tune(sc.play, lattice_values(2, 7, 1), tolerance=1, resolution=1)
+    res = tune(sc.play, lattice_values(2, 7, 1), tolerance=1)
     assert res.reason == "not reached" and not res.converged
     assert not res.crossing.found and res.games <= 1_000
 

@@ -407,10 +407,11 @@ def _merge(pieces: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 
 def _shape(c: Curve, z: float) -> tuple[str, float | None]:
-    """The curve's overall shape, from paired differences that are clear at 95%:
-    a peak (or dip) strictly inside the range, clearly above (below) both ends;
-    else a rise or fall from the first value to the last; else "flat" when no
-    two values differ clearly, "not monotone" when some do but the ends do not."""
+    """The curve's overall shape, from paired differences that are clear at
+    95%: a peak (or dip) strictly inside the range, clearly above (below) both
+    ends; else "rises" when some value is clearly above an earlier one and none
+    clearly below, "falls" the other way round, "not monotone" when both
+    happen, "flat" when no two values differ clearly."""
     k = len(c.x)
     if k == 1:
         return "one value", None
@@ -419,13 +420,18 @@ def _shape(c: Curve, z: float) -> tuple[str, float | None]:
         return "peaks", float(c.x[top])
     if 0 < bottom < k - 1 and c.difference(0, bottom, z)[2] < 0 and c.difference(k - 1, bottom, z)[2] < 0:
         return "dips", float(c.x[bottom])
-    _, lo, hi = c.difference(0, k - 1, z)
-    if lo > 0:
-        return "rises", None
-    if hi < 0:
-        return "falls", None
-    if c.difference(bottom, top, z)[1] > 0:
+    up = down = False
+    for i in range(k - 1):
+        for j in range(i + 1, k):
+            _, lo, hi = c.difference(i, j, z)
+            up |= lo > 0
+            down |= hi < 0
+    if up and down:
         return "not monotone", None
+    if up:
+        return "rises", None
+    if down:
+        return "falls", None
     return "flat", None
 
 

@@ -25,10 +25,10 @@ neighbours' games are paired. The steps:
    games stay paired), sized by the ``1/sqrt(games)`` law to reach the
    tolerance (at least ``batch`` more, at most doubling).
 4. *Stop* when the set is narrower than ``tolerance`` and inside the range
-   ("tolerance"); or, when the lattice step is the knob's resolution (no value
-   between two neighbours exists, e.g. a count), as soon as the set lies
-   between two neighbours ("resolution"); or when every value played is
-   clearly on one side of the target ("not reached": no crossing is claimed);
+   ("tolerance": for a count, a tolerance of 1 stops once the set lies
+   between two neighbours, which is all a count can say); or when every value played is
+   clearly on one side of the target, the closest one with ``CONFIRM``
+   first looks of games ("not reached": no crossing is claimed);
    or when the budget is spent ("budget").
 
 Probabilistic bisection (Waeber, Frazier and Henderson 2013) and
@@ -60,6 +60,10 @@ import numpy.typing as npt
 from rnsim.analysis.crossing import Crossing, Sample, crossing, curve, logit
 from rnsim.analysis.stats import Z95
 
+#: games (in first-look batches) the value closest to the target plays before
+#: the search says the target is not reached
+CONFIRM = 4
+
 #: play(value, first index, stop index) -> (the games played without error, games played)
 PlayFn = Callable[[float, int, int], tuple[Sample, int]]
 
@@ -79,14 +83,14 @@ class Batch:
 class TuneResult:
     crossing: Crossing  # over the values played
     lattice: tuple[float, ...]
-    reason: str  # "tolerance", "resolution", "not reached" or "budget"
+    reason: str  # "tolerance", "not reached" or "budget"
     tolerance: float
     games: int
     batches: tuple[Batch, ...]
 
     @property
     def converged(self) -> bool:
-        return self.reason in ("tolerance", "resolution")
+        return self.reason == "tolerance"
 
     @property
     def neighbours(self) -> bool:
@@ -116,14 +120,12 @@ def tune(
     tolerance: float,
     batch: int = 100,
     start_points: int = 5,
-    resolution: float | None = None,
     max_games: int = 1_000_000,
     z: float = Z95,
     on_batch: Callable[[Batch], None] | None = None,
 ) -> TuneResult:
     """Search the lattice for the crossing of ``target`` (module docstring).
-    ``batch`` counts game indices (a value with several cells plays each);
-    ``resolution`` is the knob's smallest step (1 for a whole number)."""
+    ``batch`` counts game indices (a value with several cells plays each)."""
     logit(target)
     lat = [float(v) for v in lattice]
     if len(lat) < 2 or any(b <= a for a, b in zip(lat, lat[1:], strict=False)):
@@ -135,14 +137,12 @@ def tune(
     s = _Search(play, lat, target, z, max_games, on_batch)
     first = sorted({int(round(v)) for v in np.linspace(0, len(lat) - 1, min(start_points, len(lat)))})
     s.grow({j: batch for j in first})
-    step = lat[1] - lat[0]
-    at_resolution = resolution is not None and step <= resolution * (1 + 1e-9)
     while True:
         cur = s.crossing()
         if s.spent >= max_games:
             reason = "budget"
             break
-        plan, reason = _next(s, cur, tolerance, batch, at_resolution)
+        plan, reason = _next(s, cur, tolerance, batch)
         if not plan:
             break
         if not s.grow(plan):
@@ -201,13 +201,19 @@ class _Search:
         return True
 
 
-def _next(s: _Search, cur: Crossing, tolerance: float, batch: int, at_resolution: bool) -> tuple[dict[int, int], str]:
+def _next(s: _Search, cur: Crossing, tolerance: float, batch: int) -> tuple[dict[int, int], str]:
     """The next games to play, or ``({}, reason)`` to stop."""
     js = s.played
     xs = [s.lattice[j] for j in js]
     if not cur.found:
         near = [j for j, x in zip(js, xs, strict=True) if cur.covers(x)]
         if not near:
+            # every value is clearly on one side; before saying so, the value
+            # closest to the target is checked with more games (a first look
+            # of paired games can put every value on the wrong side at once)
+            closest = js[cur.closest]
+            if s.n[closest] < CONFIRM * batch:
+                return {closest: CONFIRM * batch}, ""
             return {}, "not reached"
         # a value within noise of the target: more games there decide on which side it is
         top = max(s.n[j] for j in near)
@@ -221,12 +227,8 @@ def _next(s: _Search, cur: Crossing, tolerance: float, batch: int, at_resolution
     outer += [js[-1] + 1] if cur.open_high and js[-1] < len(s.lattice) - 1 else []
     if outer:
         return {j: batch for j in outer}, ""
-    if not (cur.open_low or cur.open_high):
-        if cur.width <= tolerance:
-            return {}, "tolerance"
-        hull = cur.lattice_hull()
-        if at_resolution and hull is not None and s.lattice.index(hull[1]) - s.lattice.index(hull[0]) == 1:
-            return {}, "resolution"
+    if not (cur.open_low or cur.open_high) and cur.width <= tolerance:
+        return {}, "tolerance"
     # every segment the set touches, both ends: a value left at its first
     # games because they happened to put it outside the set keeps that error
     # (the design stops looking at it), so the values flanking the set are
@@ -234,7 +236,7 @@ def _next(s: _Search, cur: Crossing, tolerance: float, batch: int, at_resolution
     # the active interval's ends)
     ends = sorted({j for i in touched for j in (js[i], js[i + 1])})
     top = max(s.n[j] for j in ends)
-    ratio = (cur.width / tolerance) ** 2 * 1.1 if math.isfinite(cur.width) and not at_resolution else 2.0
+    ratio = (cur.width / tolerance) ** 2 * 1.1 if math.isfinite(cur.width) else 2.0
     want = int(math.ceil(min(max(top * ratio, top + batch), 2 * top)))
     return {j: want for j in ends}, ""
 

@@ -26,6 +26,11 @@ _SETUPS = click.option(
          "the config's [run] setting.")
 
 
+_VARIANT = click.option(
+    "--variant", default=None,
+    help="A config with [[variants]]: the variant whose rules are varied (default: the first).")
+
+
 def _play_options(f: Any) -> Any:
     for opt in reversed(_PLAY_OPTIONS):
         f = opt(f)
@@ -44,19 +49,26 @@ def _check_target(target: float | None) -> None:
         raise ConfigError(f"--target: {e}") from None
 
 
-def _game(config: Path) -> Any:
+def _game(config: Path, variant: str | None = None) -> Any:
+    """The config's game, once its rule set is known to be readable (and the
+    variant named, when it has several)."""
     from rnsim.config import load_config
     from rnsim.levers import read_config
+    from rnsim.levers.play import variant_note
 
-    read_config(config)
+    read_config(config, variant)
+    note = variant_note(config, variant)
+    if note:
+        click.echo(note, err=True)
     return load_config(config).game_obj
 
 
-def _sweep_grids(config: Path, knob: tuple[str, ...], values: tuple[str, ...]) -> tuple[list[str], list[list[int]]]:
+def _sweep_grids(config: Path, knob: tuple[str, ...], values: tuple[str, ...],
+                 variant: str | None) -> tuple[list[str], list[list[int]]]:
     from rnsim.errors import ConfigError
     from rnsim.levers import check_knob, parse_values, read_config
 
-    game = _game(config)
+    game = _game(config, variant)
     if not knob:
         table = read_config(config).get("sweep")
         if not isinstance(table, dict) or not table:
@@ -93,10 +105,11 @@ def _pooled_note(cfg: Any) -> str:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run directory (default runs/<config>-sweep-<knobs>).")
 @_SETUPS
+@_VARIANT
 @_play_options
 def sweep(config: Path, knob: tuple[str, ...], values: tuple[str, ...], target: float | None, per_setup: bool,
-          out: Path | None, setups: str, games: int | None, seed: int | None, workers: str | None,
-          backend: str | None, progress: bool) -> None:
+          out: Path | None, setups: str, variant: str | None, games: int | None, seed: int | None,
+          workers: str | None, backend: str | None, progress: bool) -> None:
     """Play CONFIG at every value of one or two knobs (the same game indices
     at every value) and report the game's balance at each value and, for one
     knob, where it crosses the target, or what was seen instead."""
@@ -105,11 +118,11 @@ def sweep(config: Path, knob: tuple[str, ...], values: tuple[str, ...], target: 
     from rnsim.levers.text import crossing_lines, pct, pts
 
     _check_target(target)
-    knobs, grids = _sweep_grids(config, knob, values)
+    knobs, grids = _sweep_grids(config, knob, values, variant)
     out = out or Path("runs") / f"{config.stem}-sweep-{'-'.join(knobs)}"
     t0 = time.perf_counter()
     res = run_sweep(config, knobs, grids, out=out, target=target, per_setup=per_setup, setups=setups,
-                    echo=lambda s: click.echo(s, err=True), games=games, seed=seed, workers=workers,
+                    echo=lambda s: click.echo(s, err=True), variant=variant, games=games, seed=seed, workers=workers,
                     backend=backend, progress=progress and sys.stderr.isatty())
     files = write_table(res.table, out / "tables", "sweep")
     title = res.balance.title
@@ -165,19 +178,20 @@ def _fmt(v: Any) -> str:
 @click.option("--workers", default=None, help='Worker processes, or "auto" (overrides run.workers).')
 @click.option("--backend", default=None, help='"process", "serial" or "ray" (overrides run.backend).')
 @_SETUPS
+@_VARIANT
 def tune(config: Path, knob: str, target: float | None, tolerance: float, span: str | None, step: int | None,
          batch: int, max_games: int, out: Path | None, seed: int | None, workers: str | None, backend: str | None,
-         setups: str) -> None:
+         setups: str, variant: str | None) -> None:
     """Find the value of KNOB where the game's balance reaches TARGET,
     spending games on the lattice values next to it (docs/levers.md)."""
-    from rnsim.config import load_config
     from rnsim.errors import ConfigError
     from rnsim.levers import check_knob, run_tune, write_table
     from rnsim.levers.figures import tune_figure
     from rnsim.levers.knobs import bounds
+    from rnsim.levers.play import base_config
     from rnsim.levers.text import crossing_lines
 
-    game = _game(config)
+    game = _game(config, variant)
     k = check_knob(game, knob)
     _check_target(target)
     if tolerance <= 0:
@@ -187,7 +201,7 @@ def tune(config: Path, knob: str, target: float | None, tolerance: float, span: 
     low, high = bounds(k)
     assert k.notch is not None
     if span is None:
-        cur = getattr(load_config(config).variants[0].rules, knob)
+        cur = getattr(base_config(config, variant).variants[0].rules, knob)
         lo, hi = max(low, int(cur - 5 * k.notch)), min(high, int(cur + 5 * k.notch))
     else:
         try:
@@ -197,7 +211,7 @@ def tune(config: Path, knob: str, target: float | None, tolerance: float, span: 
     out = out or Path("runs") / f"{config.stem}-tune-{knob}"
     run = run_tune(config, knob, lo, hi, tolerance=tolerance, target=target, batch=batch, step=step,
                    max_games=max_games, seed=seed, setups=setups, workers=workers, backend=backend,
-                   echo=lambda s: click.echo(s, err=True))
+                   echo=lambda s: click.echo(s, err=True), variant=variant)
     res = run.result
     lat = res.lattice
     click.echo(f"tune {knob} on {config}: lattice {_fmt(lat[0])}..{_fmt(lat[-1])} by {_fmt(lat[1] - lat[0])} "
@@ -227,15 +241,14 @@ def run_seed(config: Path, seed: int | None) -> int:
 
 def _stopped(res: Any, knob: str) -> str:
     from rnsim.levers import fmt_value
+    from rnsim.levers.text import between
 
     c = res.crossing
     if res.reason == "tolerance":
-        return f"stopped: the 95% set is {fmt_value(round(c.width))} wide, within the tolerance {fmt_value(res.tolerance)}"
-    if res.reason == "resolution":
-        return "stopped: the target lies between two neighbouring whole values (no value of the knob between them)"
+        return f"stopped: the 95% set is {between(c.width, c)} wide, within the tolerance {fmt_value(res.tolerance)}"
     if res.reason == "not reached":
         return "stopped: every value played is clearly on one side of the target: no crossing in the range"
-    width = fmt_value(round(c.width)) if c.found and c.pieces else "unbounded"
+    width = between(c.width, c) if c.found and c.pieces else "unbounded"
     return f"STOPPED by --max-games before the tolerance {fmt_value(res.tolerance)} (the 95% set: {width})"
 
 
@@ -266,6 +279,7 @@ def _values(c: Any, knob: str) -> Any:
               help="Write into RUN/levers, where `rnsim report RUN` finds the causal values (the run must play "
                    "CONFIG's rules).")
 @_SETUPS
+@_VARIANT
 @click.option("--precision", type=float, default=2.0, show_default=True,
               help="Play in stages until every shift's 95% interval is within +- this many points "
                    "(0: one stage of --games).")
@@ -273,8 +287,8 @@ def _values(c: Any, knob: str) -> Any:
               help="Budget of games for the stages.")
 @_play_options
 def levers(config: Path, out: Path | None, restricted: bool, for_run: Path | None, setups: str,
-           precision: float, max_games: int, games: int | None, seed: int | None, workers: str | None,
-           backend: str | None, progress: bool) -> None:
+           variant: str | None, precision: float, max_games: int, games: int | None, seed: int | None,
+           workers: str | None, backend: str | None, progress: bool) -> None:
     """Play every one-step change of CONFIG's rules against the rules
     themselves, paired game by game: each numeric knob one notch down and up,
     each choice knob set to each other choice, and the game's own levers (Red
@@ -287,7 +301,7 @@ def levers(config: Path, out: Path | None, restricted: bool, for_run: Path | Non
     from rnsim.levers.figures import tornado
     from rnsim.levers.text import pct, pts
 
-    _game(config)
+    _game(config, variant)
     if not 0 <= precision < 100:
         raise ConfigError(f"--precision: must be 0 (one stage) or a half-width in points below 100, got {precision}")
     if max_games < 1:
@@ -295,13 +309,13 @@ def levers(config: Path, out: Path | None, restricted: bool, for_run: Path | Non
     if for_run is not None:
         if out is not None:
             raise ConfigError("--for-run and --out: give one (--for-run RUN writes into RUN/levers)")
-        check_for_run(config, for_run)
+        check_for_run(config, for_run, variant)
         out = for_run / "levers"
     out = out or Path("runs") / f"{config.stem}-levers"
     t0 = time.perf_counter()
     res = run_levers(config, out=out, restricted=restricted, setups=setups, precision=precision / 100 or None,
-                     max_games=max_games, echo=lambda s: click.echo(s, err=True), games=games, seed=seed,
-                     workers=workers, backend=backend, progress=progress and sys.stderr.isatty())
+                     max_games=max_games, echo=lambda s: click.echo(s, err=True), variant=variant, games=games,
+                     seed=seed, workers=workers, backend=backend, progress=progress and sys.stderr.isatty())
     t = res.table
     widest = 100 * float(t["half_width"].max())  # type: ignore[arg-type]
     click.echo(f"levers of {config}: {len(t)} changes against the base rules, {res.played.games:,} games "

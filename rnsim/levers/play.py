@@ -52,7 +52,10 @@ class Played:
     variants: list[str] = field(default_factory=list)
 
 
-def read_config(path: Path) -> dict[str, Any]:
+def read_config(path: Path, variant: str | None = None) -> dict[str, Any]:
+    """The config as a levers command plays it: one rule set. A config with
+    ``[[variants]]`` gives the rules of ``variant`` (default: the first, the
+    reference `rnsim compare` uses), folded into ``[rules]``."""
     try:
         with path.open("rb") as fh:
             raw = tomllib.load(fh)
@@ -60,10 +63,45 @@ def read_config(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: no such config file") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
-    if raw.get("variants"):
-        raise ConfigError(f"{path}: variants: the levers commands vary the rules themselves; "
-                          "give them a config with one rule set (no [[variants]])")
+    if not raw.get("variants"):
+        if variant is not None:
+            raise ConfigError(f"--variant: {path} has no [[variants]]; leave --variant out")
+        return raw
+    from rnsim.config import load_config
+
+    variants = load_config(path).variants
+    names = [v.name for v in variants]
+    chosen = variants[0] if variant is None else next((v for v in variants if v.name == variant), None)
+    if chosen is None:
+        raise ConfigError(f"--variant: {path} has no variant {variant!r}; its variants: {', '.join(names)}")
+    raw = {k: v for k, v in raw.items() if k != "variants"}
+    to_dict = getattr(chosen.rules, "to_dict", None)
+    raw["rules"] = dict(to_dict()) if to_dict is not None else dict(raw.get("rules", {}))
     return raw
+
+
+def variant_note(path: Path, variant: str | None) -> str | None:
+    """What to tell a designer whose config has variants (None when it has none)."""
+    try:
+        with path.open("rb") as fh:
+            raw = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    names = [str(v.get("name")) for v in raw.get("variants") or [] if isinstance(v, dict)]
+    if not names:
+        return None
+    used = variant or names[0]
+    return (f"note: {path} has variants {', '.join(names)}: these commands vary the rules of {used!r} "
+            "(choose another with --variant)")
+
+
+def base_config(config: Path, variant: str | None = None, **overrides: Any) -> Any:
+    """The run config of the one rule set the levers commands start from."""
+    from rnsim.config import config_from_mapping
+
+    raw = copy.deepcopy(read_config(config, variant))
+    raw.pop("sweep", None)
+    return config_from_mapping(raw, src=str(config), base_dir=config.parent, path=config, **overrides)
 
 
 def lever_setups(config: Path, mode: str) -> Any:
@@ -82,11 +120,12 @@ def drawn(cfg: Any) -> bool:
 
 
 def variant_config(config: Path, changes: Sequence[Change], *, setups: Any = None,
-                   strategies: Mapping[str, list[Any]] | None = None, **overrides: Any) -> Any:
+                   strategies: Mapping[str, list[Any]] | None = None, variant: str | None = None,
+                   **overrides: Any) -> Any:
     """The run config playing every change (and nothing else) as a variant of ``config``."""
     from rnsim.config import config_from_mapping
 
-    raw = copy.deepcopy(read_config(config))
+    raw = copy.deepcopy(read_config(config, variant))
     raw.pop("sweep", None)  # rnsim sweep's own table; the tournament does not know it
     raw["variants"] = [{"name": c.name, **c.knobs} for c in changes]
     if strategies is not None:
@@ -111,14 +150,14 @@ def with_outcome(results: pl.DataFrame, cfg: Any, balance: Balance) -> pl.DataFr
 def play_changes(config: Path, changes: Sequence[Change], *, out: Path, games: int | None = None,
                  seed: int | None = None, workers: str | int | None = None, backend: str | None = None,
                  progress: bool = False, echo: Echo = print, strategies: Mapping[str, list[Any]] | None = None,
-                 setups: Any = None) -> Played:
+                 setups: Any = None, variant: str | None = None) -> Played:
     """Play every change as a variant of ``config`` into ``out`` (``strategies``
     replace the config's per seat, ``setups`` its setup value)."""
     from rnsim.tournament.run import run_tournament
     from rnsim.tournament.shards import load_results
 
-    cfg = variant_config(config, changes, setups=setups, strategies=strategies, games=games, seed=seed,
-                         workers=workers, out=out, backend=backend)
+    cfg = variant_config(config, changes, setups=setups, strategies=strategies, variant=variant, games=games,
+                         seed=seed, workers=workers, out=out, backend=backend)
     t0 = time.perf_counter()
     summary = run_tournament(cfg, progress=progress, echo=echo)
     seconds = time.perf_counter() - t0

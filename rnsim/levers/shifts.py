@@ -203,7 +203,7 @@ class _Stages:
 
 def run_levers(config: Path, *, out: Path, restricted: bool = False, setups: str = "game",
                precision: float | None = None, max_games: int = 400_000, echo: Echo = print,
-               **play: Any) -> LeversResult:
+               variant: str | None = None, **play: Any) -> LeversResult:
     """Every lever of ``config`` against its rules (``setups`` as for
     :func:`rnsim.levers.sweep.run_sweep`).
 
@@ -219,7 +219,8 @@ def run_levers(config: Path, *, out: Path, restricted: bool = False, setups: str
     value = lever_setups(config, setups)
     if value is not None:
         play["setups"] = value
-    cfg = variant_config(config, [BASE], setups=value)
+    play["variant"] = variant
+    cfg = variant_config(config, [BASE], setups=value, variant=variant)
     game = cfg.game_obj
     rules = cfg.variants[0].rules
     changes, skipped = lever_changes(game, rules, not drawn(cfg))
@@ -301,18 +302,18 @@ def levers_meta(cfg: Any, played: Played, config: Path, setups: Any, balance: Ba
     return out
 
 
-def check_for_run(config: Path, run_dir: Path) -> None:
+def check_for_run(config: Path, run_dir: Path, variant: str | None = None) -> None:
     """Refuse ``--for-run RUN`` when no variant of RUN plays CONFIG's rules:
     the report would find values measured on other rules."""
     import json
 
-    from rnsim.config import load_config
+    from rnsim.levers.play import base_config
 
     try:
         man = json.loads((run_dir / "manifest.json").read_text())
     except (OSError, ValueError):
         raise ConfigError(f"--for-run: {run_dir} is not a run directory (no readable manifest.json)") from None
-    digest = load_config(config).variants[0].digest
+    digest = base_config(config, variant).variants[0].digest
     hashes = man.get("rules_hash") or {}
     if digest not in hashes.values():
         raise ConfigError(f"--for-run: {run_dir} plays no variant with {config}'s rules (rules hash {digest}; the "

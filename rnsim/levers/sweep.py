@@ -17,7 +17,7 @@ from rnsim.analysis.crossing import Crossing, Curve, crossing, curve
 from rnsim.errors import ConfigError
 from rnsim.levers.balance import Balance, balance_of, fair_rate, samples, stratum_keys
 from rnsim.levers.knobs import check_knob, fmt_value, refusal
-from rnsim.levers.play import DEALT, Change, Echo, Played, drawn, lever_setups, play_changes
+from rnsim.levers.play import DEALT, Change, Echo, Played, base_config, drawn, lever_setups, play_changes
 
 #: at most this many fixed setups get a crossing each in the printed output
 #: (every setup's rates are in the per-setup table whatever their number)
@@ -63,16 +63,16 @@ def default_target(game: Any, cfg: Any) -> tuple[float, str]:
 
 def run_sweep(config: Path, knobs: Sequence[str], grids: Sequence[Sequence[int]], *, out: Path,
               target: float | None = None, per_setup: bool = False, setups: str = "game", echo: Echo = print,
-              **play: Any) -> SweepResult:
+              variant: str | None = None, **play: Any) -> SweepResult:
     """Play every point of the grid on the same game indices (``setups``:
-    "game" plays the game's ``lever_setups``, "config" the config's)."""
-    from rnsim.config import load_config
+    "game" plays the game's ``lever_setups``, "config" the config's;
+    ``variant`` the config's variant whose rules are varied, default its first)."""
 
     if not 1 <= len(knobs) <= 2:
         raise ConfigError(f"--knob: a sweep varies one or two knobs, got {len(knobs)}")
     if len(set(knobs)) != len(knobs):
         raise ConfigError("--knob: the same knob is given twice")
-    base = load_config(config)
+    base = base_config(config, variant)
     game = base.game_obj
     for k in knobs:
         check_knob(game, k)
@@ -82,7 +82,7 @@ def run_sweep(config: Path, knobs: Sequence[str], grids: Sequence[Sequence[int]]
         if why is not None:
             raise ConfigError(f"--values: {ch.label}: {why}")
     played = play_changes(config, [c for c, _ in points], out=out, echo=echo, setups=lever_setups(config, setups),
-                          **play)
+                          variant=variant, **play)
     cfg = played.cfg
     balance = balance_of(game, cfg.seats)
     setup_col = game.setup_column

@@ -23,6 +23,13 @@ def value(x: float) -> str:
     return fmt_value(round(x))
 
 
+def between(x: float, c: Crossing) -> str:
+    """A knob value between the values played, to a hundredth of their spacing."""
+    step = min((b - a for a, b in zip(c.x, c.x[1:], strict=False)), default=1.0)
+    digits = max(0, 2 - math.floor(math.log10(step))) if step > 0 else 0
+    return f"{x:,.{digits}f}"
+
+
 def rate_at(c: Crossing, k: int) -> str:
     return f"{pct(c.rate[k])} [{pct(c.rate_lo[k])}, {pct(c.rate_hi[k])}]"
 
@@ -46,12 +53,12 @@ def _found(knob: str, c: Crossing) -> list[str]:
     out = []
     if len(c.crossings) > 1:
         out.append(f"  the curve meets the target {len(c.crossings)} times between the values played (at "
-                   + ", ".join(value(x) for x in c.crossings) + "): it is flat or not monotone near it, so "
+                   + ", ".join(between(x, c) for x in c.crossings) + "): it is flat or not monotone near it, so "
                    "no single value balances it at this precision")
     out.append(f"  between {knob} {value(c.x[k])} ({rate_at(c, k)}) and {value(c.x[k + 1])} "
                f"({rate_at(c, k + 1)}): {_difference(s.diff, s.diff_lo, s.diff_hi, s.shared, s.changed)}")
-    pieces = " and ".join(f"[{value(a)}, {value(b)}]" for a, b in c.pieces)
-    out.append(f"  on a straight line between them: {knob} = {value(c.estimate)}, 95% set {pieces} (a line between the "
+    pieces = " and ".join(f"[{between(a, c)}, {between(b, c)}]" for a, b in c.pieces)
+    out.append(f"  on a straight line between them: {knob} = {between(c.estimate, c)}, 95% set {pieces} (a line between the "
                "values played; nothing is observed between two values)")
     if c.open_low or c.open_high:
         end = value(c.x[0]) if c.open_low else value(c.x[-1])
@@ -84,18 +91,18 @@ def _not_reached(knob: str, c: Crossing) -> list[str]:
 def shape_lines(knob: str, c: Crossing) -> list[str]:
     out = []
     lo, hi = min(c.rate), max(c.rate)
-    if c.shape == "rises":
-        out.append(f"  shape: rises from {pct(c.rate[0])} to {pct(c.rate[-1])} (clear at 95%)")
-    elif c.shape == "falls":
-        out.append(f"  shape: falls from {pct(c.rate[0])} to {pct(c.rate[-1])} (clear at 95%)")
+    if c.shape in ("rises", "falls"):
+        more, less = ("above", "below") if c.shape == "rises" else ("below", "above")
+        out.append(f"  shape: {c.shape} from {pct(c.rate[0])} to {pct(c.rate[-1])} (at 95%, some values are clearly "
+                   f"{more} earlier ones, none clearly {less})")
     elif c.shape in ("peaks", "dips") and c.extreme is not None:
         top = c.x.index(c.extreme)
         word = "peaks" if c.shape == "peaks" else "dips"
         out.append(f"  shape: not monotone: {word} at {knob} {value(c.extreme)} ({pct(c.rate[top])}), clearly "
                    f"{'above' if word == 'peaks' else 'below'} both ends ({pct(c.rate[0])}, {pct(c.rate[-1])})")
     elif c.shape == "not monotone":
-        out.append(f"  shape: not monotone: the rates run from {pct(lo)} to {pct(hi)}, some clearly apart, "
-                   "the ends not")
+        out.append(f"  shape: not monotone: some values clearly above earlier ones, others clearly below "
+                   f"({pct(lo)} to {pct(hi)})")
     elif c.shape == "flat":
         out.append(f"  shape: flat: no value's rate differs clearly from another's ({pct(lo)} to {pct(hi)})")
     for a, b, n in same_game_runs(c.steps):

@@ -23,7 +23,7 @@ from rnsim.analysis.tuning import Batch, TuneResult, lattice_values, tune
 from rnsim.errors import ConfigError
 from rnsim.levers.balance import Balance, balance_of
 from rnsim.levers.knobs import bounds, check_knob, fmt_value, refusal
-from rnsim.levers.play import Change, Echo, lever_setups, variant_config
+from rnsim.levers.play import Change, Echo, base_config, lever_setups, variant_config
 from rnsim.levers.sweep import default_target
 
 #: most lattice values a tune may search (each is a variant of the run)
@@ -69,19 +69,18 @@ def tune_lattice(game: Any, rules: Any, knob: str, lo: int, hi: int, step: int |
 def run_tune(config: Path, knob: str, lo: int, hi: int, *, tolerance: float, target: float | None = None,
              batch: int = 100, step: int | None = None, max_games: int = 200_000, seed: int | None = None,
              setups: str = "game", workers: str | int | None = None, backend: str | None = None,
-             echo: Echo = print) -> TuneRun:
+             echo: Echo = print, variant: str | None = None) -> TuneRun:
     """Search ``knob`` over ``lo..hi`` for the value where the game's balance
     reaches ``target`` (default: a balanced game), within ``tolerance``."""
-    from rnsim.config import load_config
     from rnsim.results import result_schema
     from rnsim.tournament.batches import play_ranges, pool_for
 
-    base = load_config(config)
+    base = base_config(config, variant)
     game = base.game_obj
     lattice = tune_lattice(game, base.variants[0].rules, knob, lo, hi, step)
     changes = [Change(f"{knob}.{v}", f"{knob} {fmt_value(v)}", {knob: v}) for v in lattice]
-    cfg = variant_config(config, changes, setups=lever_setups(config, setups), seed=seed, workers=workers,
-                         backend=backend)
+    cfg = variant_config(config, changes, setups=lever_setups(config, setups), variant=variant, seed=seed,
+                         workers=workers, backend=backend)
     balance = balance_of(game, cfg.seats)
     goal, note = default_target(game, cfg)
     if target is not None:
@@ -117,7 +116,7 @@ def run_tune(config: Path, knob: str, lo: int, hi: int, *, tolerance: float, tar
                  f"{b.games:,} games: {balance.title} {100 * b.mean:.1f}%")
 
         res = tune(play, [float(v) for v in lattice], target=goal, tolerance=tolerance,
-                   batch=max(1, math.ceil(batch / per_value)), resolution=1, max_games=max_games, on_batch=told)
+                   batch=max(1, math.ceil(batch / per_value)), max_games=max_games, on_batch=told)
     games = pl.concat(frames) if frames else pl.DataFrame()
     labels = sorted({c.setup_label for c in cells[0]})
     return TuneRun(res, knob, balance, goal, note, time.perf_counter() - t0, per_value, labels, games)
