@@ -24,11 +24,12 @@ neighbours' games are paired. The steps:
    outside it are checked too), all to the same number of games (so their
    games stay paired), sized by the ``1/sqrt(games)`` law to reach the
    tolerance (at least ``batch`` more, at most doubling).
-4. *Stop* when the set is narrower than ``tolerance`` and inside the range
+4. *Stop* when the set is narrower than ``tolerance``, inside the range, and
+   the values around it played at least ``CONFIRM`` first looks of games
    ("tolerance": for a count, a tolerance of 1 stops once the set lies
-   between two neighbours, which is all a count can say); or when every value played is
-   clearly on one side of the target, the closest one with ``CONFIRM``
-   first looks of games ("not reached": no crossing is claimed);
+   between two neighbours, which is all a count can say); or when every value
+   played is clearly on one side of the target, the closest one with
+   ``CONFIRM`` first looks of games ("not reached": no crossing is claimed);
    or when the budget is spent ("budget").
 
 Probabilistic bisection (Waeber, Frazier and Henderson 2013) and
@@ -60,8 +61,9 @@ import numpy.typing as npt
 from rnsim.analysis.crossing import Crossing, Sample, crossing, curve, logit
 from rnsim.analysis.stats import Z95
 
-#: games (in first-look batches) the value closest to the target plays before
-#: the search says the target is not reached
+#: games (in first-look batches) the values around the crossing play before
+#: the search stops on its tolerance, and the value closest to the target
+#: before it says the target is not reached
 CONFIRM = 4
 
 #: play(value, first index, stop index) -> (the games played without error, games played)
@@ -227,8 +229,6 @@ def _next(s: _Search, cur: Crossing, tolerance: float, batch: int) -> tuple[dict
     outer += [js[-1] + 1] if cur.open_high and js[-1] < len(s.lattice) - 1 else []
     if outer:
         return {j: batch for j in outer}, ""
-    if not (cur.open_low or cur.open_high) and cur.width <= tolerance:
-        return {}, "tolerance"
     # every segment the set touches, both ends: a value left at its first
     # games because they happened to put it outside the set keeps that error
     # (the design stops looking at it), so the values flanking the set are
@@ -236,6 +236,12 @@ def _next(s: _Search, cur: Crossing, tolerance: float, batch: int) -> tuple[dict
     # the active interval's ends)
     ends = sorted({j for i in touched for j in (js[i], js[i + 1])})
     top = max(s.n[j] for j in ends)
+    if not (cur.open_low or cur.open_high) and cur.width <= tolerance:
+        # a set that is narrow on a first look's games is narrow by luck as
+        # often as not: the ends play CONFIRM first looks before it counts
+        if min(s.n[j] for j in ends) >= CONFIRM * batch:
+            return {}, "tolerance"
+        return {j: max(top, CONFIRM * batch) for j in ends}, ""
     ratio = (cur.width / tolerance) ** 2 * 1.1 if math.isfinite(cur.width) else 2.0
     want = int(math.ceil(min(max(top * ratio, top + batch), 2 * top)))
     return {j: want for j in ends}, ""

@@ -93,8 +93,9 @@ def shape_lines(knob: str, c: Crossing) -> list[str]:
     lo, hi = min(c.rate), max(c.rate)
     if c.shape in ("rises", "falls"):
         more, less = ("above", "below") if c.shape == "rises" else ("below", "above")
-        out.append(f"  shape: {c.shape} from {pct(c.rate[0])} to {pct(c.rate[-1])} (at 95%, some values are clearly "
-                   f"{more} earlier ones, none clearly {less})")
+        out.append(f"  shape: {c.shape}: at 95%, some values are clearly {more} earlier ones, none clearly {less} "
+                   f"({pct(c.rate[0])} at {knob} {value(c.x[0])}, {pct(c.rate[-1])} at {value(c.x[-1])}; "
+                   f"{pct(lo)} to {pct(hi)})")
     elif c.shape in ("peaks", "dips") and c.extreme is not None:
         top = c.x.index(c.extreme)
         word = "peaks" if c.shape == "peaks" else "dips"
