@@ -322,3 +322,25 @@ def test_the_levers_package_names_no_game() -> None:
     assert len(mods) >= 8
     found = {m: game_words(MODULES[m]) for m in mods}
     assert not any(found.values()), found
+
+
+@pytest.mark.parametrize("name", ["red_notice", "fbi"])
+def test_every_game_declares_knobs_the_levers_commands_can_move(name: str) -> None:
+    """A numeric knob has a range its default and a notch fit in; a choice
+    knob lists its default among its choices; and the game's rules accept a
+    notch up or down from the default wherever the range allows."""
+    from rnsim.games import get_game
+    from rnsim.levers.knobs import refusal
+
+    game = get_game(name)
+    rules = game.rules({})
+    numeric = [k for k in game.knobs() if k.numeric]
+    assert numeric
+    for k in game.knobs():
+        if k.numeric:
+            assert k.low is not None and k.high is not None and k.notch is not None
+            assert k.low <= k.default <= k.high and 0 < k.notch <= k.high - k.low, k.name
+        elif k.choices is not None:
+            assert k.default in k.choices, k.name
+    k = numeric[0]
+    assert refusal(game, rules, {k.name: int(k.default + k.notch)}) is None

@@ -28,15 +28,37 @@ def test_tune_stops_at_the_tolerance_with_its_games_on_the_values_next_to_the_cr
 
 
 def test_every_value_plays_a_prefix_of_the_game_indices() -> None:
-    """Common random numbers: each value's games are indices 0..n-1, grown in
-    consecutive ranges, so two values' games i are the same deal."""
+    """Common random numbers: each value's games are indices 0..n-1, asked
+    of the game in consecutive ranges, so two values' games i are the same deal."""
     sc = SyntheticCurve("staircase", 900_000, 300_000).seeded(4)
-    res = tune(sc.play, LATTICE, tolerance=40_000)
-    upto: dict[float, int] = {}
-    for b in res.batches:
-        assert b.start == upto.get(b.value, 0) and b.stop > b.start
-        upto[b.value] = b.stop
-    assert dict(zip(res.crossing.x, res.crossing.games, strict=True)) == upto
+    asked: dict[float, list[tuple[int, int]]] = {}
+
+    def play(value: float, start: int, stop: int):  # type: ignore[no-untyped-def]
+        asked.setdefault(value, []).append((start, stop))
+        return sc.play(value, start, stop)
+
+    res = tune(play, LATTICE, tolerance=40_000)
+    for ranges in asked.values():
+        assert ranges[0][0] == 0 and all(a[1] == b[0] for a, b in zip(ranges, ranges[1:], strict=False))
+    assert {v: r[-1][1] for v, r in asked.items()} == dict(zip(res.crossing.x, res.crossing.games, strict=True))
+    assert sorted((b.value, b.start, b.stop) for b in res.batches) == sorted(
+        (v, a, b) for v, r in asked.items() for a, b in r)
+
+
+@pytest.mark.parametrize("shape", ["logistic", "kink", "staircase"])
+def test_a_search_stops_only_after_checking_the_values_around_its_set(shape: str) -> None:
+    """Before stopping on its tolerance, every value at the ends of the
+    segments the set touches has played at least CONFIRM first looks of games
+    (four; a set narrow on a first look's games is often narrow by luck)."""
+    for seed in range(8):
+        sc = SyntheticCurve(shape, 950_000, 300_000).seeded(seed)
+        res = tune(sc.play, LATTICE, tolerance=300_000, batch=50)
+        assert res.reason == "tolerance"
+        c = res.crossing
+        games = dict(zip(c.x, c.games, strict=True))
+        ends = {v for a, b in zip(c.x, c.x[1:], strict=False) if any(p <= b and q >= a for p, q in c.pieces)
+                for v in (a, b)}
+        assert min(games[v] for v in ends) >= 4 * 50, (seed, games, c.pieces)
 
 
 def test_tune_is_deterministic_given_the_games() -> None:
@@ -68,6 +90,8 @@ def test_no_crossing_is_claimed_when_the_target_is_not_reached() -> None:
     res = tune(sc.play, lattice_values(2, 7, 1), tolerance=1)
     assert res.reason == "not reached" and not res.converged
     assert not res.crossing.found and res.games <= 1_000
+    # the value closest to the target was checked with more games before saying so
+    assert res.crossing.games[res.crossing.closest] >= 4 * 100
 
 
 def test_a_knob_that_changes_no_game_is_found_by_the_search_too() -> None:
