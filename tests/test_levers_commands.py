@@ -53,6 +53,17 @@ def test_money_target_sweep_brackets_the_target_and_interpolates_between_the_two
     assert pp.group_by("money_target").agg(pl.col("games").sum())["games"].to_list() == [150] * 3
 
 
+def test_a_sweep_table_in_the_config_is_swept_and_the_other_commands_accept_it(tmp_path: Path) -> None:
+    cfg = _config(tmp_path)
+    cfg.write_text(cfg.read_text() + '[sweep]\nhand_limit = "4:6:2"\n')
+    r = _cli("sweep", cfg, "--games", "10", "--out", tmp_path / "s", "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "  hand_limit 4: " in r.output and "  hand_limit 6: " in r.output
+    r = _cli("tune", cfg, "--knob", "hand_limit", "--tolerance", "1", "--range", "3:5", "--batch", "10",
+             "--max-games", "60", "--out", tmp_path / "t")
+    assert r.exit_code == 0, r.output
+
+
 def test_a_target_never_reached_gives_no_crossing_but_the_closest_value(tmp_path: Path) -> None:
     cfg = _config(tmp_path)
     r = _cli("sweep", cfg, "--knob", "hand_limit", "--values", "3:6:1", "--games", "40", "--target", "0.97",

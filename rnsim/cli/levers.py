@@ -52,15 +52,14 @@ def _check_target(target: float | None) -> None:
 def _game(config: Path, variant: str | None = None) -> Any:
     """The config's game, once its rule set is known to be readable (and the
     variant named, when it has several)."""
-    from rnsim.config import load_config
     from rnsim.levers import read_config
-    from rnsim.levers.play import variant_note
+    from rnsim.levers.play import variant_note, whole_config
 
     read_config(config, variant)
     note = variant_note(config, variant)
     if note:
         click.echo(note, err=True)
-    return load_config(config).game_obj
+    return whole_config(config).game_obj
 
 
 def _sweep_grids(config: Path, knob: tuple[str, ...], values: tuple[str, ...],
@@ -234,9 +233,9 @@ def tune(config: Path, knob: str, target: float | None, tolerance: float, span: 
 
 
 def run_seed(config: Path, seed: int | None) -> int:
-    from rnsim.config import load_config
+    from rnsim.levers.play import whole_config
 
-    return load_config(config).seed if seed is None else seed
+    return whole_config(config).seed if seed is None else seed
 
 
 def _stopped(res: Any, knob: str) -> str:

@@ -52,24 +52,35 @@ class Played:
     variants: list[str] = field(default_factory=list)
 
 
-def read_config(path: Path, variant: str | None = None) -> dict[str, Any]:
-    """The config as a levers command plays it: one rule set. A config with
-    ``[[variants]]`` gives the rules of ``variant`` (default: the first, the
-    reference `rnsim compare` uses), folded into ``[rules]``."""
+def _toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:
-            raw = tomllib.load(fh)
+            return tomllib.load(fh)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+
+
+def whole_config(path: Path) -> Any:
+    """The config as written, variants and all (its ``[sweep]`` table, which
+    only `rnsim sweep` reads, set aside)."""
+    from rnsim.config import config_from_mapping
+
+    raw = {k: v for k, v in _toml(path).items() if k != "sweep"}
+    return config_from_mapping(raw, src=str(path), base_dir=path.parent, path=path)
+
+
+def read_config(path: Path, variant: str | None = None) -> dict[str, Any]:
+    """The config as a levers command plays it: one rule set. A config with
+    ``[[variants]]`` gives the rules of ``variant`` (default: the first, the
+    reference `rnsim compare` uses), folded into ``[rules]``."""
+    raw = _toml(path)
     if not raw.get("variants"):
         if variant is not None:
             raise ConfigError(f"--variant: {path} has no [[variants]]; leave --variant out")
         return raw
-    from rnsim.config import load_config
-
-    variants = load_config(path).variants
+    variants = whole_config(path).variants
     names = [v.name for v in variants]
     chosen = variants[0] if variant is None else next((v for v in variants if v.name == variant), None)
     if chosen is None:
@@ -107,11 +118,9 @@ def base_config(config: Path, variant: str | None = None, **overrides: Any) -> A
 def lever_setups(config: Path, mode: str) -> Any:
     """The setup value the levers commands play: the game's ``lever_setups``
     with mode "game" (None when the game keeps the config's), None with "config"."""
-    from rnsim.config import load_config
-
     if mode not in ("game", "config"):
         raise ConfigError(f'--setups: must be "game" or "config", got {mode!r}')
-    return getattr(load_config(config).game_obj, "lever_setups", None) if mode == "game" else None
+    return getattr(whole_config(config).game_obj, "lever_setups", None) if mode == "game" else None
 
 
 def drawn(cfg: Any) -> bool:
@@ -132,9 +141,7 @@ def variant_config(config: Path, changes: Sequence[Change], *, setups: Any = Non
         for seat, specs in strategies.items():
             raw.setdefault("strategies", {})[seat] = specs
     if setups is not None:
-        from rnsim.config import load_config
-
-        raw.setdefault("run", {})[load_config(config).game_obj.setup_key] = setups
+        raw.setdefault("run", {})[whole_config(config).game_obj.setup_key] = setups
     return config_from_mapping(raw, src=str(config), base_dir=config.parent, path=config, **overrides)
 
 
