@@ -89,7 +89,8 @@ def _pooled_note(cfg: Any) -> str:
     if cells == 1:
         return ""
     key = cfg.game_obj.setup_key
-    return (f"; each value pools {cells} cells ({key} {', '.join(labels)}), every cell the same games at every "
+    named = ", ".join(labels) if len(labels) <= 6 else f"{len(labels)} of them"
+    return (f"; each value pools {cells} cells ({key} {named}), every cell the same games at every "
             "value, the interval clustered on the game index")
 
 
