@@ -69,6 +69,35 @@ class Knob:
     high: float | None = None
     notch: float | None = None
     choices: tuple[Any, ...] | None = None
+    #: a change of this knob deals other setups (Red Notice's identities_per_game
+    #: changes the identity sets): two values' games pair by game index only
+    #: when the setups are drawn game by game
+    changes_setup: bool = False
+
+    @property
+    def numeric(self) -> bool:
+        """A whole-number knob with a notch: swept, tuned and moved a notch by the levers commands."""
+        return self.notch is not None
+
+
+@dataclass(frozen=True)
+class Lever:
+    """A one-step change of the rules a designer weighs beyond a knob's notch
+    (e.g. a card left out of the deck), declared by the game (``Game.levers``).
+
+    ``knobs`` are the rule knobs it sets on top of the config's rules. A lever
+    with ``never`` set is *restricted play* instead: the same rules and
+    strategies, except that no seat chooses the option ``never`` (of decisions
+    of kind ``decision``, any kind when None) while another option is offered
+    (``rnsim levers --restricted``)."""
+
+    name: str  # the variant's name in the run, e.g. "no.wiretap"
+    label: str  # what a designer reads, e.g. "upgrade wiretap removed from the deck"
+    knobs: Mapping[str, Any]
+    kind: str  # what kind of thing it changes (a column of the levers table), e.g. "upgrade"
+    subject: str  # the thing changed, e.g. "wiretap"
+    never: str | None = None
+    decision: str | None = None
 
 
 @dataclass
@@ -102,7 +131,8 @@ class Game(Protocol):
 
     # -- rules and components -------------------------------------------------
     def knobs(self) -> Sequence[Knob]:
-        """Every rule knob with its default, range and notch."""
+        """Every rule knob with its default, range and notch (a numeric knob,
+        one a sweep or a tune can move, has a notch), or its choices."""
         ...
 
     def rules(self, table: Mapping[str, Any] | None = None, source: str = "rules") -> Any:
@@ -139,7 +169,17 @@ class Game(Protocol):
     #: Notice's seats are different roles).
     #: ``balance_seat``: the seat whose win rate `compare` and `check` watch: a
     #: seat index (default 0), or the name of an own result column that holds a
-    #: seat name per game (FBI: "first_handcuffs", the start player).
+    #: seat name per game (FBI: "first_handcuffs", the start player). It is
+    #: also the balance `rnsim sweep`, `tune` and `levers` measure: the seat's
+    #: share of the wins (a shared win counts 1/k), named by ``seat_roles``.
+    #: ``fair_rate(rules, setup) -> float``: the watched seat's rate in a
+    #: balanced game of that setup, the default target of `sweep` and `tune`
+    #: (default: one over the number of seats, e.g. 0.5 for two).
+    #: ``lever_setups``: the ``[run] <setup_key>`` value `sweep`, `tune` and
+    #: `levers` play unless told to keep the config's (Red Notice: "random",
+    #: identities dealt as the rulebook deals them); absent: the config's.
+    #: ``levers(rules) -> Sequence[Lever]``: the game's one-step changes beyond
+    #: the knobs' notches, and its restricted-play levers (``Lever.never``).
 
     # -- the decision machine ----------------------------------------------------------
     def new_state(self, rules: Any, chance: random.Random, setup: Any = None, seed: int = 0,

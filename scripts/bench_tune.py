@@ -1,22 +1,29 @@
-"""Coverage and efficiency of the crossing estimate on synthetic win-rate curves.
+"""Coverage and cost of the crossing on synthetic curves of several shapes.
 
-A synthetic curve has a known crossing (the knob value where the forger's rate
-is 50%); every trial plays binomial games on it, estimates the crossing and
-checks whether the 95% interval covers the truth.
+Every trial draws a curve with a known crossing (placed at random between two
+lattice values), plays paired binary games on it (common random numbers: a
+share ``--coupling`` of each game's draws is common to every value) and
+checks whether the 95% confidence set covers:
 
-- sweep: a grid of ``--points`` values over [lo, hi] with ``--games`` games per
-  value, the same game indices at every value (common random numbers, with
-  ``--coupling`` of the games sharing their draw across values), crossing with
-  the paired (game-clustered) interval; also the naive independent interval on
-  the same data, to show what ignoring the pairing costs.
-- tune: the adaptive search (rnsim.analysis.tuning.tune) with the tolerance set
-  to the grid's median interval width; games used vs the grid's games.
+- the *interpolated* crossing (where straight lines between the true rates at
+  the lattice values meet the target), which is what the set estimates;
+- the *true* crossing of the continuous curve, with the set widened to the
+  lattice values around it (the bracket a designer can set).
 
-    python scripts/bench_tune.py                      # 1,000 trials each, both shapes
-    python scripts/bench_tune.py --trials 200 --shape logistic
+Two designs on the same lattice (``--lo``..``--hi`` by ``--step``):
 
-Prints one line per (shape, method): coverage with its 95% Wilson interval,
-median width and median games.
+- sweep: ``--points`` values spread over the lattice (all of it by default),
+  ``--games`` games at each, the same game indices at every value;
+- tune: :func:`rnsim.analysis.tuning.tune` with the tolerance set to the
+  sweep's median width on that shape, so the two reach the same precision;
+  its games are compared with the sweep's.
+
+    python scripts/bench_tune.py                     # 1,000 trials per shape
+    python scripts/bench_tune.py --trials 200 --shape step --coupling 0
+
+Prints a Markdown table: per shape and design, coverage of the interpolated
+crossing with its 95% Wilson interval, coverage of the true crossing by the
+bracket, median width, median games.
 """
 
 from __future__ import annotations
@@ -26,91 +33,91 @@ import time
 
 import numpy as np
 
-from rnsim.analysis.crossing import crossing
+from rnsim.analysis.crossing import crossing, curve
 from rnsim.analysis.stats import wilson
-from rnsim.analysis.tuning import SyntheticCurve, grid_values, tune
+from rnsim.analysis.tuning import SyntheticCurve, lattice_values, tune
+
+MONOTONE = ("logistic", "step", "staircase", "kink", "plateau")
 
 
-def sweep_trials(curve: SyntheticCurve, xs: list[float], games: int, trials: int, seed: int) -> dict[str, float]:
-    cover = cover_naive = bounded = 0
-    widths = []
+def draw(shape: str, lat: list[float], scale: float, coupling: float, rng: np.random.Generator, seed: int) -> SyntheticCurve:
+    """A curve whose crossing lies at a random place in the lattice's middle half."""
+    a, b = lat[len(lat) // 4], lat[(3 * len(lat)) // 4]
+    return SyntheticCurve(shape, float(rng.uniform(a, b)), scale, coupling=coupling, seed=seed)
+
+
+def sweep_trials(shape: str, lat: list[float], xs: list[float], games: int, trials: int, args: argparse.Namespace,
+                 seed: int) -> dict[str, list[float]]:
+    rng = np.random.default_rng(seed)
+    out: dict[str, list[float]] = {"cover": [], "bracket": [], "width": [], "games": []}
     for t in range(trials):
-        c = curve.seeded(seed + t)
-        wins, co = c.sweep(xs, games)
-        n = np.full(len(xs), games)
-        res = crossing(xs, wins, n, curve.target, co_wins=co)
-        naive = crossing(xs, wins, n, curve.target)
-        cover += res.covers(curve.crossing)
-        cover_naive += naive.covers(curve.crossing)
-        bounded += res.bounded
-        widths.append(res.width)
-    return {
-        "coverage": cover / trials,
-        "coverage_naive": cover_naive / trials,
-        "bounded": bounded / trials,
-        "median_width": float(np.median(widths)),
-        "games": float(games * len(xs)),
-    }
+        c = draw(shape, lat, args.scale, args.coupling, rng, seed + t)
+        res = crossing(curve(xs, c.sweep(xs, games)))
+        truth = c.lattice_crossing(xs)
+        hull = res.lattice_hull()
+        out["cover"].append(res.covers(truth))
+        out["bracket"].append(hull is not None and hull[0] <= c.crossing <= hull[1])
+        out["width"].append(res.width)
+        out["games"].append(games * len(xs))
+    return out
 
 
-def tune_trials(curve: SyntheticCurve, lo: float, hi: float, tolerance: float, batch: int, trials: int,
-                seed: int, integer: bool = False, notch: float = 1.0) -> dict[str, float]:
-    cover = converged = 0
-    widths, games, grid_games = [], [], []
+def tune_trials(shape: str, lat: list[float], tolerance: float, trials: int, args: argparse.Namespace,
+                seed: int) -> dict[str, list[float]]:
+    rng = np.random.default_rng(seed)
+    out: dict[str, list[float]] = {"cover": [], "bracket": [], "width": [], "games": [], "converged": []}
     for t in range(trials):
-        c = curve.seeded(seed + 100_000 + t)
-        res = tune(c.play, lo, hi, target=curve.target, tolerance=tolerance, batch=batch, integer=integer,
-                   notch=notch)
-        cover += res.crossing.covers(curve.crossing)
-        converged += res.converged
-        widths.append(res.crossing.width)
-        games.append(res.games)
-        grid_games.append(res.grid_games)
-    return {
-        "coverage": cover / trials,
-        "converged": converged / trials,
-        "median_width": float(np.median(widths)),
-        "games": float(np.median(games)),
-        "mean_games": float(np.mean(games)),
-        "model_grid_games": float(np.nanmedian(grid_games)),
-    }
+        c = draw(shape, lat, args.scale, args.coupling, rng, seed + t)
+        res = tune(c.play, lat, tolerance=tolerance, batch=args.batch, max_games=args.max_games)
+        truth = c.lattice_crossing(lat)
+        hull = res.crossing.lattice_hull()
+        out["cover"].append(res.crossing.covers(truth))
+        out["bracket"].append(hull is not None and hull[0] <= c.crossing <= hull[1])
+        out["width"].append(res.crossing.width)
+        out["games"].append(res.games)
+        out["converged"].append(res.converged)
+    return out
+
+
+def row(shape: str, design: str, r: dict[str, list[float]]) -> str:
+    n = len(r["cover"])
+    k = int(sum(r["cover"]))
+    lo, hi = wilson(k, n)
+    return (f"| {shape} | {design} | {k / n:.3f} [{lo:.3f}, {hi:.3f}] | {np.mean(r['bracket']):.3f} | "
+            f"{np.median(r['width']):,.0f} | {np.median(r['games']):,.0f} |")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--trials", type=int, default=1000)
-    ap.add_argument("--games", type=int, default=2000, help="games per grid value")
-    ap.add_argument("--points", type=int, default=9, help="grid values")
-    ap.add_argument("--coupling", type=float, default=0.7, help="share of a game's draws common to all values")
-    ap.add_argument("--shape", choices=["logistic", "probit", "both"], default="both")
-    ap.add_argument("--batch", type=int, default=200, help="tune: first batch per value")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--shape", choices=MONOTONE, action="append")
+    ap.add_argument("--lo", type=float, default=600_000)
+    ap.add_argument("--hi", type=float, default=1_400_000)
+    ap.add_argument("--step", type=float, default=100_000)
+    ap.add_argument("--scale", type=float, default=300_000, help="the curve's scale (a logistic falls 8 points "
+                    "per step of 100,000 at the crossing with 300,000)")
+    ap.add_argument("--points", type=int, default=0, help="sweep values (0: the whole lattice)")
+    ap.add_argument("--games", type=int, default=1000, help="sweep games per value")
+    ap.add_argument("--coupling", type=float, default=0.8)
+    ap.add_argument("--batch", type=int, default=100)
+    ap.add_argument("--max-games", type=int, default=200_000)
+    ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    # a money_target-like knob: balanced at $1.15M, the rate falls ~5 points per $100k there
-    lo, hi = 600_000.0, 1_800_000.0
-    xs = grid_values(lo, hi, args.points)
-    shapes = ["logistic", "probit"] if args.shape == "both" else [args.shape]
-    print(f"grid: {args.points} values {lo:,.0f}..{hi:,.0f}, {args.games} games each, coupling {args.coupling}; "
-          f"{args.trials} trials")
-    for shape in shapes:
-        curve = SyntheticCurve(crossing=1_150_000.0, scale=500_000.0, shape=shape, coupling=args.coupling)
-        t0 = time.perf_counter()
-        s = sweep_trials(curve, xs, args.games, args.trials, args.seed)
-        t1 = time.perf_counter()
-        lo_c, hi_c = wilson(round(s["coverage"] * args.trials), args.trials)
-        lo_n, hi_n = wilson(round(s["coverage_naive"] * args.trials), args.trials)
-        print(f"{shape:8s} sweep  coverage {s['coverage']:.3f} [{lo_c:.3f}, {hi_c:.3f}]  "
-              f"(ignoring the pairing: {s['coverage_naive']:.3f} [{lo_n:.3f}, {hi_n:.3f}])  "
-              f"median width {s['median_width']:,.0f}  games {s['games']:,.0f}  ({t1 - t0:.1f}s)")
-        tol = s["median_width"]
-        t0 = time.perf_counter()
-        r = tune_trials(curve, lo, hi, tol, args.batch, args.trials, args.seed)
-        t1 = time.perf_counter()
-        lo_c, hi_c = wilson(round(r["coverage"] * args.trials), args.trials)
-        print(f"{shape:8s} tune   coverage {r['coverage']:.3f} [{lo_c:.3f}, {hi_c:.3f}]  converged {r['converged']:.3f}  "
-              f"tolerance {tol:,.0f}  median width {r['median_width']:,.0f}  median games {r['games']:,.0f} "
-              f"(mean {r['mean_games']:,.0f}) = {r['games'] / s['games']:.2f} of the grid's {s['games']:,.0f}  "
-              f"[model-based grid estimate {r['model_grid_games']:,.0f}]  ({t1 - t0:.1f}s)")
+    lat = lattice_values(args.lo, args.hi, args.step)
+    xs = lat if not args.points else [lat[int(round(i))] for i in np.linspace(0, len(lat) - 1, args.points)]
+    t0 = time.perf_counter()
+    print(f"lattice {args.lo:,.0f}..{args.hi:,.0f} by {args.step:,.0f}; sweep {len(xs)} values x {args.games:,} "
+          f"games; coupling {args.coupling}; {args.trials:,} trials per line")
+    print("| shape | design | covers the interpolated crossing [95%] | bracket covers the true crossing | "
+          "median width | median games |")
+    print("|---|---|---|---|---|---|")
+    for shape in args.shape or MONOTONE:
+        sw = sweep_trials(shape, lat, xs, args.games, args.trials, args, args.seed)
+        tolerance = float(np.median(sw["width"]))
+        tu = tune_trials(shape, lat, tolerance, args.trials, args, args.seed + 10**6)
+        print(row(shape, "sweep", sw))
+        print(row(shape, f"tune (tolerance {tolerance:,.0f}; {np.mean(tu['converged']):.0%} converged)", tu))
+    print(f"({time.perf_counter() - t0:.0f} s)")
 
 
 if __name__ == "__main__":

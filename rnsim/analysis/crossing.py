@@ -1,63 +1,64 @@
-"""The crossing of a win-rate curve: the knob value where a seat's win rate
-equals a target (by default 50%, the balanced game), with a 95% interval.
+"""Where a win-rate curve crosses a target, from games played on a lattice of
+knob values, with a 95% confidence set that needs no model of the curve.
 
-Method
-------
-A sweep plays the forger's win rate at knob values ``x_1 < ... < x_K``. Over a
-short stretch of the knob a monotone win-rate curve is close to logistic, so
-the crossing is estimated from a binomial logistic regression
+What is estimated
+-----------------
+Games are played at knob values ``x_1 < ... < x_K`` (a sweep's grid, the
+values a tune visited). Nothing is observed between two values, so the curve
+between them is whatever a straight line says: the *crossing* is where the
+piecewise-linear interpolation of the true rates ``r_1 .. r_K`` meets the
+target ``t``. Between neighbours ``x_k, x_k+1`` whose rates straddle ``t``
 
-    logit P(win | x) = b0 + b1 * x
+    theta = x_k + (x_k+1 - x_k) * (r_k - t) / (r_k - r_k+1).
 
-fitted by maximum likelihood, and the crossing is ``theta = (logit(target) - b0) / b1``.
+No logistic (or other) shape is assumed: a step, a kink or a plateau between
+two lattice values changes the rates *at* the values, which is all the
+estimate uses. For a curve that really is a step between two values (a money
+target between two multiples of the check values, say) the honest answer is
+the *bracket*, the two values and their rates; the interpolated value says
+where between them a straight line would cross.
 
-*Where the curve is fitted.* A wide grid (``money_target`` from $500k to $2M,
-say) is not logistic over its whole range, and a misfit far from the crossing
-would bias the estimate, so the fit uses a local window: the grid points that
-bracket the target (consecutive points whose observed rates lie on either side
-of it; when noise makes several brackets, from the first to the last) plus
-``halo`` points on each side (default 1, so four points). When no pair of
-points brackets the target the crossing lies outside the grid: every point is
-used, the estimate is an extrapolation and ``inside_grid`` is False.
+The confidence set
+------------------
+The set of knob values ``x`` at which the data do not reject "the interpolated
+rate at ``x`` equals ``t``": ``|rhat(x) - t| <= z * se(rhat(x))``, where
+``rhat(x) = (1-u) rhat_k + u rhat_k+1`` and its variance
+``(1-u)^2 V_k + u^2 V_k+1 + 2u(1-u) C_k,k+1`` comes from the games themselves.
+At the true crossing the test is a plain 95% test of one mean, so the set
+covers it with 95% probability *whatever the curve's shape* (this is Fieller's
+construction applied segment by segment). It can be a union of pieces (a curve
+that is flat near the target, or not monotone); it reaches the first or last
+value played when the crossing may lie there or beyond (``open_low`` /
+``open_high``).
 
-*The interval* is Fieller's interval for the ratio ``theta``: the set of
-``t`` with ``(b0 + b1 t - logit(target))^2 <= z^2 Var(b0 + b1 t)``. Unlike the
-delta method it is exact for a normally distributed ``(b0, b1)`` and is
-asymmetric when the slope is uncertain; when the slope is not clearly
-different from zero (``b1^2 <= z^2 Var(b1)``) the curve may never cross the
-target and the interval is unbounded (``lo = -inf`` / ``hi = inf``): the data
-cannot place the crossing, which is the honest answer.
+The variances and covariances are cluster-robust: every game belongs to a
+cluster (its game index: game ``i`` of every value and every cell shares its
+chance stream) and a stratum (its cell within a value: a setup and a strategy
+per seat), and ``Cov(rhat_k, rhat_l) = sum_c R_ck R_cl / (n_k n_l)`` with
+``R_ck`` the sum over cluster ``c``'s games at ``x_k`` of their residuals from
+their stratum's mean (the small-sample factor ``m/(m-1)``, ``m`` the clusters
+shared). Paired games (the same indices at every value, common random numbers)
+have positive covariances, which narrow the differences between neighbours and
+widen the level of the curve; independent values have none. The outcome of a
+game may be a win (0/1) or a share of a win.
 
-*The covariance* of ``(b0, b1)`` is the robust (sandwich) one,
-``I^-1 M I^-1``, where ``M`` sums the per-game score products. Two cases:
+What was seen
+-------------
+Besides the crossing, :class:`Crossing` says what the curve looked like: per
+pair of neighbours the paired difference with its interval and whether the two
+values played *exactly the same games* (every shared game the same outcome:
+the knob changes nothing there), and the overall shape (rises, falls, peaks,
+dips, flat). When no two values bracket the target there is no crossing: the
+closest value and its rate are what there is to report.
 
-- independent points (each point plays its own games, as :mod:`rnsim.analysis.tuning`
-  does): ``M`` is diagonal in the points and, when the model fits, equals the
-  binomial information ``I``;
-- paired points (a sweep plays the *same* game indices at every value, common
-  random numbers): the outcomes of one game at neighbouring values are
-  correlated, which narrows paired differences but makes the *level* of the
-  curve less certain than independent binomials would say. Passing
-  ``co_wins`` (the K x K counts of games won at both values) makes ``M`` the
-  game-clustered meat ``sum_i s_i s_i^T``, so the interval accounts for that
-  correlation. Ignoring it under-covers (measured in scripts/bench_tune.py).
-
-Assumptions: the rate is monotone near the crossing and close to logistic over
-the window (the sandwich keeps the interval honest about the noise but not
-about a bias from a badly non-logistic window); enough games per point that
-``(b0, b1)`` is close to normal (hundreds of games; the sandwich is the
-large-sample HC0 one). Coverage is measured on synthetic curves with a known
-crossing (tests/test_crossing.py, scripts/bench_tune.py).
-
-Integer knobs (``hand_limit``, counts) have no value strictly between two grid
-points: :func:`crossing` also reports the *bracket*, the two neighbouring
-values whose observed rates lie on either side of the target, with their rates
-and Wilson intervals.
+Coverage on synthetic curves of several shapes (logistic, steps, kinks,
+plateaus) is checked in tests/test_crossing.py and scripts/bench_tune.py.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,304 +67,387 @@ import numpy.typing as npt
 from rnsim.analysis.stats import Z95, wilson
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 
 
 def logit(p: float) -> float:
+    """Validates a target rate (strictly between 0 and 1) and returns its log-odds."""
     if not 0.0 < p < 1.0:
         raise ValueError(f"target must be strictly between 0 and 1, got {p!r}")
     return math.log(p / (1.0 - p))
 
 
-def expit(v: FloatArray | float) -> FloatArray:
-    return np.asarray(1.0 / (1.0 + np.exp(-np.asarray(v, dtype=np.float64))))
+# --------------------------------------------------------------------------- the games
 
 
 @dataclass(frozen=True)
-class Bracket:
-    """Two neighbouring knob values whose observed rates lie on either side of the target."""
+class Sample:
+    """The games played at one knob value: per game its index (the cluster:
+    game ``i`` of every value and cell shares a chance stream), its stratum
+    (the cell within the value, 0 when there is one) and its outcome ``y``
+    (a win 0/1, or the watched seat's share of the win)."""
+
+    index: IntArray
+    stratum: IntArray
+    y: FloatArray
+
+    @staticmethod
+    def of(y: npt.ArrayLike, index: npt.ArrayLike | None = None, stratum: npt.ArrayLike | None = None) -> Sample:
+        ya = np.asarray(y, dtype=np.float64)
+        ia = np.arange(len(ya), dtype=np.int64) if index is None else np.asarray(index, dtype=np.int64)
+        sa = np.zeros(len(ya), dtype=np.int64) if stratum is None else np.asarray(stratum, dtype=np.int64)
+        if not (ya.ndim == ia.ndim == sa.ndim == 1 and len(ya) == len(ia) == len(sa)):
+            raise ValueError("a sample's outcomes, indices and strata must be 1-D and of one length")
+        return Sample(ia, sa, ya)
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+    def join(self, more: Sample) -> Sample:
+        return Sample(np.concatenate([self.index, more.index]), np.concatenate([self.stratum, more.stratum]),
+                      np.concatenate([self.y, more.y]))
+
+
+@dataclass(frozen=True)
+class Curve:
+    """Rates at the knob values with their cluster-robust covariance, and per
+    pair of neighbours the games played at both and how many of them changed."""
+
+    x: FloatArray
+    rate: FloatArray
+    games: IntArray
+    cov: FloatArray  # K x K
+    shared: IntArray  # K-1: games (index and stratum) played at both x_k and x_k+1
+    changed: IntArray  # K-1: of those, games whose outcome differs
+
+    @property
+    def se(self) -> FloatArray:
+        return np.sqrt(np.clip(np.diag(self.cov), 0.0, None))
+
+    def difference(self, k: int, m: int, z: float = Z95) -> tuple[float, float, float]:
+        """``rate[m] - rate[k]`` with its interval (paired where games are shared)."""
+        d = float(self.rate[m] - self.rate[k])
+        var = float(self.cov[k, k] + self.cov[m, m] - 2 * self.cov[k, m])
+        half = z * math.sqrt(max(var, 0.0))
+        return d, d - half, d + half
+
+    def rate_interval(self, z: float = Z95) -> tuple[FloatArray, FloatArray]:
+        """Each value's rate interval: Wilson's, on the games' effective number
+        (the games divided by the design effect of clusters and strata)."""
+        p, n = self.rate, self.games.astype(np.float64)
+        iid = p * (1 - p) / n
+        var = np.clip(np.diag(self.cov), 0.0, None)
+        deff = np.where((iid > 0) & (var > 0), var / np.where(iid > 0, iid, 1.0), 1.0)
+        n_eff = n / deff
+        return wilson(p * n_eff, n_eff, z)
+
+
+def curve(x: Sequence[float] | FloatArray, samples: Sequence[Sample]) -> Curve:
+    """The :class:`Curve` of the games ``samples[k]`` played at ``x[k]``."""
+    xa = np.asarray(x, dtype=np.float64)
+    if xa.ndim != 1 or len(xa) != len(samples):
+        raise ValueError("one sample per knob value")
+    if len(xa) < 1 or any(len(s) == 0 for s in samples):
+        raise ValueError("every knob value needs at least one game")
+    if np.any(np.diff(xa) <= 0):
+        raise ValueError("knob values must be distinct and ascending")
+    ids = np.unique(np.concatenate([s.index for s in samples]))
+    k = len(xa)
+    resid = np.zeros((len(ids), k))
+    present = np.zeros((len(ids), k))
+    rate = np.empty(k)
+    games = np.empty(k, dtype=np.int64)
+    for j, s in enumerate(samples):
+        strata, inv = np.unique(s.stratum, return_inverse=True)
+        means = np.bincount(inv, weights=s.y) / np.bincount(inv)
+        pos = np.searchsorted(ids, s.index)
+        resid[:, j] = np.bincount(pos, weights=s.y - means[inv], minlength=len(ids))
+        present[:, j] = np.bincount(pos, minlength=len(ids)) > 0
+        rate[j] = float(s.y.mean())
+        games[j] = len(s)
+    both = present.T @ present  # clusters shared by two values
+    factor = np.where(both > 1, both / np.maximum(both - 1, 1), 1.0)
+    cov = (resid.T @ resid) * factor / np.outer(games, games)
+    shared = np.zeros(max(k - 1, 0), dtype=np.int64)
+    changed = np.zeros(max(k - 1, 0), dtype=np.int64)
+    for j in range(k - 1):
+        shared[j], changed[j] = _common(samples[j], samples[j + 1])
+    return Curve(xa, rate, games, cov, shared, changed)
+
+
+def _common(a: Sample, b: Sample) -> tuple[int, int]:
+    """Games (same index and stratum) played at both values, and how many changed outcome."""
+    width = int(max(a.stratum.max(initial=0), b.stratum.max(initial=0))) + 1
+    ka = a.index * width + a.stratum
+    kb = b.index * width + b.stratum
+    _, ia, ib = np.intersect1d(ka, kb, assume_unique=False, return_indices=True)
+    return len(ia), int(np.count_nonzero(a.y[ia] != b.y[ib]))
+
+
+# --------------------------------------------------------------------------- the crossing
+
+
+@dataclass(frozen=True)
+class Step:
+    """Two neighbouring values: the paired difference of their rates and
+    whether they played exactly the same games."""
 
     x_low: float
-    rate_low: float
-    rate_low_ci: tuple[float, float]
     x_high: float
-    rate_high: float
-    rate_high_ci: tuple[float, float]
+    diff: float  # rate(x_high) - rate(x_low)
+    diff_lo: float
+    diff_hi: float
+    shared: int
+    changed: int
+
+    @property
+    def same_games(self) -> bool:
+        """Every game played at both values had the same outcome (and there were some)."""
+        return self.shared > 0 and self.changed == 0
+
+    @property
+    def trend(self) -> str:
+        """"same" (no game changed), "up", "down" or "unclear" (the interval holds 0)."""
+        if self.same_games:
+            return "same"
+        if self.diff_lo > 0:
+            return "up"
+        if self.diff_hi < 0:
+            return "down"
+        return "unclear"
 
 
 @dataclass(frozen=True)
 class Crossing:
-    """The knob value where the win rate equals ``target``.
+    """Where the curve through the values played meets ``target``.
 
-    ``estimate`` is NaN and the bounds infinite when the data cannot place it.
-    ``slope`` is the fitted change of the log-odds per unit of the knob (its
-    sign says whether raising the knob helps the seat).
+    ``crossings`` are where the observed (interpolated) curve meets the
+    target: none when no two neighbours bracket it, several when noise or a
+    curve that is not monotone makes it meet the target more than once.
+    ``estimate`` is the only crossing, or the middle one (NaN with none).
+    ``pieces`` is the 95% confidence set (possibly empty, possibly several
+    intervals); ``lo``/``hi`` its hull.
     """
 
     target: float
-    estimate: float
-    lo: float
-    hi: float
     confidence: float
-    intercept: float
-    slope: float
-    slope_se: float
-    window: tuple[float, ...]  # the knob values the fit used
-    games: int  # games in the window (a game counted once per value it was played at)
-    paired: bool
-    inside_grid: bool
-    bracket: Bracket | None
-    lack_of_fit_p: float  # Pearson goodness-of-fit p-value of the window (nan without spare points)
+    x: tuple[float, ...]
+    rate: tuple[float, ...]
+    rate_lo: tuple[float, ...]
+    rate_hi: tuple[float, ...]
+    games: tuple[int, ...]
+    crossings: tuple[float, ...]
+    pieces: tuple[tuple[float, float], ...]
+    steps: tuple[Step, ...]
+    shape: str  # "rises", "falls", "peaks", "dips", "flat", "not monotone" or "one value"
+    extreme: float | None  # the value of the peak or dip
+
+    @property
+    def estimate(self) -> float:
+        if not self.crossings:
+            return math.nan
+        return self.crossings[len(self.crossings) // 2]
+
+    @property
+    def lo(self) -> float:
+        return self.pieces[0][0] if self.pieces else math.nan
+
+    @property
+    def hi(self) -> float:
+        return self.pieces[-1][1] if self.pieces else math.nan
 
     @property
     def width(self) -> float:
-        return self.hi - self.lo
+        return self.hi - self.lo if self.pieces else math.inf
 
     @property
-    def bounded(self) -> bool:
-        return math.isfinite(self.lo) and math.isfinite(self.hi)
+    def open_low(self) -> bool:
+        """The confidence set reaches the first value: the crossing may be there or below."""
+        return bool(self.pieces) and self.pieces[0][0] <= self.x[0]
+
+    @property
+    def open_high(self) -> bool:
+        return bool(self.pieces) and self.pieces[-1][1] >= self.x[-1]
+
+    @property
+    def found(self) -> bool:
+        """The observed curve meets the target between the first and the last value."""
+        return bool(self.crossings)
+
+    @property
+    def closed(self) -> bool:
+        """Found, and the confidence set stays inside the values played."""
+        return self.found and not (self.open_low or self.open_high)
 
     def covers(self, value: float) -> bool:
-        return self.lo <= value <= self.hi
+        return any(a <= value <= b for a, b in self.pieces)
+
+    @property
+    def bracket(self) -> int | None:
+        """Index ``k`` of the neighbours ``x_k, x_k+1`` around the estimate (None without one)."""
+        if not self.crossings:
+            return None
+        e = self.estimate
+        k = int(np.searchsorted(np.asarray(self.x), e, side="right")) - 1
+        return min(max(k, 0), len(self.x) - 2)
+
+    @property
+    def closest(self) -> int:
+        """Index of the value whose rate is closest to the target."""
+        return int(np.argmin(np.abs(np.asarray(self.rate) - self.target)))
+
+    def lattice_hull(self) -> tuple[float, float] | None:
+        """The confidence set widened to the values played around it (the
+        bracket a designer can set): contains the true crossing of any curve
+        that is monotone between those values, whenever the set covers the
+        interpolated one."""
+        if not self.pieces:
+            return None
+        xs = np.asarray(self.x)
+        a = xs[max(int(np.searchsorted(xs, self.lo, side="right")) - 1, 0)]
+        b = xs[min(int(np.searchsorted(xs, self.hi, side="left")), len(xs) - 1)]
+        return float(a), float(b)
 
 
-@dataclass(frozen=True)
-class LogisticFit:
-    """``logit p = b0 + b1 * x`` with the robust covariance of ``(b0, b1)`` (in x units)."""
-
-    b0: float
-    b1: float
-    cov: FloatArray  # 2 x 2
-    info: FloatArray  # model-based Fisher information (2 x 2, x units)
-    converged: bool
-
-    def rate(self, x: FloatArray | float) -> FloatArray:
-        return expit(self.b0 + self.b1 * np.asarray(x, dtype=np.float64))
-
-
-def _check_points(x: npt.ArrayLike, wins: npt.ArrayLike, n: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
-    xa = np.asarray(x, dtype=np.float64)
-    wa = np.asarray(wins, dtype=np.float64)
-    na = np.asarray(n, dtype=np.float64)
-    if not (xa.ndim == wa.ndim == na.ndim == 1 and len(xa) == len(wa) == len(na)):
-        raise ValueError("x, wins and n must be 1-D sequences of the same length")
-    if len(xa) < 2:
-        raise ValueError(f"a crossing needs at least two knob values, got {len(xa)}")
-    if len(np.unique(xa)) != len(xa):
-        raise ValueError("knob values must be distinct (merge repeated values first: see merge_points)")
-    if np.any(na <= 0) or np.any(wa < 0) or np.any(wa > na):
-        raise ValueError("every point needs n > 0 games and 0 <= wins <= n")
-    return xa, wa, na
-
-
-def merge_points(x: npt.ArrayLike, wins: npt.ArrayLike, n: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Sum the games of repeated knob values (independent batches at one value); sorted by x."""
-    xa = np.asarray(x, dtype=np.float64)
-    ux, inv = np.unique(xa, return_inverse=True)
-    w = np.zeros(len(ux))
-    m = np.zeros(len(ux))
-    np.add.at(w, inv, np.asarray(wins, dtype=np.float64))
-    np.add.at(m, inv, np.asarray(n, dtype=np.float64))
-    return ux, w, m
-
-
-def fit_logistic(
-    x: npt.ArrayLike, wins: npt.ArrayLike, n: npt.ArrayLike, co_wins: npt.ArrayLike | None = None
-) -> LogisticFit:
-    """Maximum-likelihood logistic fit by Newton steps, with the sandwich covariance.
-
-    ``co_wins[k, l]`` (paired points only) counts the games won at both ``x_k``
-    and ``x_l``; every point then has the same ``n`` (the same game indices).
-    """
-    xa, wa, na = _check_points(x, wins, n)
-    # work on a centred, scaled knob so that $1,000,000 and a count of 3 are
-    # equally well conditioned
-    x0 = float(xa.mean())
-    s = float(xa.std()) or 1.0
-    z = np.column_stack([np.ones_like(xa), (xa - x0) / s])
-    r = np.clip(wa / na, 0.5 / na, 1 - 0.5 / na)  # start from the empirical logits, kept finite
-    beta = np.linalg.lstsq(z, np.log(r / (1 - r)), rcond=None)[0]
-    converged = False
-    for _ in range(100):
-        p = expit(z @ beta)
-        w = na * p * (1 - p)
-        info = z.T @ (z * w[:, None])
-        grad = z.T @ (wa - na * p)
-        try:
-            step = np.linalg.solve(info, grad)
-        except np.linalg.LinAlgError:
-            break
-        beta = beta + step
-        if np.max(np.abs(beta)) > 50:  # separated data: the fit runs off to a step function
-            break
-        if np.max(np.abs(step)) < 1e-10:
-            converged = True
-            break
-    p = expit(z @ beta)
-    info = z.T @ (z * (na * p * (1 - p))[:, None])
-    if co_wins is None:
-        # independent points: per-game residuals (y - p) summed per point
-        c = np.diag(wa - 2 * p * wa + na * p * p)
-    else:
-        cw = np.asarray(co_wins, dtype=np.float64)
-        if cw.shape != (len(xa), len(xa)):
-            raise ValueError(f"co_wins must be {len(xa)} x {len(xa)}, got {cw.shape}")
-        if not np.allclose(np.diag(cw), wa):
-            raise ValueError("co_wins' diagonal must equal wins (a game won at x_k is won at x_k)")
-        if not np.allclose(na, na[0]):
-            raise ValueError("paired points play the same games: every point needs the same n")
-        # sum over games of (y_ik - p_k)(y_il - p_l), from counts
-        c = cw - np.outer(wa, p) - np.outer(p, wa) + na[0] * np.outer(p, p)
-    meat = z.T @ c @ z
-    try:
-        bread = np.linalg.inv(info)
-        cov_u = bread @ meat @ bread
-    except np.linalg.LinAlgError:
-        cov_u = np.full((2, 2), np.inf)
-        converged = False
-    # back to x units: b1 = g1 / s, b0 = g0 - g1 * x0 / s
-    t = np.array([[1.0, -x0 / s], [0.0, 1.0 / s]])
-    b = t @ beta
-    cov = t @ cov_u @ t.T
-    info_x = np.linalg.inv(t).T @ info @ np.linalg.inv(t) if np.all(np.isfinite(info)) else info
-    return LogisticFit(float(b[0]), float(b[1]), cov, info_x, converged)
-
-
-def fieller(fit: LogisticFit, target: float = 0.5, z: float = Z95) -> tuple[float, float, float]:
-    """``(estimate, lo, hi)`` of the crossing of ``fit`` (Fieller's interval).
-    Unbounded sides are infinite; with no usable slope the estimate is NaN."""
-    c = logit(target)
-    b0, b1 = fit.b0 - c, fit.b1
-    v00, v01, v11 = fit.cov[0, 0], fit.cov[0, 1], fit.cov[1, 1]
-    if not (fit.converged and np.all(np.isfinite(fit.cov))) or b1 == 0:
-        return math.nan, -math.inf, math.inf
-    est = -b0 / b1
-    z2 = z * z
-    # (b0 + b1 t)^2 - z^2 (v00 + 2 t v01 + t^2 v11) <= 0
-    a = b1 * b1 - z2 * v11
-    bq = 2 * (b0 * b1 - z2 * v01)
-    cq = b0 * b0 - z2 * v00
-    if a <= 0:
-        return est, -math.inf, math.inf
-    disc = bq * bq - 4 * a * cq
-    if disc < 0:  # cannot happen when a > 0 (the estimate is always inside); guard rounding
-        return est, est, est
-    root = math.sqrt(disc)
-    lo, hi = (-bq - root) / (2 * a), (-bq + root) / (2 * a)
-    return est, lo, hi
-
-
-def bracket(x: npt.ArrayLike, wins: npt.ArrayLike, n: npt.ArrayLike, target: float = 0.5, z: float = Z95,
-            near: float | None = None) -> Bracket | None:
-    """The neighbouring pair of knob values whose observed rates straddle
-    ``target`` (nearest to ``near`` when noise makes several), or None."""
-    xa, wa, na = _check_points(x, wins, n)
-    order = np.argsort(xa)
-    xa, wa, na = xa[order], wa[order], na[order]
-    pairs = _bracket_pairs(wa / na, target)
-    if not pairs:
-        return None
-    k = pairs[0] if near is None else min(pairs, key=lambda j: abs(0.5 * (xa[j] + xa[j + 1]) - near))
-    lo_k = wilson(wa[k], na[k], z)
-    lo_k1 = wilson(wa[k + 1], na[k + 1], z)
-    return Bracket(float(xa[k]), float(wa[k] / na[k]), lo_k, float(xa[k + 1]), float(wa[k + 1] / na[k + 1]), lo_k1)
-
-
-def _bracket_pairs(rates: FloatArray, target: float) -> list[int]:
-    d = rates - target
-    return [k for k in range(len(d) - 1) if d[k] * d[k + 1] <= 0 and not (d[k] == 0 and d[k + 1] == 0)]
-
-
-def crossing(
-    x: npt.ArrayLike,
-    wins: npt.ArrayLike,
-    n: npt.ArrayLike,
-    target: float = 0.5,
-    *,
-    co_wins: npt.ArrayLike | None = None,
-    halo: int = 1,
-    window: tuple[float, float] | None = None,
-    z: float = Z95,
-) -> Crossing:
-    """The crossing of the win-rate curve through points ``(x_k, wins_k, n_k)``.
-
-    ``co_wins`` marks the points as paired (the same games at every value; see
-    the module docstring). ``halo`` is the number of grid points kept on each
-    side of the bracket for the fit; ``window = (a, b)`` instead fits every
-    point with ``a <= x <= b`` (at least two are needed).
-    """
-    logit(target)  # validates the target
-    if halo < 0:
-        raise ValueError(f"halo must be >= 0, got {halo}")
-    xa, wa, na = _check_points(x, wins, n)
-    order = np.argsort(xa)
-    xa, wa, na = xa[order], wa[order], na[order]
-    cw = None if co_wins is None else np.asarray(co_wins, dtype=np.float64)[np.ix_(order, order)]
-    pairs = _bracket_pairs(wa / na, target)
-    if window is not None:
-        sel = np.flatnonzero((xa >= window[0]) & (xa <= window[1]))
-        if len(sel) < 2:
-            raise ValueError(f"the window {window} holds {len(sel)} knob value(s); a fit needs two")
-    elif pairs:
-        first = max(0, pairs[0] - halo)
-        last = min(len(xa) - 1, pairs[-1] + 1 + halo)
-        sel = np.arange(first, last + 1)
-    else:
-        sel = np.arange(len(xa))
-    fit = fit_logistic(xa[sel], wa[sel], na[sel], None if cw is None else cw[np.ix_(sel, sel)])
-    est, lo, hi = fieller(fit, target, z)
-    br = bracket(xa, wa, na, target, z, near=est if math.isfinite(est) else None)
-    # Pearson goodness of fit of the window: with more points than parameters
-    # a small p-value says the logistic shape (or independence) does not hold
-    p = fit.rate(xa[sel])
-    pearson = float(np.sum((wa[sel] - na[sel] * p) ** 2 / np.maximum(na[sel] * p * (1 - p), 1e-300)))
-    df = len(sel) - 2
-    if df > 0 and cw is None:
-        from scipy.stats import chi2
-
-        gof = float(chi2.sf(pearson, df))
-    else:
-        gof = math.nan
-    conf = float(2 * _norm_cdf(z) - 1)
+def crossing(c: Curve, target: float = 0.5, z: float = Z95) -> Crossing:
+    """The crossing of ``c`` with ``target`` (see the module docstring)."""
+    logit(target)
+    k = len(c.x)
+    lo, hi = c.rate_interval(z)
+    steps = tuple(Step(float(c.x[j]), float(c.x[j + 1]), *c.difference(j, j + 1, z), int(c.shared[j]),
+                       int(c.changed[j])) for j in range(k - 1))
+    found: list[float] = []
+    pieces: list[tuple[float, float]] = []
+    if k == 1:
+        if _accepts(c, 0, 0, 0.0, target, z):
+            pieces.append((float(c.x[0]), float(c.x[0])))
+        if c.rate[0] == target:
+            found.append(float(c.x[0]))
+    for j in range(k - 1):
+        found += _observed(c, j, target)
+        pieces += _segment_set(c, j, target, z)
+    shape, extreme = _shape(c, z)
     return Crossing(
         target=target,
-        estimate=est,
-        lo=lo,
-        hi=hi,
-        confidence=conf,
-        intercept=fit.b0,
-        slope=fit.b1,
-        slope_se=float(math.sqrt(fit.cov[1, 1])) if math.isfinite(fit.cov[1, 1]) and fit.cov[1, 1] >= 0 else math.inf,
-        window=tuple(float(v) for v in xa[sel]),
-        games=int(na[sel].sum()),
-        paired=cw is not None,
-        inside_grid=bool(pairs),
-        bracket=br,
-        lack_of_fit_p=gof,
+        confidence=float(2 * _norm_cdf(z) - 1),
+        x=tuple(float(v) for v in c.x),
+        rate=tuple(float(v) for v in c.rate),
+        rate_lo=tuple(float(v) for v in lo),
+        rate_hi=tuple(float(v) for v in hi),
+        games=tuple(int(v) for v in c.games),
+        crossings=tuple(sorted(set(found))),
+        pieces=tuple(_merge(pieces)),
+        steps=steps,
+        shape=shape,
+        extreme=extreme,
     )
+
+
+def _observed(c: Curve, j: int, target: float) -> list[float]:
+    """Where the observed line between values j and j+1 meets the target."""
+    a = float(c.rate[j] - target)
+    b = float(c.rate[j + 1] - target)
+    x0, x1 = float(c.x[j]), float(c.x[j + 1])
+    if a == 0 and b == 0:
+        return [x0, x1]
+    if a == 0:
+        return [x0]
+    if b == 0:
+        return [x1]
+    if a * b < 0:
+        return [x0 + (x1 - x0) * a / (a - b)]
+    return []
+
+
+def _accepts(c: Curve, j: int, m: int, u: float, target: float, z: float) -> bool:
+    r = (1 - u) * c.rate[j] + u * c.rate[m]
+    v = (1 - u) ** 2 * c.cov[j, j] + u * u * c.cov[m, m] + 2 * u * (1 - u) * c.cov[j, m]
+    return bool((r - target) ** 2 <= z * z * max(float(v), 0.0) * (1 + 1e-12) + 1e-300)
+
+
+def _segment_set(c: Curve, j: int, target: float, z: float) -> list[tuple[float, float]]:
+    """The part of [x_j, x_j+1] where the interpolated rate's test accepts the target."""
+    a = float(c.rate[j] - target)
+    d = float(c.rate[j] - c.rate[j + 1])
+    v0, v1, cv = float(c.cov[j, j]), float(c.cov[j + 1, j + 1]), float(c.cov[j, j + 1])
+    z2 = z * z
+    qa = d * d - z2 * (v0 + v1 - 2 * cv)
+    qb = -2 * a * d + 2 * z2 * (v0 - cv)
+    qc = a * a - z2 * v0
+    cuts = [0.0, 1.0]
+    if qa != 0:
+        disc = qb * qb - 4 * qa * qc
+        if disc >= 0:
+            r = math.sqrt(disc)
+            cuts += [(-qb - r) / (2 * qa), (-qb + r) / (2 * qa)]
+    elif qb != 0:
+        cuts.append(-qc / qb)
+    cuts = sorted({u for u in cuts if 0.0 <= u <= 1.0})
+    x0, x1 = float(c.x[j]), float(c.x[j + 1])
+    out: list[tuple[float, float]] = []
+    for u0, u1 in zip(cuts, cuts[1:], strict=False):
+        if _accepts(c, j, j + 1, 0.5 * (u0 + u1), target, z):
+            out.append((x0 + (x1 - x0) * u0, x0 + (x1 - x0) * u1))
+    for u in cuts:  # an isolated point (a value exactly at the target with no variance, a tangent)
+        if _accepts(c, j, j + 1, u, target, z):
+            x = x0 + (x1 - x0) * u
+            if not any(p <= x <= q for p, q in out):
+                out.append((x, x))
+    return out
+
+
+def _merge(pieces: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(pieces):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _shape(c: Curve, z: float) -> tuple[str, float | None]:
+    """The curve's overall shape, from paired differences that are clear at
+    95%: a peak (or dip) strictly inside the range, clearly above (below) both
+    ends; else "rises" when some value is clearly above an earlier one and none
+    clearly below, "falls" the other way round, "not monotone" when both
+    happen, "flat" when no two values differ clearly."""
+    k = len(c.x)
+    if k == 1:
+        return "one value", None
+    top, bottom = int(np.argmax(c.rate)), int(np.argmin(c.rate))
+    if 0 < top < k - 1 and c.difference(0, top, z)[1] > 0 and c.difference(k - 1, top, z)[1] > 0:
+        return "peaks", float(c.x[top])
+    if 0 < bottom < k - 1 and c.difference(0, bottom, z)[2] < 0 and c.difference(k - 1, bottom, z)[2] < 0:
+        return "dips", float(c.x[bottom])
+    up = down = False
+    for i in range(k - 1):
+        for j in range(i + 1, k):
+            _, lo, hi = c.difference(i, j, z)
+            up |= lo > 0
+            down |= hi < 0
+    if up and down:
+        return "not monotone", None
+    if up:
+        return "rises", None
+    if down:
+        return "falls", None
+    return "flat", None
 
 
 def _norm_cdf(v: float) -> float:
     return 0.5 * (1.0 + math.erf(v / math.sqrt(2.0)))
 
 
-def crossing_width_for_design(
-    fit: LogisticFit, xs: npt.ArrayLike, games_per_point: float, target: float = 0.5, z: float = Z95
-) -> float:
-    """Expected width of the crossing's interval for a design playing
-    ``games_per_point`` independent games at each of ``xs``, if the curve is
-    ``fit`` (delta method on the Fisher information: the large-sample width
-    Fieller's interval tends to)."""
-    xa = np.asarray(xs, dtype=np.float64)
-    p = fit.rate(xa)
-    w = games_per_point * p * (1 - p)
-    zx = np.column_stack([np.ones_like(xa), xa])
-    info = zx.T @ (zx * w[:, None])
-    if fit.b1 == 0:
-        return math.inf
-    theta = (logit(target) - fit.b0) / fit.b1
-    g = np.array([1.0, theta])
-    try:
-        var_level = float(g @ np.linalg.solve(info, g))
-    except np.linalg.LinAlgError:
-        return math.inf
-    return 2 * z * math.sqrt(max(var_level, 0.0)) / abs(fit.b1)
+def same_game_runs(steps: Sequence[Step]) -> list[tuple[float, float, int]]:
+    """Stretches of neighbouring values that played exactly the same games:
+    ``(first value, last value, fewest games shared)``."""
+    out: list[tuple[float, float, int]] = []
+    for s in steps:
+        if not s.same_games:
+            continue
+        if out and out[-1][1] == s.x_low:
+            out[-1] = (out[-1][0], s.x_high, min(out[-1][2], s.shared))
+        else:
+            out.append((s.x_low, s.x_high, s.shared))
+    return out

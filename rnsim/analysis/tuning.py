@@ -1,333 +1,363 @@
-"""Find the crossing adaptively: spend games near the balanced value, not on a grid.
+"""Find the crossing on a lattice of knob values: spend games on the two values
+next to it, not on a grid.
 
-The design (a sequential two-point design for a logistic curve's crossing)
----------------------------------------------------------------------------
-1. *Locate.* Play ``batch`` games at ``start_points`` evenly spaced values over
-   ``[lo, hi]``.
-2. *Refine.* Fit the crossing (:func:`rnsim.analysis.crossing.crossing`: a
-   local logistic fit with Fieller's interval) on every value played so far.
-   Play the next games at two values ``theta_hat +- delta``, where ``delta`` is
-   where the fitted curve is ``spread`` (default 0.15) away from the target:
-   close enough to the crossing that almost every game there informs the
-   *level* of the curve at the crossing (which is what pins it down), far
-   enough apart to keep the *slope* known (which turns a level into a knob
-   value). When the interval is still unbounded the next games go to the
-   bracket's ends instead.
-3. *Stop* as soon as the interval is narrower than ``tolerance`` (or when
-   ``max_games`` are spent: then ``converged`` is False and the result says so).
-   For an integer knob the values are snapped to the notch lattice, and the two
-   lattice values around the crossing are played (one batch each if the design
-   skipped them), so the result brackets the target with two neighbouring values.
+The design: noisy binary search on the lattice, then the bracket
+-------------------------------------------------------------------
+The knob's values form a lattice ``lo, lo + step, ..., hi``; the answer is the
+pair of neighbouring lattice values whose rates straddle the target, and where
+between them the straight line crosses it (:mod:`rnsim.analysis.crossing`: no
+model of the curve, a confidence set that holds whatever its shape). This is
+the problem of Karp and Kleinberg's noisy binary search ("Noisy binary search
+and its applications", SODA 2007: coins sorted by bias, find the neighbours
+around a target probability), with one difference that matters: every value
+plays the *same* game indices ``0, 1, 2, ...`` (common random numbers), so two
+neighbours' games are paired. The steps:
 
-The batch size follows the interval: the width shrinks like ``1/sqrt(games)``
-near the crossing, so the next batch is sized to reach the tolerance, at least
-``batch`` and at most doubling the games already spent near it, so a noisy
-early fit cannot squander the budget.
+1. *First look.* ``batch`` games at ``start_points`` values spread over the
+   lattice (both ends included).
+2. *Bisect.* Wherever the confidence set (or an observed crossing) lies between
+   two values played that are not neighbours on the lattice, play the lattice
+   value half-way between them (``batch`` games): the curve between played
+   values is unknown, so the set there is only provisional.
+3. *Refine the bracket.* Once the set lies between lattice neighbours, play
+   more games at both ends of every segment it touches (so the values just
+   outside it are checked too), all to the same number of games (so their
+   games stay paired), sized by the ``1/sqrt(games)`` law to reach the
+   tolerance (at least ``batch`` more, at most doubling).
+4. *Stop* when the set is narrower than ``tolerance``, inside the range, and
+   the values around it played at least ``CONFIRM`` first looks of games
+   ("tolerance": for a count, a tolerance of 1 stops once the set lies
+   between two neighbours, which is all a count can say); or when every value
+   played is clearly on one side of the target, the closest one with
+   ``CONFIRM`` first looks of games ("not reached": no crossing is claimed);
+   or when the budget is spent ("budget").
 
-Every batch plays fresh game indices (the caller's ``play`` gets the first
-index and a count), so the values' outcomes are independent and the crossing's
-interval is the independent-points one. Probabilistic bisection (Waeber,
-Frazier and Henderson 2013, "Bisection search with noisy responses") was the
-alternative: it needs only the sign of each answer but assumes a constant
-probability of a correct sign, which fails exactly near the crossing, where
-the rate is close to the target and a batch's sign is a coin toss; the
-logistic design uses the rates themselves and gives an interval whose
-coverage can be checked (scripts/bench_tune.py).
+Probabilistic bisection (Waeber, Frazier and Henderson 2013) and
+Robbins-Monro were the alternatives: both walk a continuous knob and assume a
+curve that changes everywhere; on a lattice where the answer is two
+neighbouring values, and where a knob may change no game over part of its range
+(a plateau), the bracket is the natural object, and its interval comes from the
+games at its two ends alone.
 
-Sequential stopping makes the final interval slightly optimistic in theory;
-the coverage measured by simulation is reported in docs/levers.md.
+A value's games are a prefix ``0..n-1`` of the game indices; growing it plays
+``n..n'-1``. Every game of every value is used by the final confidence set
+only through the values next to the crossing; the rest is the price of
+finding them. Coverage under sequential stopping is measured by
+scripts/bench_tune.py (and at a smaller size by tests/test_tuning.py).
 
-:class:`SyntheticCurve` is a known win-rate curve with binomial outcomes (and
-optional common-random-number coupling) used by the tests and the benchmark.
+:class:`SyntheticCurve` is a known curve with paired binary outcomes, of
+several shapes, for the tests and the benchmark.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
 
-from rnsim.analysis.crossing import (
-    Crossing,
-    LogisticFit,
-    crossing,
-    crossing_width_for_design,
-    expit,
-    fit_logistic,
-    logit,
-    merge_points,
-)
+from rnsim.analysis.crossing import Crossing, Sample, crossing, curve, logit
 from rnsim.analysis.stats import Z95
 
-#: play(value, first_game_index, games) -> (wins of the seat whose rate is
-#: tuned, games actually played: a tournament may round up to whole cells)
-PlayFn = Callable[[float, int, int], tuple[int, int]]
+#: games (in first-look batches) the values around the crossing play before
+#: the search stops on its tolerance, and the value closest to the target
+#: before it says the target is not reached
+CONFIRM = 4
+
+#: play(value, first index, stop index) -> (the games played without error, games played)
+PlayFn = Callable[[float, int, int], tuple[Sample, int]]
+
+FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
 class Batch:
     value: float
-    first_game: int
-    games: int
-    wins: int
+    start: int  # first game index
+    stop: int  # one past the last
+    games: int  # games played (every cell of every index)
+    mean: float  # the statistic's mean over the batch's games played without error
 
 
 @dataclass(frozen=True)
 class TuneResult:
-    crossing: Crossing
-    converged: bool  # the interval is narrower than the tolerance
+    crossing: Crossing  # over the values played
+    lattice: tuple[float, ...]
+    reason: str  # "tolerance", "not reached" or "budget"
     tolerance: float
-    games: int  # games played in all
+    games: int
     batches: tuple[Batch, ...]
-    grid_points: int
-    grid_games: float  # games a grid of grid_points values over [lo, hi] needs for the same width (model-based)
-    lo: float
-    hi: float
 
     @property
-    def savings(self) -> float:
-        """Share of the grid's games the adaptive search did not need."""
-        if not math.isfinite(self.grid_games) or self.grid_games <= 0:
-            return math.nan
-        return 1.0 - self.games / self.grid_games
+    def converged(self) -> bool:
+        return self.reason == "tolerance"
+
+    @property
+    def neighbours(self) -> bool:
+        """The values around the estimate are neighbours on the lattice (no value between them unplayed)."""
+        k = self.crossing.bracket
+        if k is None:
+            return False
+        a, b = self.crossing.x[k], self.crossing.x[k + 1]
+        return self.lattice.index(b) - self.lattice.index(a) == 1
 
 
-@dataclass
-class _Plan:
-    lo: float
-    hi: float
-    integer: bool
-    notch: float
-
-    def snap(self, v: float) -> float:
-        v = min(max(v, self.lo), self.hi)
-        if self.integer:
-            # integer knobs live on the notch lattice that starts at lo
-            k = round((v - self.lo) / self.notch)
-            v = self.lo + k * self.notch
-            v = min(max(v, self.lo), self.hi)
-        return float(v)
-
-
-def grid_values(lo: float, hi: float, points: int, integer: bool = False, notch: float = 1.0) -> list[float]:
-    """``points`` evenly spaced values over ``[lo, hi]`` (on the notch lattice for integer knobs)."""
-    if points < 2:
-        raise ValueError(f"a grid needs at least 2 points, got {points}")
-    plan = _Plan(lo, hi, integer, notch)
-    vals = sorted({plan.snap(float(v)) for v in np.linspace(lo, hi, points)})
-    return vals
+def lattice_values(lo: float, hi: float, step: float) -> list[float]:
+    """``lo, lo + step, ...`` up to ``hi`` (included when it is on the lattice)."""
+    if not lo < hi:
+        raise ValueError(f"the range needs lo < hi, got {lo}..{hi}")
+    if step <= 0:
+        raise ValueError(f"the step must be positive, got {step}")
+    n = int(math.floor((hi - lo) / step + 1e-9))
+    return [lo + i * step for i in range(n + 1)]
 
 
 def tune(
     play: PlayFn,
-    lo: float,
-    hi: float,
+    lattice: Sequence[float],
     *,
     target: float = 0.5,
     tolerance: float,
-    batch: int = 200,
+    batch: int = 100,
     start_points: int = 5,
-    spread: float = 0.15,
-    integer: bool = False,
-    notch: float = 1.0,
     max_games: int = 1_000_000,
-    grid_points: int = 9,
-    first_game: int = 0,
     z: float = Z95,
-    on_batch: Callable[[Batch, Crossing | None], None] | None = None,
+    on_batch: Callable[[Batch], None] | None = None,
 ) -> TuneResult:
-    """Search the knob value in ``[lo, hi]`` where the rate equals ``target``
-    until its interval is narrower than ``tolerance`` (see the module docstring)."""
+    """Search the lattice for the crossing of ``target`` (module docstring).
+    ``batch`` counts game indices (a value with several cells plays each)."""
     logit(target)
-    if not lo < hi:
-        raise ValueError(f"the search range needs lo < hi, got {lo}..{hi}")
+    lat = [float(v) for v in lattice]
+    if len(lat) < 2 or any(b <= a for a, b in zip(lat, lat[1:], strict=False)):
+        raise ValueError("the lattice needs at least two ascending values")
     if tolerance <= 0:
         raise ValueError(f"tolerance must be positive, got {tolerance}")
     if batch < 1 or start_points < 2:
         raise ValueError("batch must be >= 1 and start_points >= 2")
-    if not 0 < spread < min(target, 1 - target):
-        raise ValueError(f"spread must be between 0 and {min(target, 1 - target)}, got {spread}")
-    plan = _Plan(lo, hi, integer, notch)
-    batches: list[Batch] = []
-    next_game = first_game
-
-    def run(value: float, games: int) -> None:
-        nonlocal next_game
-        asked = int(max(1, games))
-        wins, games = (int(v) for v in play(value, next_game, asked))
-        if not (games >= 1 and 0 <= wins <= games):
-            raise ValueError(f"play({value}, {next_game}, {asked}) returned {wins} wins of {games} games")
-        b = Batch(value, next_game, games, wins)
-        next_game += games
-        batches.append(b)
-        if on_batch is not None:
-            on_batch(b, None)
-
-    def spent() -> int:
-        return sum(b.games for b in batches)
-
-    for v in grid_values(lo, hi, start_points, integer, notch):
-        run(v, batch)
-    cur = _fit(batches, target, z, spread)
+    s = _Search(play, lat, target, z, max_games, on_batch)
+    first = sorted({int(round(v)) for v in np.linspace(0, len(lat) - 1, min(start_points, len(lat)))})
+    s.grow({j: batch for j in first})
     while True:
-        if cur.bounded and cur.width <= tolerance:
+        cur = s.crossing()
+        if s.spent >= max_games:
+            reason = "budget"
             break
-        if spent() >= max_games:
+        plan, reason = _next(s, cur, tolerance, batch)
+        if not plan:
             break
-        pts = _next_values(cur, plan, target, spread)
-        near = sum(b.games for b in batches if b.value in cur.window)
-        if cur.bounded and cur.width > 0:
-            # width ~ 1/sqrt(games near the crossing): aim straight at the tolerance
-            need = near * ((cur.width / tolerance) ** 2 - 1.0)
-            per_point = min(max(need / len(pts), batch), max(near, batch))
-        else:
-            per_point = batch
-        per_point = min(per_point, max(1, (max_games - spent()) // len(pts)))
-        for v in pts:
-            run(v, int(math.ceil(per_point)))
-        cur = _fit(batches, target, z, spread)
-    if integer and math.isfinite(cur.estimate):
-        # an integer knob's answer is the two neighbouring values around the
-        # crossing, with their rates: make sure both were played
-        below = plan.snap(math.floor((cur.estimate - lo) / notch) * notch + lo)
-        played = {b.value for b in batches}
-        missing = [v for v in sorted({below, plan.snap(below + notch)}) if v not in played]
-        if missing and spent() < max_games:
-            for v in missing:
-                run(v, batch)
-            cur = _fit(batches, target, z, spread)
-    fit = _window_fit(batches, cur)
-    grid = grid_values(lo, hi, grid_points, integer, notch)
-    grid_games = _grid_games(fit, grid, cur, tolerance, target, z)
-    return TuneResult(
-        crossing=cur,
-        converged=cur.bounded and cur.width <= tolerance,
-        tolerance=tolerance,
-        games=spent(),
-        batches=tuple(batches),
-        grid_points=len(grid),
-        grid_games=grid_games,
-        lo=lo,
-        hi=hi,
-    )
+        if not s.grow(plan):
+            reason = "budget"
+            break
+    return TuneResult(s.crossing(), tuple(lat), reason, tolerance, s.spent, tuple(s.batches))
 
 
-def _points(batches: list[Batch]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    return merge_points([b.value for b in batches], [b.wins for b in batches], [b.games for b in batches])
+@dataclass
+class _Search:
+    play: PlayFn
+    lattice: list[float]
+    target: float
+    z: float
+    max_games: int
+    on_batch: Callable[[Batch], None] | None
+    samples: dict[int, Sample] = field(default_factory=dict)
+    n: dict[int, int] = field(default_factory=dict)  # game indices played per lattice index
+    batches: list[Batch] = field(default_factory=list)
+    spent: int = 0
+    per_index: float = 1.0  # games per game index (the cells of a value), learnt from the first batch
+
+    @property
+    def played(self) -> list[int]:
+        return sorted(self.samples)
+
+    def crossing(self) -> Crossing:
+        js = self.played
+        return crossing(curve([self.lattice[j] for j in js], [self.samples[j] for j in js]), self.target, self.z)
+
+    def grow(self, plan: dict[int, int]) -> bool:
+        """Play each lattice index ``j`` up to ``plan[j]`` game indices, within
+        the budget (every value cut to the same share). False when nothing fits."""
+        todo = {j: u for j, u in plan.items() if u > self.n.get(j, 0)}
+        extra = sum(u - self.n.get(j, 0) for j, u in todo.items()) * self.per_index
+        left = self.max_games - self.spent
+        if todo and extra > left:
+            scale = left / extra
+            todo = {j: self.n.get(j, 0) + int((u - self.n.get(j, 0)) * scale) for j, u in todo.items()}
+            todo = {j: u for j, u in todo.items() if u > self.n.get(j, 0)}
+        if not todo:
+            return False
+        for j, upto in sorted(todo.items()):
+            start = self.n.get(j, 0)
+            got, games = self.play(self.lattice[j], start, upto)
+            if not self.batches:
+                self.per_index = max(games / (upto - start), 1e-9)
+            self.spent += games
+            self.n[j] = upto
+            if len(got):
+                self.samples[j] = self.samples[j].join(got) if j in self.samples else got
+            b = Batch(self.lattice[j], start, upto, games, float(got.y.mean()) if len(got) else math.nan)
+            self.batches.append(b)
+            if self.on_batch is not None:
+                self.on_batch(b)
+        return True
 
 
-def _fit(batches: list[Batch], target: float, z: float, spread: float) -> Crossing:
-    """The crossing from every value played within reach of the current
-    estimate: a first fit on the bracket locates it, then the fit keeps the
-    values where that curve is within ``2 * spread`` of the target (the
-    two-point design's values sit at ``spread``), so the many games played
-    there are all used while far values cannot bend the local fit."""
-    x, w, n = _points(batches)
-    first = crossing(x, w, n, target, z=z)
-    if not (first.bounded and math.isfinite(first.estimate) and first.slope != 0):
-        return first
-    reach = abs((logit(min(target + 2 * spread, 0.99)) - logit(target)) / first.slope)
-    sel = np.abs(x - first.estimate) <= reach
-    if sel.sum() < 2:
-        return first
-    return crossing(x, w, n, target, window=(first.estimate - reach, first.estimate + reach), z=z)
+def _next(s: _Search, cur: Crossing, tolerance: float, batch: int) -> tuple[dict[int, int], str]:
+    """The next games to play, or ``({}, reason)`` to stop."""
+    js = s.played
+    xs = [s.lattice[j] for j in js]
+    if not cur.found:
+        near = [j for j, x in zip(js, xs, strict=True) if cur.covers(x)]
+        if not near:
+            # every value is clearly on one side; before saying so, the value
+            # closest to the target is checked with more games (a first look
+            # of paired games can put every value on the wrong side at once)
+            closest = js[cur.closest]
+            if s.n[closest] < CONFIRM * batch:
+                return {closest: CONFIRM * batch}, ""
+            return {}, "not reached"
+        # a value within noise of the target: more games there decide on which side it is
+        top = max(s.n[j] for j in near)
+        return {j: max(2 * top, top + batch) for j in near}, ""
+    touched = [i for i in range(len(js) - 1) if _touches(cur, xs[i], xs[i + 1])]
+    probes = {(js[i] + js[i + 1]) // 2 for i in touched if js[i + 1] - js[i] > 1}
+    if probes:
+        return {j: batch for j in sorted(probes)}, ""
+    # the set reaches a value played whose outer lattice neighbour was not: look there
+    outer = [js[0] - 1] if cur.open_low and js[0] > 0 else []
+    outer += [js[-1] + 1] if cur.open_high and js[-1] < len(s.lattice) - 1 else []
+    if outer:
+        return {j: batch for j in outer}, ""
+    # every segment the set touches, both ends: a value left at its first
+    # games because they happened to put it outside the set keeps that error
+    # (the design stops looking at it), so the values flanking the set are
+    # checked with as many games as the bracket (Karp and Kleinberg's check of
+    # the active interval's ends)
+    ends = sorted({j for i in touched for j in (js[i], js[i + 1])})
+    top = max(s.n[j] for j in ends)
+    if not (cur.open_low or cur.open_high) and cur.width <= tolerance:
+        # a set that is narrow on a first look's games is narrow by luck as
+        # often as not: the ends play CONFIRM first looks before it counts
+        if min(s.n[j] for j in ends) >= CONFIRM * batch:
+            return {}, "tolerance"
+        return {j: max(top, CONFIRM * batch) for j in ends}, ""
+    ratio = (cur.width / tolerance) ** 2 * 1.1 if math.isfinite(cur.width) else 2.0
+    want = int(math.ceil(min(max(top * ratio, top + batch), 2 * top)))
+    return {j: want for j in ends}, ""
 
 
-def _window_fit(batches: list[Batch], cur: Crossing) -> LogisticFit:
-    x, w, n = _points(batches)
-    sel = np.isin(x, np.asarray(cur.window))
-    return fit_logistic(x[sel], w[sel], n[sel])
+def _touches(cur: Crossing, a: float, b: float) -> bool:
+    """The confidence set or an observed crossing meets the segment [a, b]."""
+    return any(p <= b and q >= a for p, q in cur.pieces) or any(a <= c <= b for c in cur.crossings)
 
 
-def _next_values(cur: Crossing, plan: _Plan, target: float, spread: float) -> list[float]:
-    if not cur.bounded or not math.isfinite(cur.estimate) or cur.slope == 0:
-        if cur.bracket is not None:
-            return [plan.snap(cur.bracket.x_low), plan.snap(cur.bracket.x_high)]
-        return [plan.snap(plan.lo), plan.snap(plan.hi)]
-    d = abs((logit(target + spread) - logit(target)) / cur.slope)
-    centre = min(max(cur.estimate, plan.lo), plan.hi)
-    a, b = plan.snap(centre - d), plan.snap(centre + d)
-    if a == b:
-        # an integer knob with a steep curve: the two lattice values around the crossing
-        below = plan.snap(math.floor((centre - plan.lo) / plan.notch) * plan.notch + plan.lo)
-        a, b = below, plan.snap(below + plan.notch)
-        if a == b:
-            a = plan.snap(b - plan.notch)
-    return [a, b] if a != b else [a]
+# ----------------------------------------------------------------------- synthetic curves
 
-
-def _grid_games(fit: LogisticFit, grid: list[float], cur: Crossing, tolerance: float, target: float, z: float) -> float:
-    """Games a grid over ``grid`` needs for an interval of width ``tolerance``,
-    if the curve is ``fit``: the grid's crossing is fitted on the bracket and
-    one value on each side (as :func:`crossing` does), and its width shrinks
-    like ``1/sqrt(games per value)``."""
-    if not (math.isfinite(cur.estimate) and fit.converged):
-        return math.nan
-    g = np.asarray(grid)
-    k = int(np.searchsorted(g, cur.estimate))
-    window = g[max(0, k - 2): min(len(g), k + 2)]
-    if len(window) < 2:
-        window = g[:2] if k == 0 else g[-2:]
-    w1 = crossing_width_for_design(fit, window, 1.0, target, z)
-    if not math.isfinite(w1):
-        return math.nan
-    per_value = (w1 / tolerance) ** 2
-    return float(per_value * len(g))
-
-
-# ----------------------------------------------------------------------- synthetic model
+#: the shapes a synthetic curve can have (see SyntheticCurve.rate)
+SHAPES = ("logistic", "step", "staircase", "kink", "plateau", "bump", "flat")
 
 
 @dataclass
 class SyntheticCurve:
-    """A known win-rate curve ``rate(x) = shape((x - crossing) * direction / scale)``
-    with binomial outcomes, for checking the crossing's coverage.
+    """A known win-rate curve with paired binary outcomes.
 
-    ``shape`` is "logistic" (the fit's own model) or "probit" (a different
-    curve, to check the local fit is not relying on the model being exact).
-    ``coupling`` is the chance that game ``i``'s outcome at a value uses the
-    game's shared uniform draw (common random numbers, as a sweep's paired
-    games) rather than a fresh one; 0 gives independent points.
+    ``rate(x) = g(direction * (x - crossing) / scale)`` with ``g`` increasing
+    through the target at 0 for the monotone shapes:
+
+    - "logistic": ``expit(w + logit(target))``;
+    - "step": the target +- 0.1, one jump at 0 (flat everywhere else);
+    - "staircase": a logistic rounded to steps of width 0.5 in ``w``, one
+      jump through the target at 0 (a money target that matters only in
+      multiples of the check values);
+    - "kink": straight lines through the target, three times steeper on one side;
+    - "plateau": a logistic, but flat 2.5 points above the target over
+      ``0 <= w < 1.5`` (where a designer's lattice might sit on it);
+
+    and two that never reach the target: "bump" (peaks 12 points below it)
+    and "flat" (15 points below it everywhere).
+
+    Game ``i`` at value ``x`` is won when ``u_i < rate(x)``, with ``u_i`` the
+    game's shared uniform draw with probability ``coupling`` (common random
+    numbers) and otherwise a fresh one drawn for the rate itself, so two values
+    with the same rate play exactly the same games, as a knob that changes no
+    game does. Draws are a function of (seed, game index), so a tune and a
+    sweep with the same seed see the same games.
     """
 
+    shape: str
     crossing: float
     scale: float
     target: float = 0.5
-    direction: int = -1  # -1: the rate falls as the knob rises (money_target for the forger)
-    shape: str = "logistic"
-    coupling: float = 0.0
-    _rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0), repr=False)
+    direction: int = -1
+    coupling: float = 0.8
+    seed: int = 0
+    _cache: dict[tuple[int, ...], FloatArray] = field(default_factory=dict, repr=False, compare=False)
 
-    def rate(self, x: npt.ArrayLike) -> npt.NDArray[np.float64]:
-        # shift so that rate(crossing) == target exactly
-        v = self.direction * (np.asarray(x, dtype=np.float64) - self.crossing) / self.scale
-        if self.shape == "logistic":
-            return expit(v + logit(self.target))
-        if self.shape == "probit":
-            from scipy.stats import norm
-
-            return np.asarray(norm.cdf(v * 1.7 + norm.ppf(self.target)))
-        raise ValueError(f"shape must be 'logistic' or 'probit', got {self.shape!r}")
+    def __post_init__(self) -> None:
+        if self.shape not in SHAPES:
+            raise ValueError(f"shape must be one of {', '.join(SHAPES)}, got {self.shape!r}")
 
     def seeded(self, seed: int) -> SyntheticCurve:
-        return SyntheticCurve(self.crossing, self.scale, self.target, self.direction, self.shape, self.coupling,
-                              np.random.default_rng(seed))
+        return replace(self, seed=seed, _cache={})
 
-    def play(self, value: float, first_game: int, games: int) -> tuple[int, int]:
-        """Independent games at one value (the PlayFn of :func:`tune`)."""
-        return int(self._rng.binomial(games, float(self.rate(value)))), games
+    def rate(self, x: npt.ArrayLike) -> FloatArray:
+        w = self.direction * (np.asarray(x, dtype=np.float64) - self.crossing) / self.scale
+        lt = logit(self.target)
+        t = self.target
+        if self.shape == "logistic":
+            r = _expit(w + lt)
+        elif self.shape == "step":
+            r = np.where(w > 0, t + 0.1, t - 0.1)
+        elif self.shape == "staircase":
+            r = _expit((np.floor(2 * w) + 0.5) / 2 + lt)
+        elif self.shape == "kink":
+            r = t + np.where(w > 0, 0.12 * w, 0.04 * w)
+        elif self.shape == "plateau":
+            r = _expit(np.where(w < 0, w, np.where(w < 1.5, 0.1, w - 1.4)) + lt)
+        elif self.shape == "bump":
+            r = t - 0.25 + 0.13 * np.exp(-w * w)
+        else:
+            r = np.full_like(w, t - 0.15)
+        return np.asarray(np.clip(r, 0.01, 0.99), dtype=np.float64)
 
-    def sweep(self, xs: npt.ArrayLike, games: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """The same ``games`` game indices at every value: ``(wins per value,
-        co_wins matrix)`` with the coupling's correlation between values."""
-        xa = np.asarray(xs, dtype=np.float64)
-        p = self.rate(xa)
-        shared = self._rng.random((games, 1))
-        fresh = self._rng.random((games, len(xa)))
-        use_shared = self._rng.random((games, len(xa))) < self.coupling
-        u = np.where(use_shared, shared, fresh)
-        y = (u < p[None, :]).astype(np.float64)
-        return y.sum(axis=0), y.T @ y
+    def lattice_crossing(self, lattice: Sequence[float]) -> float:
+        """Where the straight lines between the true rates at ``lattice`` meet
+        the target (NaN when they do not): what a crossing estimates."""
+        xs = np.asarray(lattice, dtype=np.float64)
+        d = self.rate(xs) - self.target
+        for k in range(len(xs) - 1):
+            if d[k] == 0:
+                return float(xs[k])
+            if d[k] * d[k + 1] < 0:
+                return float(xs[k] + (xs[k + 1] - xs[k]) * d[k] / (d[k] - d[k + 1]))
+        return float(xs[-1]) if d[-1] == 0 else math.nan
+
+    def play(self, value: float, start: int, stop: int) -> tuple[Sample, int]:
+        """Games ``start..stop-1`` at ``value`` (the PlayFn of :func:`tune`)."""
+        idx = np.arange(start, stop, dtype=np.int64)
+        p = float(self.rate(value))
+        shared = self._uniform((0,), idx)
+        mix = self._uniform((1,), idx)
+        fresh = self._uniform((2, int(np.float64(p).view(np.uint64))), idx)
+        u = np.where(mix < self.coupling, shared, fresh)
+        return Sample.of((u < p).astype(np.float64), idx), stop - start
+
+    def sweep(self, xs: Sequence[float], games: int) -> list[Sample]:
+        """Games ``0..games-1`` at every value, paired."""
+        return [self.play(x, 0, games)[0] for x in xs]
+
+    def _uniform(self, stream: tuple[int, ...], idx: npt.NDArray[np.int64]) -> FloatArray:
+        block = 4096
+        out = np.empty(len(idx))
+        for b in np.unique(idx // block):
+            key = (*stream, int(b))
+            if key not in self._cache:
+                self._cache[key] = np.random.default_rng([self.seed, *key]).random(block)
+            sel = idx // block == b
+            out[sel] = self._cache[key][idx[sel] - b * block]
+        return out
+
+
+def _expit(v: FloatArray) -> FloatArray:
+    return np.asarray(1.0 / (1.0 + np.exp(-v)), dtype=np.float64)

@@ -9,14 +9,14 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-#: one colour per way of measuring, in the order the bars are drawn
-KIND_COLOURS = {"upgrade": "#4c72b0", "restricted": "#dd8452", "identity": "#55a868"}
+#: one colour per way of measuring, in the order the kinds are given
+PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3")
 
 
 def causal_chart(rows: pl.DataFrame, kinds: dict[str, str], sign: float, xlabel: str, title: str) -> Figure:
-    """Per subject (upgrade or identity), one bar per kind of measurement:
-    ``sign`` x the paired shift of the forger's win rate, with its 95%
-    interval. ``kinds`` maps each kind to its legend label; subjects are
+    """Per subject (e.g. a card), one bar per kind of measurement (e.g.
+    removed from the deck, never chosen): ``sign`` x the paired shift of the
+    watched seat's win rate, with its 95% interval. ``kinds`` maps each kind to its legend label; subjects are
     sorted by the size of their first kind's value, largest at the top."""
     first = next(iter(kinds))
     order = (rows.filter(pl.col("kind") == first).with_columns((sign * pl.col("shift")).alias("_v"))
@@ -35,7 +35,7 @@ def causal_chart(rows: pl.DataFrame, kinds: dict[str, str], sign: float, xlabel:
         a = np.array([sign * r["shift_lo"] for r in got])
         b = np.array([sign * r["shift_hi"] for r in got])
         lo, hi = np.minimum(a, b), np.maximum(a, b)
-        ax.barh(ys, 100 * v, height=h * 0.9, color=KIND_COLOURS.get(kind, "grey"), alpha=0.8, label=label)
+        ax.barh(ys, 100 * v, height=h * 0.9, color=PALETTE[j % len(PALETTE)], alpha=0.8, label=label)
         ax.errorbar(100 * v, ys, xerr=[100 * (v - lo), 100 * (hi - v)], fmt="none", ecolor="black", elinewidth=1,
                     capsize=2)
     ax.set_yticks(range(n), [s.replace("_", " ") for s in order])

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import polars as pl
 
 from rnsim.errors import ConfigError, RnsimError
-from rnsim.game import Knob, Outcome
+from rnsim.game import Knob, Lever, Outcome
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, OPTION_TYPES, SEATS
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.engine.view import build_view
@@ -83,6 +83,10 @@ class RedNotice:
     balance_seat: ClassVar[int] = ANGELA
     #: how a seat's role reads in prose (reports, the gate's messages)
     seat_roles: ClassVar[dict[str, str]] = {"angela": "forger", "jessah": "agent"}
+    #: `rnsim sweep`, `tune` and `levers` deal the identities as the rulebook
+    #: does (R20): every game index is then one independent game, and a change
+    #: of identities_per_game still pairs game i with game i
+    lever_setups: ClassVar[str] = "random"
 
     # A strategy's view: the engine's builder itself, so the play loop pays no
     # extra call per decision.
@@ -108,9 +112,31 @@ class RedNotice:
             elif kind == "number":
                 notch = getattr(k, "notch", None)
                 out.append(Knob(name, k.default, k.doc, low=k.lo, high=k.hi,
-                                notch=None if notch is None else float(notch)))
+                                notch=None if notch is None else float(notch),
+                                changes_setup=name == "identities_per_game"))
             else:  # a component knob (lists of ids or values)
                 out.append(Knob(name, k.default, k.doc))
+        return out
+
+    def levers(self, rules: RuleSet) -> list[Lever]:
+        """Beyond the knobs' notches: every upgrade removed from the deck, every
+        identity played as the plain identity (its power's value), and, for
+        restricted play, every upgrade never chosen while another is offered
+        (the casher of a $200k check chooses Jessah's upgrade, so both seats
+        are restricted)."""
+        comps = self.components(rules)
+        out: list[Lever] = []
+        for u in comps.upgrade_ids:
+            knobs: dict[str, Any] = {"upgrades_excluded": [*rules.upgrades_excluded, u]}
+            if rules.upgrade_copies:
+                knobs["upgrade_copies"] = {k: v for k, v in rules.upgrade_copies if k != u}
+            out.append(Lever(f"no.{u}", f"upgrade {u} removed from the deck", knobs, "upgrade", u))
+        for ident in comps.identities:
+            if ident.id not in rules.identities_plain:
+                out.append(Lever(f"plain.{ident.id}", f"identity {ident.id} -> plain identity",
+                                 {"identities_plain": [*rules.identities_plain, ident.id]}, "identity", ident.id))
+        out += [Lever(f"never-{u}", f"upgrade {u} never chosen (restricted play)", {}, "restricted", u,
+                      never=u, decision="upgrade") for u in comps.upgrade_ids]
         return out
 
     def rule_keys(self) -> tuple[str, ...]:
