@@ -90,6 +90,8 @@ RED_NOTICE_SEARCH = Matchup("Red Notice, search vs search (iterations 2)", "red_
                             (("angela", "search@iterations=2"), ("jessah", "search@iterations=2")))
 FBI_EXPERT_4 = Matchup("FBI, 4 experts", "fbi", tuple((s, "expert") for s in ("ann", "bert", "chris", "donna")),
                        setup=[4])
+FBI_EXPERT_5 = Matchup("FBI, 5 experts", "fbi", tuple((s, "expert") for s in ("ann", "bert", "chris", "donna", "emil")),
+                       setup=[5])
 
 
 class Loop:

@@ -21,6 +21,7 @@ from typing import Any
 
 from benchmarks.common import (
     FBI_EXPERT_4,
+    FBI_EXPERT_5,
     RED_NOTICE_EXPERT,
     RED_NOTICE_RANDOM,
     RED_NOTICE_SEARCH,
@@ -182,3 +183,23 @@ class FbiExpert4:
     @_unit("CPU seconds")
     def track_runner_fixed(self, m: dict[str, float]) -> float:
         return m["runner_fixed"]
+
+
+class FbiOverRedNotice:
+    """CPU per expert game of FBI at 5 players over Red Notice's (expert vs
+    expert), the two loops interleaved: how the two games' experts compare
+    on the same machine at the same moment."""
+
+    timeout = 1800
+
+    def setup_cache(self) -> dict[str, float]:
+        fbi, red = Loop(FBI_EXPERT_5), Loop(RED_NOTICE_EXPERT)
+        games = size(20, 200)
+        m = interleaved({"fbi": lambda: fbi.cpu_seconds(games), "red": lambda: red.cpu_seconds(games)}, size(1, 7))
+        return {"ratio": statistics.median(ratios(m["fbi"], m["red"]))}
+
+    setup_cache.timeout = 1800  # type: ignore[attr-defined]
+
+    @_unit("ratio of CPU per game")
+    def track_cpu_per_game(self, m: dict[str, float]) -> float:
+        return m["ratio"]

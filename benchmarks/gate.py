@@ -10,9 +10,10 @@ a clear drift (4 delta); the games of the moved cell (every cell when none
 moved) over the fixed test's, median over seeds of the mean over checks.
 
 Real (full mode): ``rnsim check`` on the shipped CI baseline
-(configs/ci/baseline.json): the same rules under other master seeds (the
-sequential test alone; the baseline's own seed is settled by the exact
-replay), games over the fixed test's games for the baseline's cells.
+(configs/ci/baseline.json) under other master seeds (the sequential test
+alone; the baseline's own seed is settled by the exact replay), for the same
+rules and for a drift (the money target at $800k): games over the fixed
+test's games for the baseline's cells.
 """
 
 from __future__ import annotations
@@ -75,7 +76,10 @@ class GateSimulated:
         return m[(design, move)]
 
 
-def real(seeds: list[int]) -> dict[str, Any]:
+def real(seeds: list[int]) -> dict[str, float]:
+    import tempfile
+    from pathlib import Path
+
     from rnsim.analysis.sequential import GateDesign
     from rnsim.drift import load_baseline, run_check
 
@@ -84,15 +88,25 @@ def real(seeds: list[int]) -> dict[str, Any]:
     design = GateDesign(delta=base.gate["delta"], alpha=base.gate["alpha"], beta=base.gate["beta"],
                         cells=len(base.cells))
     fixed = sum(design.fixed_games(c["angela_wins"] / c["games"], c["games"]) for c in base.cells)
-    games = [run_check(base_file, seed=s, echo=lambda _: None).games for s in seeds]
-    return {"games_over_fixed": statistics.median(games) / fixed}
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="rnsim-bench-gate-") as d:
+        drifted = Path(d) / "target-800k.toml"
+        drifted.write_text((ROOT / "configs/ci/config.toml").read_text().replace(
+            'extends = "../classic.toml"', f'extends = "{ROOT / "configs/classic.toml"}"\nmoney_target = 800_000'))
+        for case, config in (("same rules", None), ("money target 800k", drifted)):
+            games = [run_check(base_file, config=config, seed=s, echo=lambda _: None).games for s in seeds]
+            out[case] = statistics.median(games) / fixed
+    return out
 
 
 class GateReal:
     """``rnsim check --baseline configs/ci/baseline.json --seed S`` (S = 1,
-    2, 3; unchanged code): games used over the fixed-sample test's. Full mode
-    only (minutes)."""
+    2, 3, so the sequential test decides, not the exact replay) on the same
+    rules and with the money target at $800k (a drift): games used over the
+    fixed-sample test's. Full mode only (minutes)."""
 
+    params = [["same rules", "money target 800k"]]
+    param_names = ["case"]
     timeout = 3600
 
     def setup_cache(self) -> dict[str, Any]:
@@ -100,10 +114,10 @@ class GateReal:
 
     setup_cache.timeout = 3600  # type: ignore[attr-defined]
 
-    def setup(self, m: dict[str, Any]) -> None:
+    def setup(self, m: dict[str, Any], case: str) -> None:
         if "skip" in m:
             raise NotImplementedError(m["skip"])
 
     @_unit("ratio to the fixed test")
-    def track_games_over_fixed(self, m: dict[str, Any]) -> float:
-        return float(m["games_over_fixed"])
+    def track_games_over_fixed(self, m: dict[str, Any], case: str) -> float:
+        return float(m[case])
