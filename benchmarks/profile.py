@@ -44,7 +44,6 @@ from benchmarks.common import ROOT
 
 # (group, frame pattern): first match wins, so specific before general
 RED_NOTICE_GROUPS: list[tuple[str, str]] = [
-    ("garbage collector", r"^gc_collect|^collect_with_callback|^gc_collect_main"),
     ("dossier: C core", r"_dossier_core\.c|^py_(announce|answer|fit|start|draw|normal)"),
     ("engine: history decoding", r"CPyDef_history___|engine/history\.py"),
     ("dossier: Python (compiled)", r"CPyDef_dossier___|red_notice/dossier\.py"),
@@ -57,7 +56,6 @@ RED_NOTICE_GROUPS: list[tuple[str, str]] = [
     ("expert: other decisions", r"CPyDef_expert___|CPyDef_board___|Expert\.|rules_based|random_play|choose"),
     ("engine: new game", r"GameState___new\b|GameState\.new|___new_state|new_state \("),
     ("engine: state machine", r"CPyDef_(state|effects|frames|decision|belief)___|engine/(state|effects|frames)\.py"),
-    ("runner: rows and Parquet", r"_parquet|write_parquet|polars|_play_chunk \(|play_chunk \("),
     ("seeding (numpy SeedSequence)", r"game_seeds|SeedSequence|bit_generator"),
     ("seeding (random.Random streams)", r"^random_seed|init_by_array|_random_Random_seed"),
     ("strategies: new game", r"new_game"),
@@ -65,7 +63,6 @@ RED_NOTICE_GROUPS: list[tuple[str, str]] = [
 ]
 
 FBI_GROUPS: list[tuple[str, str]] = [
-    ("garbage collector", r"^gc_collect|^collect_with_callback|^gc_collect_main"),
     ("engine: views", r"CPyDef_view___|fbi/view\.py|build_view"),
     ("expert: the model's play-outs", r"CPyDef_model___|fbi/model\.py"),
     ("expert: agents (field agents)", r"on_agents"),
@@ -73,14 +70,15 @@ FBI_GROUPS: list[tuple[str, str]] = [
     ("expert: bids", r"on_bid"),
     ("expert: other", r"CPyDef_expert___|fbi/expert\.py|choose"),
     ("engine: state machine", r"CPyDef_state___|fbi/state\.py"),
-    ("runner: rows and Parquet", r"_parquet|write_parquet|polars|_play_chunk \(|play_chunk \("),
     ("seeding (numpy SeedSequence)", r"game_seeds|SeedSequence|bit_generator"),
     ("seeding (random.Random streams)", r"^random_seed|init_by_array|_random_Random_seed"),
     ("strategies: new game", r"new_game"),
     ("engine: outcome", r"outcome \(|___outcome"),
 ]
 
-IN_GAME = re.compile(r"^run_game \(|^_play_chunk \(|^play_chunk \(")
+RUN_GAME = re.compile(r"^run_game \(")
+IN_CHUNK = re.compile(r"^_?play_chunk \(")
+GC = re.compile(r"^gc_collect|^collect_with_callback")
 
 
 def groups_for(case: str) -> list[tuple[str, re.Pattern[str]]]:
@@ -98,7 +96,12 @@ def play(case: str, games: int, mode: str) -> None:
 
     matchup = CASES[case][0]
     if mode == "loop":
-        Loop(matchup).play(games)
+        from rnsim.play import fewer_collections, run_game
+
+        loop = Loop(matchup)
+        with fewer_collections():  # as Loop.play, keeping no outcome
+            for i in range(games):
+                run_game(loop.game, loop.rules, loop.strategies, 0, i, setup=loop.setup)
         return
     from rnsim.tournament.schedule import Chunk
     from rnsim.tournament.worker import Plan, WorkerState, play_chunk
@@ -113,11 +116,14 @@ def play(case: str, games: int, mode: str) -> None:
 
 def classify(frames: list[str], groups: list[tuple[str, re.Pattern[str]]]) -> str | None:
     """The group of one sample (frames from the root), or None when no game
-    was being played (imports, set-up). The collector's own frames come
-    without the Python stack that triggered them: counted as in-game."""
-    in_game = any(IN_GAME.search(f) for f in frames)
-    if not in_game and not any(re.search(r"gc_collect", f) for f in frames):
-        return None
+    was being played (imports, set-up). A sample in the tournament worker's
+    chunk but outside any game is the runner's (rows, Parquet). The
+    collector's own frames come without the Python stack that triggered
+    them: counted as in-game (the games are what allocates)."""
+    if any(GC.search(f) for f in frames):
+        return "garbage collector"
+    if not any(RUN_GAME.search(f) for f in frames):
+        return "runner: rows and Parquet" if any(IN_CHUNK.search(f) for f in frames) else None
     for name, pattern in groups:
         if any(pattern.search(f) for f in frames):
             return name
@@ -263,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("profile: --games must be at least 1")
     if a.what == "games":
         play(a.case, games, a.mode)
+        sys.stdout.flush()
+        os._exit(0)  # no interpreter shutdown: its collections would count as the games' in a profile
     elif a.what == "pyspy":
         pyspy(a.case, games, a.mode, a.rate, a.keep)
     else:
