@@ -134,12 +134,13 @@ class Scaling:
 
 # --------------------------------------------------------------------------- memory
 
-#: runs rnsim's CLI and, on its way out, prints this process's own peak RSS
-#: (getrusage of itself: the parent alone, never its workers)
+#: runs rnsim's CLI and, on its way out, prints its pid and its own peak RSS
+#: (getrusage of itself: the parent alone, never its workers; a worker forked
+#: from it that exits the same way prints its own pid, and is not read)
 PEAK_RSS_CLI = (
-    "import atexit, resource, sys\n"
+    "import atexit, os, resource, sys\n"
     "atexit.register(lambda: sys.stderr.write("
-    "f'\\nrnsim-peak-rss-kib {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'))\n"
+    "f'\\nrnsim-peak-rss-kib {os.getpid()} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'))\n"
     "from rnsim.cli import main\n"
     "main()\n"
 )
@@ -177,7 +178,10 @@ def run_cli(args: list[str], cwd: Path) -> dict[str, float]:
         err.seek(0)
         text = err.read()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    peak = [line.split()[1] for line in text.splitlines() if line.startswith("rnsim-peak-rss-kib ")]
+    peak = [line.split()[2] for line in text.splitlines() if line.startswith(f"rnsim-peak-rss-kib {p.pid} ")]
+    others = [line for line in text.splitlines() if line.startswith("rnsim-peak-rss-kib ") and str(p.pid) not in line]
+    if others:
+        sys.stderr.write(f"benchmark: ignored the peak RSS of other processes: {others}\n")
     if p.returncode != 0 or not peak:
         raise RuntimeError(f"rnsim {' '.join(args)} failed ({p.returncode}):\n{text[-3000:]}")
     return {"parent_mb": int(peak[-1]) / 1024, "tree_rss_mb": tree_rss / 1024, "tree_pss_mb": tree_pss / 1024,
