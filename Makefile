@@ -48,8 +48,18 @@ lint: install
 	$(BIN)/ruff check rnsim strategies tests setup.py
 	$(BIN)/mypy
 
+# The benchmark suite (benchmarks/, airspeed velocity; docs/performance.md).
+# `make bench` runs it in full and keeps the results in .asv/results under the
+# current commit (`.venv/bin/asv publish && .venv/bin/asv preview`: each
+# benchmark plotted over commits); `make bench MODE=short` (CI) runs each
+# benchmark once at small sizes and keeps nothing.
+MODE ?= full
+ASV_FLAGS_full = --set-commit-hash=$$(git rev-parse HEAD)
+ASV_FLAGS_short = --quick --dry-run
 bench: install
-	$(BIN)/rnsim bench
+	$(BIN)/python -c "import asv" 2>/dev/null || $(BIN)/python -m pip install --quiet -e ".[$(EXTRAS),bench]"
+	$(BIN)/asv machine --yes >/dev/null
+	RNSIM_BENCH=$(MODE) $(BIN)/asv run --python=same --show-stderr $(ASV_FLAGS_$(MODE))
 
 # The balance gate (run by .ci/run): `make check-balance` tests the current code
 # against configs/ci/baseline.json (Red Notice) and configs/ci/fbi-baseline.json
