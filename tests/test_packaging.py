@@ -98,7 +98,7 @@ def test_the_installed_copy_runs_pure_and_its_manifest_says_why(built: tuple[Pat
     r = subprocess.run([sys.executable, "-c", code, str(site)], cwd=cwd, capture_output=True, text=True,
                        env={**env, "PYTHONPATH": str(site)})
     assert r.returncode == 0, r.stderr[-3000:]
-    p = json.loads((cwd / "run" / "manifest.json").read_text())["sessions"][0]["provenance"]
+    p = json.loads((cwd / "run" / "manifest.json").read_text())["invocations"][0]["provenance"]
     assert p["build"] == dict.fromkeys(("engine", "strategies", "fbi-engine", "fbi-strategies"), "pure")
     assert set(p["build_pure_why"].values()) == {"not built"}
     assert p["git"] is None
