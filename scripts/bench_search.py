@@ -463,7 +463,7 @@ def main() -> None:
     k.add_argument("--kinds", default=STAKE_KINDS, help="decision kinds played out (comma-separated)")
     k.add_argument("--seat", choices=("angela", "jessah", "both"), default="both", help="whose decisions")
     k.add_argument("--leak", type=float, default=10.0,
-                   help="Jessah's worlds from the weighted belief with this leak (0: uniform, as before)")
+                   help="Jessah's worlds from the weighted belief with this leak (0: uniform over the public belief)")
     k.add_argument("--memory", action=argparse.BooleanOptionalAction, default=True,
                    help="rollouts start from the deciding player's expert memory (search's 'memory')")
     k.add_argument("--workers", type=int, default=2)

@@ -315,7 +315,7 @@ def test_the_forger_spends_her_security_at_once_on_a_radar_drawn_from_her_stream
             again = Expert()
             again.new_game(0, random.Random(seed))
             assert again.choose(v, s.pending) == got  # the same stream, the same radar
-            if s.pending.kind == "angela_security":  # the old habit: below the cap, gain
+            if s.pending.kind == "angela_security":  # SPEND_AT_ONCE off: below the cap, gain
                 assert keeper.choose(v, s.pending) == "gain"
         assert drawn == radars  # any of them, not a fixed pick
 

@@ -513,7 +513,7 @@ class Dossier:
         # The effective sample size, 1 / sum(w^2), against half the guesses.
         # Summed plainly, n non-negative terms are off by at most ~n ulps of
         # the sum; only a size that close to the threshold needs fsum's
-        # exact sum to decide as before.
+        # exact sum to decide.
         sq = 0.0
         for x in w:
             sq += x * x

@@ -1,5 +1,5 @@
-"""FBI's rule knobs: defaults are the rulebook's values and FBI-RULINGS.md's
-readings; a variant is a rule set with some knobs changed."""
+"""FBI's rule knobs: defaults are the rulebook's values and the rulings'
+(F1..F16, docs/reference/rulings.md); a variant is a rule set with some knobs changed."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ through three phases, each a sequence of decisions indexed by ``step``:
   one of his remaining agents and must arrest in its colour if he can (F7, F8).
 
 A decision with a single legal answer is answered by the rules themselves
-(no strategy is asked). Ruling ids: F1.. (shared/rules/FBI-RULINGS.md) and
+(no strategy is asked). Ruling ids: F1..F16 (docs/reference/rulings.md) and
 FR1.. (our readings, docs/games/fbi.md).
 
 Option encodings (stable; strategies and positions rely on them):

@@ -1,4 +1,4 @@
-"""Scenario tests, one per rulebook clause and example (F1..F16: FBI-RULINGS.md;
+"""Scenario tests, one per rulebook clause and example (F1..F16: docs/reference/rulings.md#fbi-f1f16;
 FR1..: docs/games/fbi.md)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One scenario per ruling R1..R27 of shared/rules/RULINGS.md, set up from a
+"""One scenario per ruling R1..R27 of docs/reference/rulings.md, set up from a
 position and driven by scripted answers."""
 
 from __future__ import annotations

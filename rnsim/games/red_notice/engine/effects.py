@@ -23,7 +23,7 @@ upgrades
                        announcement names.
 
 A permanent card's hooks run once per effect however many copies Jessah
-holds. Ruling ids (R1..R25) refer to shared/rules/RULINGS.md.
+holds. Ruling ids (R1..R27) are those of docs/reference/rulings.md.
 """
 
 from __future__ import annotations

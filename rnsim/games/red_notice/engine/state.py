@@ -13,7 +13,7 @@ Frames are typed objects with named fields, one class per kind
 (rnsim/games/red_notice/engine/frames.py); cloning copies the few that change
 and shares the rest. Each kind has a ``_s_<name>`` step handler (advance, or
 return a Decision) and, if it asks, an ``_a_<name>`` answer handler.
-Ruling ids (R1..R25) refer to shared/rules/RULINGS.md.
+Ruling ids (R1..R27) are those of docs/reference/rulings.md.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ Two kinds of knob:
 
 Component knobs left at their defaults are omitted from :meth:`RuleSet.to_dict`
 (and so from the rules hash, manifests and saved positions): a rule set that
-does not use them hashes and prints exactly as before they existed.
+does not use them hashes and prints as if they did not exist.
 """
 
 from __future__ import annotations
@@ -244,7 +244,7 @@ class RuleSet:
 
 
 def knob_docs() -> str:
-    """A Markdown table of every knob, for the README and `rnsim rules`."""
+    """A Markdown table of every knob: docs/reference/rules.md holds it (tests/test_docs.py checks)."""
     lines = ["| knob | default | allowed | notch | meaning |", "|---|---|---|---|---|"]
     for name, k in KNOBS.items():
         if k.kind == "number":
