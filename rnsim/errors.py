@@ -3,7 +3,9 @@ the key and what is allowed, so a designer can fix it without reading code."""
 
 from __future__ import annotations
 
+import difflib
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -51,3 +53,19 @@ def read_utf8(path: os.PathLike[str] | str, error: type[RnsimError] = RnsimError
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise error(f"{p}: not UTF-8 text (byte 0x{data[e.start]:02x} on line {line}); save it as UTF-8") from None
+
+
+def shown_path(path: os.PathLike[str] | str) -> str:
+    """A file as messages name it: relative to the current directory when it
+    is inside it (a config names files relative to itself, which makes their
+    paths absolute), else as it is."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
+
+
+def did_you_mean(word: str, choices: Iterable[object]) -> str:
+    """\" (did you mean 'Paris'?)\" when one of ``choices`` is close to ``word``, else ""."""
+    close = difflib.get_close_matches(word, [str(c) for c in choices], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rnsim.errors import ComponentError
+from rnsim.errors import ComponentError, did_you_mean, shown_path
 
 FILES = ("agents.toml", "characters.toml", "bonus.toml")
 PURPLE = -1
@@ -112,12 +112,12 @@ def load_components(source: str | Path = "classic") -> Components:
     for fname in FILES:
         f = folder / fname
         if not f.is_file():
-            raise ComponentError(f"{f}: missing (an FBI component set needs {', '.join(FILES)})")
+            raise ComponentError(f"{shown_path(f)}: missing (an FBI component set needs {', '.join(FILES)})")
         try:
             with f.open("rb") as fh:
                 raw[fname] = tomllib.load(fh)
         except tomllib.TOMLDecodeError as e:
-            raise ComponentError(f"{f}: not valid TOML: {e}") from None
+            raise ComponentError(f"{shown_path(f)}: not valid TOML: {e}") from None
     comps = build_components(raw, name=folder.name, folder=folder)
     _CACHE[key] = comps
     return comps
@@ -125,7 +125,7 @@ def load_components(source: str | Path = "classic") -> Components:
 
 class _Ctx:
     def __init__(self, folder: Path | None, fname: str) -> None:
-        self.path = str(folder / fname) if folder else fname
+        self.path = shown_path(folder / fname) if folder else fname
 
     def err(self, key: str, msg: str) -> ComponentError:
         return ComponentError(f"{self.path}: {key}: {msg}")
@@ -136,7 +136,8 @@ class _Ctx:
             raise self.err(f"[{key}]", "missing table")
         for k in t:
             if k not in allowed:
-                raise self.err(f"{key}.{k}", f"unknown key; allowed: {', '.join(sorted(allowed))}")
+                raise self.err(f"{key}.{k}",
+                               f"unknown key{did_you_mean(k, allowed)}; allowed: {', '.join(sorted(allowed))}")
         return t
 
     def ints(self, value: Any, key: str, nonzero: bool = False) -> list[int]:

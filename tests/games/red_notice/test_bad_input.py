@@ -96,6 +96,27 @@ def test_not_toml(tmp_path):
     assert "not valid TOML" in msg
 
 
+def test_a_folder_beside_the_config_is_named_as_the_designer_knows_it(tmp_path, monkeypatch):
+    """A config names its folder relative to itself; run from the config's
+    folder, the message names the file from there (not an absolute path)
+    and suggests the closest name: a city, a key, an effect, a colour."""
+    from rnsim.config import load_config
+    from rnsim.errors import ConfigError
+
+    for fname, old, new, hint in [("tokens.toml", "radars = 6", "radar = 6", "'radars'"),
+                                  ("identities.toml", 'effect = "pilot"', 'effect = "pilott"', "'pilot'"),
+                                  ("checks.toml", "red = [", "redd = [100000]\nred = [", "'red'")]:
+        assert f"(did you mean {hint}?)" in component_error(tmp_path / fname, fname, old, new), fname
+    study = tmp_path / "study"
+    broken_set(study, "map.toml", '"Helsinki|Ulaanbaatar"', '"Helsinki|Ulanbaatar"')
+    (study / "study.toml").write_text('[run]\ngames = 2\n\n[rules]\ncomponents = "broken"\n')
+    monkeypatch.chdir(study)
+    with pytest.raises(ConfigError) as e:
+        load_config("study.toml")
+    assert str(e.value).startswith("broken/map.toml: routes[28]: unknown city 'Ulanbaatar'")
+    assert "(did you mean 'Ulaanbaatar'?)" in str(e.value)
+
+
 # ------------------------------------------------------------------ rule knobs
 
 

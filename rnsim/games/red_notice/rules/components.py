@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rnsim.errors import ComponentError, read_utf8
+from rnsim.errors import ComponentError, did_you_mean, read_utf8, shown_path
 
 # Action kinds printed on card halves.
 CHECK, BANK, SECURITY, MOVEMENT, JOKER = range(5)
@@ -230,11 +230,11 @@ def load_components(source: str | Path = "classic") -> Components:
     for fname in FILES:
         f = folder / fname
         if not f.is_file():
-            raise ComponentError(f"{f}: missing (a component set needs {', '.join(FILES)})")
+            raise ComponentError(f"{shown_path(f)}: missing (a component set needs {', '.join(FILES)})")
         try:
             raw[fname] = tomllib.loads(read_utf8(f, ComponentError))
         except tomllib.TOMLDecodeError as e:
-            raise ComponentError(f"{f}: not valid TOML: {e}") from None
+            raise ComponentError(f"{shown_path(f)}: not valid TOML: {e}") from None
     comps = build_components(raw, name=folder.name, folder=folder)
     _CACHE[key] = comps
     return comps
@@ -242,7 +242,7 @@ def load_components(source: str | Path = "classic") -> Components:
 
 class _Ctx:
     def __init__(self, folder: Path | None, fname: str) -> None:
-        self.path = str(folder / fname) if folder else fname
+        self.path = shown_path(folder / fname) if folder else fname
 
     def err(self, key: str, msg: str) -> ComponentError:
         return ComponentError(f"{self.path}: {key}: {msg}")
@@ -250,7 +250,8 @@ class _Ctx:
     def keys(self, table: dict[str, Any], allowed: set[str], where: str, required: set[str]) -> None:
         for k in table:
             if k not in allowed:
-                raise self.err(f"{where}{k}", f"unknown key; allowed keys: {', '.join(sorted(allowed))}")
+                raise self.err(f"{where}{k}", f"unknown key{did_you_mean(k, allowed)}; allowed keys: "
+                                              f"{', '.join(sorted(allowed))}")
         for k in sorted(required):
             if k not in table:
                 raise self.err(f"{where}{k}", "missing")
@@ -318,7 +319,7 @@ def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | N
         a, b = (p.strip() for p in parts)
         for x in (a, b):
             if x not in index:
-                raise cx.err(key, f"unknown city {x!r} in route {r!r}")
+                raise cx.err(key, f"unknown city {x!r} in route {r!r}{did_you_mean(x, index)}")
         if a == b:
             raise cx.err(key, f"route {r!r} joins a city to itself")
         pair = (min(index[a], index[b]), max(index[a], index[b]))
@@ -389,7 +390,8 @@ def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | N
     for colour, lst in vals.items():
         key = f"values.{colour}"
         if colour not in colours:
-            raise cx.err(key, f"colour {colour!r} has no continent; map colours are: {', '.join(colours)}")
+            raise cx.err(key, f"colour {colour!r} has no continent{did_you_mean(colour, colours)}; map colours "
+                              f"are: {', '.join(colours)}")
         cx.typed(lst, list, key, "an array of dollar values")
         for v in lst:
             if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
@@ -412,7 +414,8 @@ def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | N
             raise cx.err(where + "id", f"duplicate identity id {iid!r}")
         eff = cx.typed(d["effect"], str, where + "effect", "a string")
         if eff not in IDENTITY_EFFECTS:
-            raise cx.err(where + "effect", f"unknown effect {eff!r}; known effects: {', '.join(IDENTITY_EFFECTS)}")
+            raise cx.err(where + "effect", f"unknown effect {eff!r}{did_you_mean(eff, IDENTITY_EFFECTS)}; known "
+                                           f"effects: {', '.join(IDENTITY_EFFECTS)}")
         moves = cx.typed(d["moves"], int, where + "moves", "a whole number")
         if not 0 <= moves <= 10:
             raise cx.err(where + "moves", f"must be 0..10, got {moves}")
@@ -439,7 +442,8 @@ def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | N
         uids.add(uid)
         eff = cx.typed(d["effect"], str, where + "effect", "a string")
         if eff not in UPGRADE_EFFECTS:
-            raise cx.err(where + "effect", f"unknown effect {eff!r}; known effects: {', '.join(UPGRADE_EFFECTS)}")
+            raise cx.err(where + "effect", f"unknown effect {eff!r}{did_you_mean(eff, UPGRADE_EFFECTS)}; known "
+                                           f"effects: {', '.join(UPGRADE_EFFECTS)}")
         kind = cx.typed(d["kind"], str, where + "kind", "a string")
         expected = "permanent" if UPGRADE_EFFECTS[eff].PERMANENT else "immediate"
         if kind != expected:
