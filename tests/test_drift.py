@@ -242,3 +242,13 @@ def test_compare_cli(tmp_path: Path) -> None:
                                   "--no-progress"])
     assert r.exit_code == 0, r.output
     assert "target-800k − classic" in r.output and "**all cells**" in r.output
+
+
+def test_the_variance_the_pairing_removed_is_never_a_negative_share() -> None:
+    """A cell where paired games varied more than independent ones would
+    (few games, by chance) reads "none", as the overall sentence says,
+    never "-39%"."""
+    from rnsim.drift.markdown import variance_removed_text
+
+    assert variance_removed_text(-0.39) == "none" and variance_removed_text(0.0) == "none"
+    assert variance_removed_text(0.614) == "61%" and variance_removed_text(None) == "n/a"

@@ -25,6 +25,15 @@ def _pts(x: float) -> str:
     return "n/a" if math.isnan(x) else f"{100 * x:+.1f}"
 
 
+def variance_removed_text(share: float | None) -> str:
+    """The share of the variance the pairing removed, for a table cell:
+    "none" when the paired variance is as large or larger (a negative share
+    is no removal; it happens on few games by chance)."""
+    if share is None or math.isnan(share):
+        return "n/a"
+    return "none" if share <= 0 else f"{100 * share:.0f}%"
+
+
 def _seat_pct(r: dict[str, object], seat: str) -> str:
     """A seat's win rate in a row of the comparison, "–" where the seat is not
     in the cell's games (its strategy is null: FBI's fourth seat at 3 players)."""
@@ -138,7 +147,7 @@ def comparison_text(cfg: RunConfig, results: pl.LazyFrame, reference: str, table
         for r in t.iter_rows(named=True):
             everything = r[setup_col] == ALL
             strategies = "all" if everything else " vs ".join(str(r[c]) for c in strategy_cols if r[c] is not None)
-            removed = "n/a" if r["variance_removed"] is None else f"{100 * r['variance_removed']:.0f}%"
+            removed = variance_removed_text(r["variance_removed"])
             label = "**all cells**" if everything else r[setup_col]
             lines.append(
                 f"| {label} | {strategies} | {r['games']:,} | {_pct(r['rate_ref'])} | {_pct(r['rate_var'])} | "

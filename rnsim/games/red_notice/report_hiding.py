@@ -45,6 +45,18 @@ SLOW_GAMES = 12
 LEAK = 1.0
 Z95 = 1.959963984540054
 
+
+def removal_words(leak: float) -> str:
+    """What the belief assumes a white radar removed with no announcement
+    says about Angela, in words: nothing at a likelihood ratio of 1 (the
+    expert forger's habit), else how much likelier it makes her near it."""
+    if leak == 1.0:
+        return ("a white radar removed with no announcement says nothing of where she is (the expert forger "
+                "removes one drawn at random)")
+    return (f"a white radar removed with no announcement makes her {leak:g} times as likely on that continent or "
+            "next to it")
+
+
 #: event kinds, most telling first: a window of play holding several is
 #: counted under the first (e.g. a capture ends a movement)
 KINDS = (
@@ -254,9 +266,8 @@ def section(ctx: Any) -> Any:
     return Section("How well hidden is Angela?", [
         Para(f"The entropy of Jessah's belief about Angela's city, from public facts only: 0 bits when she is pinned "
              f"down, {top:.1f} bits when she could be anywhere ({n_cities} cities); each bit halves where she can "
-             f"be. The belief assumes Angela walks at random among her options and that a white radar removed "
-             f"with no announcement makes her {LEAK:g} times as likely on that continent or next to it (the expert "
-             f"forger's habit). Measured on {n} games replayed with this cell's rules and strategies."),
+             f"be. The belief assumes Angela walks at random among her options and that {removal_words(LEAK)}. "
+             f"Measured on {n} games replayed with this cell's rules and strategies."),
         Figure(ctx.figure("hiding", "rnsim.games.red_notice.report_hiding:entropy_chart", by_round, top,
                           f"How well hidden is Angela — {ctx.cell_label}"),
                "Entropy of Jessah's belief at the end of each round, over the games still in play: the mean with "

@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 
 from rnsim.games.red_notice.engine import weighted
 from rnsim.games.red_notice.game import GAME
-from rnsim.games.red_notice.report_hiding import KINDS, classify, information_bits, measure, trace_game
+from rnsim.games.red_notice.report_hiding import (
+    KINDS,
+    LEAK,
+    classify,
+    information_bits,
+    measure,
+    removal_words,
+    trace_game,
+)
 from rnsim.strategy import load_strategy
 
 N = 12  # a small map for hand-built beliefs
@@ -72,3 +80,11 @@ def test_traced_entropy_stays_within_the_public_belief():
     by_round, by_kind = measure(GAME, rules, strats, 1, 6)
     assert by_round["round"].to_list()[:3] == [1, 2, 3] and by_round["games"][0] == 6
     assert set(by_kind["kind"]) <= set(KINDS) and (by_kind["events"] > 0).all()
+
+
+def test_the_section_says_a_removal_tells_nothing_when_it_is_read_so():
+    """The section's caption follows LEAK: at 1 a removal says nothing (no
+    "1 times as likely"); above 1 it gives the ratio."""
+    assert "says nothing" in removal_words(1.0) and "times" not in removal_words(1.0)
+    assert "10 times as likely" in removal_words(10.0)
+    assert ("says nothing" in removal_words(LEAK)) == (LEAK == 1.0)
