@@ -252,3 +252,15 @@ def test_the_variance_the_pairing_removed_is_never_a_negative_share() -> None:
 
     assert variance_removed_text(-0.39) == "none" and variance_removed_text(0.0) == "none"
     assert variance_removed_text(0.614) == "61%" and variance_removed_text(None) == "n/a"
+
+
+def test_compare_of_one_game_per_cell_is_refused_before_playing(tmp_path: Path) -> None:
+    """A paired interval needs two games a cell: one is bad input (exit 2,
+    one line naming --games), not a traceback after the games are played."""
+    a = write(tmp_path, "classic.toml")
+    b = write(tmp_path, "target-800k.toml", "money_target = 800_000")
+    r = CliRunner().invoke(main, ["compare", str(a), str(b), "--games", "1", "--out", str(tmp_path / "run"),
+                                  "--no-progress"])
+    assert r.exit_code == 2, r.output
+    assert "needs at least 2 games per cell, got 1 (--games" in r.output
+    assert not (tmp_path / "run").exists()

@@ -60,6 +60,9 @@ def compare_config(paths: Sequence[Path], *, games: int | None = None, seed: int
     if out is None:
         stem = "-vs-".join(p.stem for p in paths) if len(paths) > 1 else paths[0].stem
         cfg = replace(cfg, out=Path("runs") / f"compare-{stem}")
+    if cfg.games < 2:  # a paired interval needs the spread of at least two differences per cell
+        raise ConfigError(f"games: a paired comparison needs at least 2 games per cell, got {cfg.games} "
+                          f"(--games, or run.games in {paths[0]})")
     return cfg
 
 
