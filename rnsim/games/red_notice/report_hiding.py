@@ -152,7 +152,9 @@ def trace_game(state: Any, strategies: Sequence[Any], leak: float = LEAK) -> tup
 def measure(game: Any, rules: Any, strategies: Sequence[Any], master_seed: int, games: int,
             leak: float = LEAK) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Replay games ``0..games-1`` (setups drawn from the chance stream) and
-    return the entropy by round and the bits by event kind, with intervals."""
+    return the entropy by round and the bits by event kind, with intervals.
+    A game in which a strategy raises or answers illegally is left out (the
+    run counts it as an error game; the report's errors section names it)."""
     from rnsim.seeding import game_seeds
 
     rounds: list[list[float]] = []
@@ -162,7 +164,10 @@ def measure(game: Any, rules: Any, strategies: Sequence[Any], master_seed: int, 
         for seat, (s, x) in enumerate(zip(strategies, seeds.seats, strict=True)):
             s.new_game(seat, random.Random(x))
         state = game.new_state(rules, random.Random(seeds.chance), seed=seeds.chance, log=True)
-        r, ev = trace_game(state, strategies, leak)
+        try:
+            r, ev = trace_game(state, strategies, leak)
+        except Exception:  # noqa: BLE001 - any strategy failure ends that game's replay, as it ended the game
+            continue
         rounds.append(r)
         for k, b in ev:
             bits.setdefault(k, []).append(b)
@@ -177,13 +182,17 @@ def measure(game: Any, rules: Any, strategies: Sequence[Any], master_seed: int, 
         xs = np.array(bits.get(k, []))
         if len(xs):
             m, h = _mean_ci(xs)
-            by_kind.append({"kind": k, "events": len(xs), "per_game": len(xs) / games, "mean_bits": m,
+            by_kind.append({"kind": k, "events": len(xs), "per_game": len(xs) / len(rounds), "mean_bits": m,
                             "lo": m - h, "hi": m + h})
     schema_r = {"round": pl.Int64, "games": pl.Int64, "mean_bits": pl.Float64, "lo": pl.Float64,
                 "hi": pl.Float64, "p10": pl.Float64, "p90": pl.Float64}
     schema_k = {"kind": pl.Utf8, "events": pl.Int64, "per_game": pl.Float64, "mean_bits": pl.Float64,
                 "lo": pl.Float64, "hi": pl.Float64}
     return pl.DataFrame(by_round, schema=schema_r), pl.DataFrame(by_kind, schema=schema_k)
+
+
+def _games(n: int) -> str:
+    return f"{n:,} game" if n == 1 else f"{n:,} games"
 
 
 def _mean_ci(xs: np.ndarray) -> tuple[float, float]:
@@ -267,7 +276,7 @@ def section(ctx: Any) -> Any:
         Para(f"The entropy of Jessah's belief about Angela's city, from public facts only: 0 bits when she is pinned "
              f"down, {top:.1f} bits when she could be anywhere ({n_cities} cities); each bit halves where she can "
              f"be. The belief assumes Angela walks at random among her options and that {removal_words(LEAK)}. "
-             f"Measured on {n} games replayed with this cell's rules and strategies."),
+             f"Measured on {_games(int(by_round['games'][0]))} replayed with this cell's rules and strategies."),
         Figure(ctx.figure("hiding", "rnsim.games.red_notice.report_hiding:entropy_chart", by_round, top,
                           f"How well hidden is Angela — {ctx.cell_label}"),
                "Entropy of Jessah's belief at the end of each round, over the games still in play: the mean with "

@@ -88,3 +88,20 @@ def test_the_section_says_a_removal_tells_nothing_when_it_is_read_so():
     assert "says nothing" in removal_words(1.0) and "times" not in removal_words(1.0)
     assert "10 times as likely" in removal_words(10.0)
     assert ("says nothing" in removal_words(LEAK)) == (LEAK == 1.0)
+
+
+def test_a_strategy_that_raises_leaves_its_games_out_of_the_replay():
+    """A plugin that raises in some games (the run's error games) does not
+    stop the report: the replay leaves those games out and counts the rest."""
+    from rnsim_strategies.red_notice.base import RedNoticeStrategy
+
+    class BankFails(RedNoticeStrategy):
+        def on_bank(self, view, decision):
+            if self.rng.random() < 0.5:
+                raise RuntimeError("a plugin's bug")
+            return super().on_bank(view, decision)
+
+    rules = GAME.rules({}, "test")
+    by_round, by_kind = measure(GAME, rules, [BankFails(), load_strategy("rule")], 1, 12)
+    assert 0 < by_round["games"][0] < 12
+    assert ((by_kind["per_game"] * by_round["games"][0]).round(6) == by_kind["events"]).all()
