@@ -357,3 +357,17 @@ def test_every_game_declares_knobs_the_levers_commands_can_move(name: str) -> No
             assert k.default in k.choices, k.name
     k = numeric[0]
     assert refusal(game, rules, {k.name: int(k.default + k.notch)}) is None
+
+
+def test_the_levers_commands_take_a_config_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rnsim sweep classic` from an empty folder plays the example config, as
+    `rnsim run classic` does; an unknown name lists the built-in ones."""
+    monkeypatch.chdir(tmp_path)
+    r = _cli("sweep", "classic", "--knob", "money_target", "--values", "800000,1000000", "--games", 2,
+             "--workers", 1)
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "runs" / "classic-sweep-money_target" / "tables" / "sweep.csv").is_file()
+    for command in ("sweep", "tune", "levers"):
+        r = _cli(command, "no-such-config", "--knob", "money_target") if command != "levers" else \
+            _cli(command, "no-such-config")
+        assert r.exit_code == 2 and "built-in configs: classic, fbi, large" in r.output, (command, r.output)

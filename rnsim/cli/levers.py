@@ -49,6 +49,14 @@ def _check_target(target: float | None) -> None:
         raise ConfigError(f"--target: {e}") from None
 
 
+def _config_file(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    """CONFIG as every command reads it: a file, or a bare name (NAME.toml
+    here, else the example config NAME)."""
+    from rnsim.examples import resolve_config
+
+    return resolve_config(value)
+
+
 def _game(config: Path, variant: str | None = None) -> Any:
     """The config's game, once its rule set is known to be readable (and the
     variant named, when it has several)."""
@@ -95,7 +103,7 @@ def _pooled_note(cfg: Any) -> str:
 
 
 @click.command()
-@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("config", type=click.Path(dir_okay=False, path_type=Path), callback=_config_file)
 @click.option("--knob", multiple=True, help="The numeric knob to sweep (twice for a two-knob grid).")
 @click.option("--values", multiple=True, help='Values: "a,b,c" or "start:stop:step" (stop included), one per --knob.')
 @click.option("--target", type=float, default=None,
@@ -160,7 +168,7 @@ def _fmt(v: Any) -> str:
 
 
 @click.command()
-@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("config", type=click.Path(dir_okay=False, path_type=Path), callback=_config_file)
 @click.option("--knob", required=True, help="The numeric knob to tune.")
 @click.option("--target", type=float, default=None,
               help="The rate to reach (default: a balanced game's, e.g. 0.5 for two seats).")
@@ -269,7 +277,7 @@ def _values(c: Any, knob: str) -> Any:
 
 
 @click.command()
-@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("config", type=click.Path(dir_okay=False, path_type=Path), callback=_config_file)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run directory (default runs/<config>-levers).")
 @click.option("--restricted", is_flag=True,
