@@ -163,3 +163,14 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     assert imports_of(p) == [(2, "rnsim.cli")]
     assert layer_of("rnsim.cli.run") > layer_of("rnsim.tournament.worker")  # type: ignore[operator]
     assert layer_of("rnsim.games.red_notice.report") == 5
+
+
+def test_the_command_line_starts_without_scipy() -> None:
+    """scipy.stats takes most of a second to import: `rnsim --version`, and
+    every command that computes no normal quantile, start without it."""
+    import subprocess
+    import sys
+
+    code = "import sys, rnsim.cli; print(sorted(m for m in ('scipy.stats', 'scipy.optimize') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", out

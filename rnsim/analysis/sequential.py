@@ -70,12 +70,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.stats import norm
 
+from rnsim.analysis._normal import norm
+from rnsim.analysis.stats import Z95
 from rnsim.errors import ConfigError
-
-Z95 = float(norm.ppf(0.975))
 
 DRIFT, NO_DRIFT, UNDECIDED = "drift", "no drift", "undecided"
 VERDICT_NAMES = {1: DRIFT, -1: NO_DRIFT, 0: UNDECIDED}  # cell state codes
@@ -150,6 +148,8 @@ class GateDesign:
         hi = 1.0
         while shortfall(hi) > 0:
             hi *= 2
+        from scipy.optimize import brentq
+
         return float(brentq(shortfall, 1e-9, hi, xtol=1e-6))
 
     def baseline_games_needed(self, p0: float, factor: float = 4.0) -> int:

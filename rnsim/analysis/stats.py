@@ -15,7 +15,8 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 import polars as pl
-from scipy.stats import norm
+
+from rnsim.analysis._normal import norm
 
 #: two-sided 95% normal quantile, norm.ppf(0.975), written out so the default is
 #: the same bit pattern everywhere (and importable without calling scipy).
