@@ -1,31 +1,36 @@
 """Every example in the docs runs, so the docs cannot go stale.
 
 The fenced blocks of README.md and docs/**/*.md are run page by page, in
-order, in a fresh folder holding a copy of configs/, with the `rnsim` of the
-interpreter running the tests first on the PATH:
+order, in a fresh project folder as `rnsim init` writes it (classic.toml,
+fbi.toml, variants/, ci/: what a reader has after the README's quick start,
+and what configs/ holds in a checkout), with the `rnsim` of the interpreter
+running the tests first on the PATH:
 
 - ```sh (or bash, shell, console): each command (a line; a trailing \\
   continues it) must exit 0, or the code an ``<!-- exit: N -->`` comment
-  right before the block declares;
-- ```python: run in one namespace per page, with the page's folder as the
-  current directory and on sys.path; a block whose first line is a comment
-  naming a .py file (``# hunter_lib/cautious.py``) is that file, written, not
-  run;
+  right before the block declares; ``cd DIR`` moves the rest of the page
+  into DIR, as it would a reader's shell;
+- ```python: run in one namespace per page, with the page's current folder
+  as the current directory and on sys.path; a block whose first line is a
+  comment naming a .py file (``# hunter_lib/cautious.py``) is that file,
+  written, not run;
 - ```toml: parsed; with ``title="name.toml"`` it is written as that file
   (a later block of the same name replaces it, as a reader edits it);
 - a block after ``<!-- not run: why -->`` is left out and listed (a Ray
   cluster, the test suite itself); a fenced block without a language that
-  holds a command is an error: tag it ``sh`` (or mark it not run).
+  holds a command is an error: tag it ``sh`` (or mark it not run), and so
+  is an indented code block holding one (it would be shown, never run).
 
-Other languages (text, yaml) are shown, not run. Sizes in the docs are small
-(``--games 20``), so the whole file plays in about a minute on 2 cores.
+Other languages (text, yaml) are shown, not run; a ```text block may hold
+a recorded run, its command marked ``$ ``. Sizes in the docs are small
+(``--games 20``): the whole file takes about 2 CPU-minutes, mostly the
+games of the README, the tutorial and the levers page.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -37,12 +42,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 SHELL = {"sh", "bash", "shell", "console"}
-# docs/levers.md is maintained with the levers commands: its commands are
-# written at full size and its text is not yet held to the checks below, so it
-# is exempt from the untagged-command and history checks (its tagged blocks
-# still run) until it is rewritten as small `sh` blocks.
-UNTAGGED_ALLOWED = {"docs/levers.md"}
-COMMAND = re.compile(r"^\s*(\$ )?(PYTHONPATH=\S+ )?(rnsim|make|python|pip) ")
+COMMAND = re.compile(r"^\s*(\$ )?(PYTHONPATH=\S+ |RNSIM_\w+=\S+ )?(rnsim|make|python|pip|\.venv/bin/\S+) ")
+CD = re.compile(r"cd (\S+)")
 FENCE = re.compile(r"^(?P<indent>\s*)```(?P<lang>[\w-]*)(?P<attrs>.*)$")
 TIMEOUT = 300
 
@@ -117,10 +118,18 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _run_shell(b: Block, work: Path) -> list[str]:
+def _run_shell(b: Block) -> list[str]:
     failures = []
     for cmd in commands(b.body):
-        r = subprocess.run(["bash", "-c", cmd], cwd=work, env=_env(), capture_output=True, text=True,
+        cd = CD.fullmatch(cmd)
+        if cd:  # the rest of the page runs there, as in the reader's shell
+            if b.exit_code == 0 and not Path(cd[1]).is_dir():
+                failures.append(f"{b.where()}: `{cmd}`: no such folder")
+            else:
+                os.chdir(cd[1])
+                sys.path[0] = os.getcwd()
+            continue
+        r = subprocess.run(["bash", "-c", cmd], cwd=os.getcwd(), env=_env(), capture_output=True, text=True,
                            timeout=TIMEOUT)
         if r.returncode != b.exit_code:
             tail = (r.stderr.strip() or r.stdout.strip()).splitlines()[-3:]
@@ -128,13 +137,13 @@ def _run_shell(b: Block, work: Path) -> list[str]:
     return failures
 
 
-def _run_python(b: Block, work: Path, namespace: dict[str, object]) -> list[str]:
+def _run_python(b: Block, namespace: dict[str, object]) -> list[str]:
     first = b.body.splitlines()[0] if b.body.strip() else ""
     target = re.fullmatch(r"#\s*(\S+\.py)\s*", first)
     if target:  # a module of the example: written where the next blocks import it
-        path = work / target[1]
+        path = Path(target[1])
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.parent != work:
+        if path.parent != Path("."):
             (path.parent / "__init__.py").touch()
         path.write_text(b.body)
         return []
@@ -145,9 +154,9 @@ def _run_python(b: Block, work: Path, namespace: dict[str, object]) -> list[str]
     return []
 
 
-def _check_toml(b: Block, work: Path) -> list[str]:
+def _check_toml(b: Block) -> list[str]:
     if b.title:
-        (work / b.title).write_text(b.body)
+        Path(b.title).write_text(b.body)
     try:
         tomllib.loads(b.body)
     except tomllib.TOMLDecodeError as e:
@@ -157,38 +166,56 @@ def _check_toml(b: Block, work: Path) -> list[str]:
 
 def _check_untagged(b: Block) -> list[str]:
     cmds = [ln for ln in b.body.splitlines() if COMMAND.match(ln)]
-    if b.page in UNTAGGED_ALLOWED or not cmds:
+    if not cmds:
         return []
     return [f"{b.where()}: an untagged block holds a command ({cmds[0].strip()!r}): "
             "tag it ```sh, or mark it <!-- not run: why -->"]
 
 
+def indented_commands(text: str, page: str) -> list[str]:
+    """Commands in indented code blocks (four spaces, outside any fence):
+    Markdown shows them as code, and the runner would never see them."""
+    out, fenced = [], False
+    for i, line in enumerate(text.splitlines(), 1):
+        if FENCE.match(line) or line.strip() == "```":
+            fenced = not fenced if line.strip().startswith("```") else fenced
+            continue
+        if not fenced and line.startswith("    ") and COMMAND.match(line):
+            out.append(f"{page}:{i}: a command in an indented code block ({line.strip()!r}): "
+                       "put it in a ```sh block (or mark that block <!-- not run: why -->)")
+    return out
+
+
 def run_page(page: Path, work: Path, root: Path = ROOT) -> list[str]:
-    """Run a page's blocks in ``work``; returns the failures, one line each."""
-    shutil.copytree(ROOT / "configs", work / "configs")
-    failures: list[str] = []
+    """Run a page's blocks in ``work``, a project as `rnsim init` writes it;
+    returns the failures, one line each."""
+    from rnsim.examples import write_project
+
+    write_project(work, force=True)
+    text, name = page.read_text(), page.relative_to(root).as_posix()
+    failures = indented_commands(text, name)
     namespace: dict[str, object] = {"__name__": "__docs__"}
     old_cwd, old_path, old_modules = os.getcwd(), list(sys.path), set(sys.modules)
     os.chdir(work)
     sys.path.insert(0, str(work))
     try:
-        for b in parse(page.read_text(), page.relative_to(root).as_posix()):
+        for b in parse(text, name):
             if b.not_run is not None:
                 continue
             if b.lang in SHELL:
-                failures += _run_shell(b, work)
+                failures += _run_shell(b)
             elif b.lang == "python":
-                failures += _run_python(b, work, namespace)
+                failures += _run_python(b, namespace)
             elif b.lang == "toml":
-                failures += _check_toml(b, work)
+                failures += _check_toml(b)
             elif not b.lang:
                 failures += _check_untagged(b)
     finally:
         os.chdir(old_cwd)
         sys.path[:] = old_path
-        for name in set(sys.modules) - old_modules:  # the pages' own modules (hunter_lib, ...)
-            if str(work) in str(getattr(sys.modules[name], "__file__", None)):
-                del sys.modules[name]
+        for mod in set(sys.modules) - old_modules:  # the pages' own modules (hunter_lib, ...)
+            if str(work) in str(getattr(sys.modules[mod], "__file__", None)):
+                del sys.modules[mod]
     return failures
 
 
@@ -214,24 +241,32 @@ def test_blocks_left_out_are_few_and_say_why(capsys: pytest.CaptureFixture[str])
 
 
 def test_the_runner_fails_on_a_broken_example(tmp_path: Path) -> None:
-    """A wrong exit code, a failing command, a raising Python block, bad TOML
-    and an untagged command are each reported with their line."""
+    """A wrong exit code, a failing command, a raising Python block, bad TOML,
+    an untagged command, a command in an indented block and a `cd` to no
+    folder are each reported with their line; a `cd` holds for the rest of
+    the page."""
     page = tmp_path / "page.md"
     page.write_text(
         "```sh\nrnsim --version\nfalse\n```\n\n"
-        "<!-- exit: 2 -->\n```sh\nrnsim run configs/classic.toml --games 0\n```\n\n"
+        "<!-- exit: 2 -->\n```sh\nrnsim run classic.toml --games 0\n```\n\n"
         "<!-- exit: 2 -->\n```sh\nrnsim --version\n```\n\n"
         "```python\nraise ValueError('stale')\n```\n\n"
         "```toml\n[run\n```\n\n"
-        "```\nrnsim run configs/classic.toml\n```\n\n"
+        "```\nrnsim run classic.toml\n```\n\n"
+        "Shown, never run:\n\n    rnsim run classic.toml\n\n"
+        "```sh\ncd variants\ntest -f target-900k.toml\n```\n\n"
+        "```python\nimport os\nassert os.path.isfile('target-900k.toml')\n```\n\n"
+        "```sh\ncd nowhere\n```\n\n"
         "<!-- not run: an example -->\n```sh\nfalse\n```\n")
     work = tmp_path / "work"
     work.mkdir()
     failures = run_page(page, work, root=tmp_path)
     joined = "\n".join(failures)
-    assert len(failures) == 5, joined
+    assert len(failures) == 7, joined
     assert "`false` exited 1" in joined and "`rnsim --version` exited 0, expected 2" in joined
     assert "ValueError: stale" in joined and "invalid TOML" in joined and "untagged block" in joined
+    assert "page.md:30: a command in an indented code block" in joined
+    assert "`cd nowhere`: no such folder" in joined
 
 
 @pytest.mark.parametrize(("doc", "module"), [
@@ -255,8 +290,35 @@ def test_rulings_are_each_findable() -> None:
 
 
 def test_no_development_history() -> None:
-    """The docs speak of the product, not of its making."""
-    pattern = re.compile(r"session [0-9]+|this wave|\bissue [0-9]+|previously", re.I)
+    """The docs speak of the product, not of its making; one `rnsim run` on a
+    run directory is an invocation (the manifest's key `sessions` is only
+    read from old manifests)."""
+    pattern = re.compile(r"session [0-9]+|this\swave|\bissue [0-9]+|previously|(?<!`)\bsessions?\b(?!`)", re.I)
     hits = [f"{p.relative_to(ROOT)}:{i}" for p in PAGES for i, ln in enumerate(p.read_text().splitlines(), 1)
-            if p.relative_to(ROOT).as_posix() not in UNTAGGED_ALLOWED and pattern.search(ln)]
+            if pattern.search(ln)]
     assert not hits, hits
+
+
+def test_no_development_history_in_the_code() -> None:
+    """Code, comments, tests, configs and scripts say what the code does,
+    not when it changed."""
+    pattern = re.compile(r"session [0-9]+|this\swave|\bissue [0-9]+", re.I)
+    files = [p for d in ("rnsim", "strategies", "tests", "configs", "scripts", "benchmarks", ".ci")
+             for p in sorted((ROOT / d).rglob("*")) if p.suffix in (".py", ".toml", ".json", ".c", "")
+             and p.is_file() and ".so" not in p.name]
+    hits = [f"{p.relative_to(ROOT)}:{i}" for p in files
+            for i, ln in enumerate(p.read_text(errors="replace").splitlines(), 1) if pattern.search(ln)]
+    assert not hits, hits
+
+
+def test_the_workflow_shown_is_the_one_init_writes() -> None:
+    """The CI guide shows the GitHub Actions workflow `rnsim init` writes,
+    word for word from its `name:` line on (its comments aside)."""
+    from rnsim import __version__
+    from rnsim.examples import WORKFLOW
+
+    page = ROOT / "docs" / "how-to" / "ci-gate.md"
+    shown = [b.body for b in parse(page.read_text(), "ci-gate.md") if b.lang == "yaml"]
+    written = WORKFLOW.format(version=__version__)
+    assert len(shown) == 1
+    assert shown[0][shown[0].index("name: balance"):] == written[written.index("name: balance"):]
