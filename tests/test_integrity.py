@@ -155,7 +155,7 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-W", "ignore", "-c", "from rnsim.cli import main; main()", *args]
 
 
-def test_a_run_directory_in_use_is_refused_and_a_killed_run_leaves_no_lock(tmp_path: Path) -> None:
+def _slow_run(tmp_path: Path) -> tuple[Path, list[str], dict[str, str]]:
     cfg = tmp_path / "slow.toml"
     cfg.write_text(
         '[run]\ngames = 200\nseed = 5\nchunk_size = 4\nidentities = [["journalist", "pilot"]]\n'
@@ -164,14 +164,18 @@ def test_a_run_directory_in_use_is_refused_and_a_killed_run_leaves_no_lock(tmp_p
     )
     out = tmp_path / "run"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    p = subprocess.Popen(_cli("run", str(cfg), "--out", str(out), "--workers", "1", "--no-progress", "--no-report"),
-                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return out, _cli("run", str(cfg), "--out", str(out), "--workers", "1", "--no-progress", "--no-report"), env
+
+
+def test_a_run_directory_in_use_is_refused_and_a_killed_run_leaves_no_lock(tmp_path: Path) -> None:
+    out, cmd, env = _slow_run(tmp_path)
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not list((out / "shards").glob("*.parquet")):
             time.sleep(0.02)
         assert p.poll() is None, "the first run must still be playing"
-        r = CliRunner().invoke(main, ["run", str(cfg), "--out", str(out), "--no-progress", "--no-report"])
+        r = CliRunner().invoke(main, cmd[cmd.index("run"):])  # the same command, a second time
         assert r.exit_code == 2
         last = r.output.strip().splitlines()[-1]
         assert f"{out} is in use by another live invocation" in last and f"pid {p.pid}" in last
@@ -481,18 +485,6 @@ def test_a_manifest_written_with_sessions_still_resumes_reports_and_verifies(fin
     assert "sessions" not in after and len(after["invocations"]) == 2
     assert after["invocations"][0] == m["sessions"][0]  # the old entry kept as it was
     assert after["invocations"][1]["games_before"] == 35
-
-
-def _slow_run(tmp_path: Path) -> tuple[Path, list[str], dict[str, str]]:
-    cfg = tmp_path / "slow.toml"
-    cfg.write_text(
-        '[run]\ngames = 200\nseed = 5\nchunk_size = 4\nidentities = [["journalist", "pilot"]]\n'
-        '[strategies]\nangela = { ref = "tests.test_tournament:SlowRandom", label = "random", params = { sleep = 0.05 } }\n'
-        'jessah = "random"\n'
-    )
-    out = tmp_path / "run"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    return out, _cli("run", str(cfg), "--out", str(out), "--workers", "1", "--no-progress", "--no-report"), env
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
