@@ -26,18 +26,19 @@ def seat_columns(game: Any) -> list[str]:
     return [f"{s}_strategy" for s in _game(game).seats(None)]
 
 
-def core_schema(game: Any = DEFAULT_GAME) -> dict[str, pl.DataType]:
-    g = _game(game)
-    s: dict[str, pl.DataType] = {
-        "run_id": pl.String(),
-        "variant": pl.String(),
-        g.setup_column: pl.String(),
-    }
+def _game_key(g: Any) -> dict[str, pl.DataType]:
+    """The columns that name one game of a run: its cell and its index and seed
+    (the first columns of the result table and of the error table alike)."""
+    s: dict[str, pl.DataType] = {"run_id": pl.String(), "variant": pl.String(), g.setup_column: pl.String()}
     for c in seat_columns(g):
         s[c] = pl.String()
+    s.update({"game_index": pl.Int64(), "seed": pl.Int64()})
+    return s
+
+
+def core_schema(game: Any = DEFAULT_GAME) -> dict[str, pl.DataType]:
+    s = _game_key(_game(game))
     s.update({
-        "game_index": pl.Int64(),
-        "seed": pl.Int64(),
         "rules_hash": pl.String(),
         "winner": pl.String(),
         "end_reason": pl.String(),
@@ -63,13 +64,8 @@ def result_schema(game: Any = DEFAULT_GAME, rules: Any | Sequence[Any] = ()) -> 
 
 def error_schema(game: Any = DEFAULT_GAME) -> dict[str, pl.DataType]:
     """The error side table (errors/*.parquet)."""
-    g = _game(game)
-    s: dict[str, pl.DataType] = {"run_id": pl.String(), "variant": pl.String(), g.setup_column: pl.String()}
-    for c in seat_columns(g):
-        s[c] = pl.String()
+    s = _game_key(_game(game))
     s.update({
-        "game_index": pl.Int64(),
-        "seed": pl.Int64(),
         "seat": pl.String(),
         "strategy": pl.String(),
         "decision": pl.String(),
