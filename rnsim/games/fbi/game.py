@@ -201,11 +201,14 @@ class FbiGame:
 
     # -- conformance -------------------------------------------------------------------
     def conceal(self, state: FbiState, seat: int, rng: random.Random) -> FbiState:
-        """A copy where what ``seat`` cannot see is re-drawn: the deck order, and
-        the other players' chosen agents (F6), consistent with the agents they
-        have played."""
+        """A copy where what ``seat`` cannot see is re-drawn: the deck order (and
+        the seed it was dealt from), and the other players' chosen agents (F6),
+        consistent with the agents they have played; the omniscient event log
+        is not kept."""
         c = state.clone()
         rng.shuffle(c.deck)
+        c.seed = rng.getrandbits(63)
+        c.log = None if state.log is None else []
         comps = c.comps
         for s in range(c.n):
             if s == seat or c.pairs[s] is None:

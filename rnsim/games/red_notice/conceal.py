@@ -1,13 +1,15 @@
-"""Re-drawing what one seat cannot see, for the conformance suite's no-leak test.
+"""Re-drawing what one seat cannot see, for the conformance suite's no-leak tests.
 
 ``conceal(state, seat, rng)`` returns a copy of ``state`` in which the facts
 hidden from ``seat`` are changed, while everything ``seat`` may know stays:
 the opponent's hand (exchanged with checks of the deck, sizes kept), which of
 the opponent's tokens is where among her pool, hand and face-down tokens, the
-order of the check deck, and, when Jessah is the viewer, Angela's city within
-the public belief (R24, R25); and the opponent's own history loses its
-hidden parts. If the seat's view of the copy differs from its
-view of the original, the view leaks.
+order of the check deck, of the upgrade deck and of the action deck, the
+chance stream (the future draws) and the seed it came from, and, when Jessah
+is the viewer, Angela's city within the public belief (R24, R25); the
+opponent's own history loses its hidden parts and the omniscient event log
+is not kept. If anything reachable from the seat's view of the copy differs
+from what is reachable from its view of the original, the view leaks.
 """
 
 from __future__ import annotations
@@ -77,4 +79,10 @@ def conceal(state: GameState, seat: int, rng: random.Random) -> GameState:
     d = other.pending
     if seat == JESSAH and other.angela_city >= 0 and (d is None or d.kind != "angela_move"):
         move_angela_within_belief(other, rng)
+    # Hidden from both seats: the decks' order and the chance stream.
+    rng.shuffle(other.upgrade_deck)
+    rng.shuffle(other.action_deck)
+    other.seed = rng.getrandbits(63)
+    other.rng = random.Random(other.seed)
+    other.log = None if state.log is None else []
     return other
