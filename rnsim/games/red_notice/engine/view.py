@@ -3,10 +3,12 @@
 A strategy receives a View, never the GameState (R24, R25). The View is a
 snapshot: changing the game changes nothing in it. Fields holding the
 opponent's hidden facts are simply absent (``angela_city`` is -1 in Jessah's
-view unless Angela is standing on a revealed city right now). The one thing
-it shares with the state is the seat's own append-only history list, read
-only up to its length at the view's decision (History), so a view costs the
-same however long the game has run.
+view unless Angela is standing on a revealed city right now), and nothing
+reachable from a view holds one: its search handle (Worlds) keeps public and
+own facts only, and the conformance suite walks every object a view reaches.
+The one thing it shares with the state is the seat's own append-only history
+list, read only up to its length at the view's decision (History), so a view
+costs the same however long the game has run.
 """
 
 from __future__ import annotations
@@ -17,45 +19,11 @@ from dataclasses import dataclass, field
 from typing import overload
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
-from rnsim.games.red_notice.engine.frames import Card, Move
+from rnsim.games.red_notice.engine.frames import Card, Frame, Move
 from rnsim.games.red_notice.engine.history import Event, Record, card_at, decode, decode_range
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
-
-
-class Worlds:
-    """Samples of full game states consistent with one seat's view, for search.
-
-    A search player needs whole states to play forward, but may not read the
-    real one. ``sample`` hands out a determinization (engine/determinize.py):
-    a copy in which everything the seat cannot see is re-drawn from ``rng``
-    before any of it is used, in a canonical order, so a sample depends on the
-    seat's view and ``rng`` only, never on the hidden facts (a test re-draws
-    them with Game.conceal and checks the samples do not move). It answers
-    only while the decision it was built for is pending: a view kept for later
-    cannot peek at the game as it moves on.
-    """
-
-    __slots__ = ("_state", "_seat", "_decision")
-
-    def __init__(self, state: GameState, seat: int, decision: Decision | None) -> None:
-        self._state = state
-        self._seat = seat
-        self._decision = decision
-
-    def sample(self, rng: random.Random, weights: Sequence[float] | None = None,
-               angela: tuple[int, Sequence[int]] | None = None) -> GameState:
-        """A full state the seat cannot tell from the real one, drawn from ``rng``
-        (Angela's city from ``weights`` over cities if given, else uniform over
-        the public belief; for Jessah, ``angela`` = (city, hand) sets both
-        from a model of the caller's own). Draw ``rng`` from the seat's own stream."""
-        if self._state.pending is not self._decision or self._state.over:
-            raise RuntimeError("Worlds.sample: this view's decision has been answered; "
-                               "sample only while deciding")
-        from rnsim.games.red_notice.engine.determinize import determinize
-
-        return determinize(self._state, self._seat, rng, weights, angela)
 
 
 class History:
@@ -125,6 +93,61 @@ class History:
         return f"History({self._n} events)" if self._kept else "History(not kept)"
 
 
+class WorldFacts:
+    """What a sample of the view's decision needs besides the view: the frames
+    resolving (copies), and of what the seat cannot see only sizes and
+    unordered contents. Built with the view of the seat whose decision is
+    pending; it holds no hidden fact (engine/determinize.py draws them)."""
+
+    __slots__ = ("decision", "angela_city", "radar_pending", "upgrades_face_up", "permanents", "upgrades_gone",
+                 "action_left", "revealed", "opponent_pool", "opponent_tokens", "stack")
+
+    def __init__(self, decision: Decision, angela_city: int, radar_pending: int, upgrades_face_up: tuple[int, ...],
+                 permanents: tuple[int, ...], upgrades_gone: tuple[int, ...], action_left: int, revealed: int,
+                 opponent_pool: int, opponent_tokens: int, stack: list[Frame]) -> None:
+        self.decision = decision  # the pending decision, the seat's own
+        self.angela_city = angela_city  # hers in her view; in Jessah's -1 before her start, else 0 (drawn)
+        self.radar_pending = radar_pending  # white radars her movement in progress triggered (hers)
+        self.upgrades_face_up = upgrades_face_up  # as card indices (the view shows ids; copies share one)
+        self.permanents = permanents
+        self.upgrades_gone = upgrades_gone
+        self.action_left = action_left  # bit c: action card c is in the deck (its order is hidden)
+        self.revealed = revealed  # bit i: the tokens on this round's card i are revealed
+        self.opponent_pool = opponent_pool  # the sizes of the opponent's token pool and hand
+        self.opponent_tokens = opponent_tokens
+        self.stack = stack  # the engine's frames, copies of those that change; never changed
+
+
+class Worlds:
+    """Samples of full game states consistent with one seat's view, for search.
+
+    A search player needs whole states to play forward, but may not read the
+    real one, and there is none to read: a Worlds holds the view, and the view
+    holds only what its seat may know (WorldFacts adds the engine's frames and
+    the sizes or unordered contents of what is hidden, never its order).
+    ``sample`` builds a game from them and draws every hidden fact from
+    ``rng`` (engine/determinize.py), in a canonical order, so a sample depends
+    on the seat's view and ``rng`` only. A conformance test walks every object
+    a view reaches; and a view kept for later samples the world of its own
+    decision, never the game as it has moved on.
+    """
+
+    __slots__ = ("view",)
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+
+    def sample(self, rng: random.Random, weights: Sequence[float] | None = None,
+               angela: tuple[int, Sequence[int]] | None = None) -> GameState:
+        """A full state the seat cannot tell from the real one, drawn from ``rng``
+        (Angela's city from ``weights`` over cities if given, else uniform over
+        the public belief; for Jessah, ``angela`` = (city, hand) sets both
+        from a model of the caller's own). Draw ``rng`` from the seat's own stream."""
+        from rnsim.games.red_notice.engine.determinize import sample_world
+
+        return sample_world(self.view, rng, weights, angela)
+
+
 @dataclass(slots=True, eq=True, init=False)
 class View:
     # Not frozen: a frozen dataclass sets each field through object.__setattr__,
@@ -176,8 +199,8 @@ class View:
     movement: tuple[int, int, int] | None = None  # (seat, steps, steps left) of the movement in progress
     # --- every event this seat has seen, oldest first (engine/history.py)
     history: History = field(default_factory=lambda: History([], 0))
-    # --- for search players: samples of the hidden facts (never the real ones)
-    worlds: Worlds | None = field(default=None, compare=False, repr=False)
+    # --- for search players (``worlds``, below), at the seat's own decision
+    _world: WorldFacts | None = field(default=None, compare=False, repr=False)
 
     # Written out rather than generated by @dataclass: the generated __init__
     # is interpreted Python even when this module is compiled, and a view is
@@ -222,7 +245,7 @@ class View:
         performed: int = 0,
         movement: tuple[int, int, int] | None = None,
         history: History | None = None,
-        worlds: Worlds | None = None,
+        _world: WorldFacts | None = None,
     ) -> None:
         self.seat = seat
         self.rules = rules
@@ -261,7 +284,15 @@ class View:
         self.performed = performed
         self.movement = movement
         self.history = history if history is not None else History([], 0)
-        self.worlds = worlds
+        self._world = _world
+
+    @property
+    def worlds(self) -> Worlds | None:
+        """Games drawn from what this seat may know, the hidden facts re-drawn
+        (Worlds), at its own pending decision; None otherwise, and for Jessah
+        while Angela's movement is in progress (the radars she triggers are
+        announced only when it ends, R15)."""
+        return Worlds(self) if self._world is not None else None
 
     @property
     def me(self) -> int:
@@ -296,8 +327,11 @@ def build_view(state: GameState, seat: int) -> View:
     cards = comps.upgrade_card_ids
     slots: list[tuple[tuple[int, int] | None, ...]] = []
     revealed = state.revealed
+    shown = 0  # bit i: card i's tokens are revealed (for WorldFacts)
     for i, pair in enumerate(state.slots):
         rev = revealed[i]
+        if rev:
+            shown |= 1 << i
         if len(pair) == 2:
             slots.append((_seen(pair[0], seat, rev), _seen(pair[1], seat, rev)))
         else:
@@ -337,7 +371,6 @@ def build_view(state: GameState, seat: int) -> View:
         my_pool=tuple(sorted(state.token_pool[seat])),
         spent=(tuple(state.spent[0]), tuple(state.spent[1])),
         history=History(state.history[seat], len(state.history[seat]), state.recording),
-        worlds=Worlds(state, seat, state.pending),
     )
     # The few frames on top of the stack say what is resolving (cheap: the
     # stack is a handful of frames deep).
@@ -352,4 +385,24 @@ def build_view(state: GameState, seat: int) -> View:
             v.performances = f.performances if f.performances is not None else ()
             v.performed = f.next
             break
+    d = state.pending
+    if d is not None and d.seat == seat:
+        v._world = _world_facts(state, d, mine, shown)
     return v
+
+
+def _world_facts(state: GameState, d: Decision, mine: bool, revealed: int) -> WorldFacts | None:
+    """What a sample of the pending decision needs besides the view (None: no
+    sample, for Jessah while Angela moves)."""
+    stack: list[Frame] = []
+    for f in state.stack:
+        if not mine and isinstance(f, Move) and f.seat == ANGELA:
+            return None  # her steps and the radars they trigger are hers until she announces them
+        stack.append(f.copy())
+    action_left = 0
+    for c in state.action_deck:
+        action_left |= 1 << c
+    other = JESSAH if mine else ANGELA
+    return WorldFacts(d, state.angela_city if mine or state.angela_city < 0 else 0, state.radar_pending,
+                      tuple(state.upgrades_face_up), tuple(state.permanents), tuple(state.upgrades_gone),
+                      action_left, revealed, len(state.token_pool[other]), len(state.token_hand[other]), stack)
