@@ -7,17 +7,20 @@ pgx's api_test and OpenSpiel's random_sim_test), parametrised over
 - ``clone`` is equal and independent;
 - positions round-trip and play on identically;
 - play is deterministic across processes and PYTHONHASHSEED values;
-- views leak nothing (``Game.conceal`` re-draws what a seat cannot see);
+- views leak nothing (``Game.conceal`` re-draws what a seat cannot see), and
+  nothing reachable from a view leads to a hidden fact or the real state;
 - the compiled build, where a game has one, plays like the source.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
 import subprocess
 import sys
+import types
 from typing import Any
 
 import pytest
@@ -214,3 +217,293 @@ def test_compiled_build_plays_like_the_source(game: Any) -> None:
     compiled = _play_in_subprocess(game.name, PYTHONHASHSEED="3", RNSIM_PURE="0")
     pure = _play_in_subprocess(game.name, PYTHONHASHSEED="3", RNSIM_PURE="1")
     assert compiled == pure
+
+
+# ------------------------------------------------ nothing to steal from a view
+#
+# A strategy is Python code in the engine's process: whatever object it can
+# reach from what it is handed (its view and the decision) it can read. The
+# test below walks all of it, at hundreds of decisions of games played by the
+# game's strategies, and fails when the walk reaches the real state, one of
+# its mutable parts, or a value that changes when the facts hidden from the
+# seat are re-drawn (Game.conceal).
+
+_ATOMS = (int, float, complex, str, bytes, bool, type(None))
+# The program, not the game: a module, a class or a function's globals lead
+# to every loaded module (through sys.modules, to this test's own frames,
+# which hold the real state), so the walk stops there; what it reaches below
+# them is shared by every game and holds nothing of one.
+_STOPS = (types.ModuleType, type, types.CodeType)
+
+
+def _edges(obj: Any) -> list[tuple[str, Any]]:
+    """The objects ``obj`` refers to, each with a name for the path."""
+    if isinstance(obj, (tuple, list)):
+        return [(f"[{i}]", x) for i, x in enumerate(obj)]
+    if isinstance(obj, dict):
+        out: list[tuple[str, Any]] = []
+        for k, x in obj.items():
+            out += [(f"<key {k!r}>", k), (f"[{k!r}]", x)]
+        return out
+    if isinstance(obj, (set, frozenset)):
+        return [(f"<{x!r}>", x) for x in sorted(obj, key=repr)]
+    if isinstance(obj, types.FunctionType):  # not __globals__ (see _STOPS) nor __code__
+        out = [(".__defaults__", obj.__defaults__), (".__kwdefaults__", obj.__kwdefaults__)]
+        out += [(f"<closure {i}>", c) for i, c in enumerate(obj.__closure__ or ())]
+        return out + [(".__dict__", obj.__dict__)]
+    if isinstance(obj, types.CellType):
+        try:
+            return [("<cell>", obj.cell_contents)]
+        except ValueError:  # an empty cell
+            return []
+    if isinstance(obj, types.GeneratorType):
+        frame = obj.gi_frame
+        return [] if frame is None else [(f"<local {k}>", x) for k, x in frame.f_locals.items()]
+    return _attributes(obj)
+
+
+def _attributes(obj: Any) -> list[tuple[str, Any]]:
+    out = []
+    if hasattr(obj, "__self__"):  # bound methods, builtin ones too (``state.deck.pop``)
+        out.append((".__self__", obj.__self__))
+    if hasattr(obj, "__func__"):
+        out.append((".__func__", obj.__func__))
+    # Slots, and the attributes of compiled (mypyc) classes: descriptors of the class.
+    for cls in type(obj).__mro__:
+        for name, d in vars(cls).items():
+            if isinstance(d, (types.MemberDescriptorType, types.GetSetDescriptorType)) and name not in (
+                    "__dict__", "__weakref__", "__class__"):
+                try:
+                    out.append((f".{name}", getattr(obj, name)))
+                except AttributeError:  # an unset slot
+                    pass
+    d = getattr(obj, "__dict__", None)
+    if isinstance(d, dict):
+        out += [(f".{k}", x) for k, x in d.items()]
+    # Anything else the object holds (partials, C-level references)
+    named = {id(x) for _, x in out}
+    out += [("<referent>", x) for x in gc.get_referents(obj) if id(x) not in named and not isinstance(x, type)]
+    return out
+
+
+def _walk(root: Any) -> list[tuple[str, Any]]:
+    """Every object reachable from ``root`` (breadth first), with the first
+    path found to it; atoms (numbers, strings) at every place they are found,
+    since the same small int may be a city here and a count there."""
+    seen = {id(root)}
+    out = [("view", root)]
+    i = 0
+    while i < len(out):
+        path, obj = out[i]
+        i += 1
+        if isinstance(obj, _ATOMS) or isinstance(obj, _STOPS) or isinstance(obj, random.Random):
+            continue
+        for name, x in _edges(obj):
+            if isinstance(x, _ATOMS):
+                out.append((path + name, x))
+            elif id(x) not in seen:
+                seen.add(id(x))
+                out.append((path + name, x))
+    return out
+
+
+def _value(obj: Any) -> Any:
+    """What an object says of the game by itself (its contents are walked)."""
+    if isinstance(obj, _ATOMS):
+        return obj
+    if isinstance(obj, random.Random):
+        return obj.getstate()  # a stream is its future draws
+    if isinstance(obj, (tuple, list, dict, set, frozenset)):
+        return (type(obj).__name__, len(obj))
+    return type(obj).__qualname__
+
+
+def _parts(root: Any) -> dict[int, Any]:
+    """The objects reachable from ``root`` but its atoms, by id (holding them:
+    an id is an object's only while it lives, and compiled attributes are
+    new objects at each read)."""
+    return {id(x): x for _, x in _walk(root) if not isinstance(x, _ATOMS)}
+
+
+def _own_records(game: Any, state: Any, seat: int) -> list[Any]:
+    """What a view may share with the game: Red Notice's View.history reads
+    the seat's own record list, append-only, up to its length at the view's
+    decision (engine/view.py), so a view costs the same however long the game."""
+    return [state.history[seat]] if game.name == "red_notice" else []
+
+
+def _leaks(game: Any, state: Any, seat: int, rng: random.Random, view_of: Any = None,
+           after: Any = None) -> list[str]:
+    """What ``seat`` could steal from its view of ``state`` (and the decision it
+    is asked): the real state or one of its mutable parts, or a value that
+    moves when the hidden facts are re-drawn. ``after``: the view as the
+    strategy left it (after choosing), checked for links to the game too."""
+    view_of = view_of or game.view
+    twin = game.conceal(state, seat, rng)
+    real = [("view", view_of(state, seat)), ("decision", state.pending)]
+    other = [("view", view_of(twin, seat)), ("decision", twin.pending)]
+    found = []
+    for (name, a), (_, b) in zip(real, other, strict=True):
+        wa, wb = _walk(a), _walk(b)
+        va = [(p.replace("view", name, 1), _value(x)) for p, x in wa]
+        vb = [(p.replace("view", name, 1), _value(x)) for p, x in wb]
+        if va != vb:
+            k = next((i for i, (x, y) in enumerate(zip(va, vb, strict=False)) if x != y), min(len(va), len(vb)))
+            end = ("(the end of the walk)", None)
+            found.append(f"a hidden fact: {(va + [end])[k]} in this game, {(vb + [end])[k]} once the facts "
+                         f"hidden from the seat are re-drawn")
+    # The game's own objects: what the state reaches and its concealed copy
+    # does not share (rules, components, the decision, immutable parts are shared).
+    parts, shared = _parts(state), _parts(twin)
+    mine = set(parts) - set(shared) - {id(x) for x in _own_records(game, state, seat)}
+    for name, root in [*real, *([("view after choosing", after)] if after is not None else [])]:
+        for path, x in _walk(root):
+            if id(x) in mine:
+                what = "the real state" if x is state else f"a part of the real state ({type(x).__name__})"
+                found.append(f"{path.replace('view', name, 1)} is {what}")
+    return found
+
+
+def _secrecy_seatings(game: Any) -> list[tuple[Any, list[tuple[str, dict[str, Any]]]]]:
+    """(setup, one strategy per seat) for the games the secrecy test plays:
+    every built-in strategy, search with a small budget in both seats."""
+    setups = _setups(game, game.rules())
+    if game.name == "red_notice":
+        search_a = {"iterations": 1, "kinds": "angela.bank,angela.check,angela.angela_move,angela.place_token"}
+        search_j = {"iterations": 1, "particles": 50, "kinds": "jessah.jessah_move,jessah.bank,jessah.check"}
+        return [(setups[0], [("expert", {}), ("expert", {})]),
+                (setups[5], [("rule", {}), ("random", {})]),
+                (setups[9], [("search", search_a), ("search", search_j)]),
+                (setups[3], [("random", {}), ("search", {**search_j, "belief": "walk"})])]
+    names = sorted(game.strategies)
+    out = []
+    for i, setup in enumerate(setups * 2):
+        seats = game.seats(game.rules(), setup)
+        out.append((setup, [(names[(i + k) % len(names)], {}) for k in range(len(seats))]))
+    return out
+
+
+def test_nothing_reachable_from_a_view_holds_a_hidden_fact(game: Any) -> None:
+    """Every object a strategy can reach from its view and its decision, at a
+    third of the decisions of games played by every built-in strategy (search
+    in both seats for Red Notice), is checked two ways (``_leaks``):
+
+    - by identity: no object reached is the real state or one of its own
+      mutable parts (what the state reaches and a clone of it does not share),
+      so a strategy can neither read the game as it moves on nor change it.
+      The one exception is the seat's own record list (``_own_records``);
+    - by value: the same walk over the seat's view of a twin of the state whose
+      hidden facts are re-drawn (``Game.conceal``: Angela's city while hidden,
+      the opponent's hand and tokens, the decks' order and the chance stream;
+      in FBI the deck and the others' chosen agents) must meet the very same
+      values at the very same paths. Whatever differs depends on a hidden fact.
+
+    The comparison is view against view, never a value against the real
+    hidden facts, so a value a view draws for itself cannot be mistaken for a
+    leak, and a hidden fact is found wherever it is copied to (a tuple, a
+    closure, a frame). A re-draw that happens to equal the truth hides a leak
+    at that decision only; hundreds of decisions are checked.
+    ``test_the_secrecy_walk_finds_a_planted_leak`` shows each way of leaking
+    is found."""
+    from rnsim.strategy import load_strategy
+
+    rules = game.rules()
+    checked = 0
+    for g, (setup, seating) in enumerate(_secrecy_seatings(game)):
+        strategies = [load_strategy(ref, params, game) for ref, params in seating]
+        for seat, s in enumerate(strategies):
+            s.new_game(seat, random.Random(100 * g + seat))
+        state = game.new_state(rules, random.Random(g), setup=setup, seed=g, log=True)
+        n = 0
+        while not state.over:
+            d = state.pending
+            view = game.view(state, d.seat)
+            option = strategies[d.seat].choose(view, d)
+            if n % 3 == 0:  # fresh views of the game and its twin, and the one the strategy used
+                found = _leaks(game, state, d.seat, random.Random(n), after=view)
+                assert not found, (g, n, d.kind, found[:3])
+                checked += 1
+            state.apply(option)
+            n += 1
+    assert checked >= 150
+
+
+class _Leaky:
+    """A view with something more (a planted leak)."""
+
+    __slots__ = ("view", "leak")
+
+    def __init__(self, view: Any, leak: Any) -> None:
+        self.view, self.leak = view, leak
+
+
+def _closure_over(xs: Any) -> Any:
+    return lambda: len(xs)
+
+
+def _with_world_facts(**fields: Any) -> Any:
+    """Red Notice's view, the facts its worlds are drawn from given fields
+    taken from the real game."""
+    from rnsim.games.red_notice.engine.view import build_view
+
+    def view_of(state: Any, seat: int) -> Any:
+        v = build_view(state, seat)
+        for name, f in fields.items():
+            setattr(v._world, name, f(state, seat))
+        return v
+    return view_of
+
+
+def _with_history(view_of_records: Any) -> Any:
+    """Red Notice's view with another record list as its history."""
+    from rnsim.games.red_notice.engine.view import History, build_view
+
+    def view_of(state: Any, seat: int) -> Any:
+        v = build_view(state, seat)
+        records = view_of_records(state, seat)
+        v.history = History(records, len(records), True)
+        return v
+    return view_of
+
+
+# name -> (the games it applies to, the view with the leak, what the walk must say)
+_PLANTED: dict[str, tuple[tuple[str, ...], Any, str]] = {
+    "the real state": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, st), "view.leak is the real state"),
+    "a closure over the deck": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, _closure_over(st.deck)),
+                                "view.leak<closure 0><cell> is a part of the real state (list)"),
+    "a bound method of the deck": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, st.deck.pop),
+                                   "view.leak.__self__ is a part of the real state (list)"),
+    "a copy of the deck's order": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, tuple(st.deck)),
+                                   "a hidden fact: ('view.leak[0]'"),
+    "worlds sharing the live frames": (("red_notice",), _with_world_facts(stack=lambda st, seat: list(st.stack)),
+                                       "view._world.stack[0] is a part of the real state (Round)"),
+    "worlds keeping the upgrade deck's order": (
+        ("red_notice",), _with_world_facts(upgrades_gone=lambda st, seat: tuple(st.upgrade_deck)),
+        "a hidden fact: ('view._world.upgrades_gone[0]'"),
+    "a history of the opponent's records": (("red_notice",), _with_history(lambda st, seat: st.history[1 - seat]),
+                                            "view.history._records is a part of the real state (list)"),
+    "a copy of the opponent's hand": (("red_notice",), lambda st, seat: _Leaky(None, tuple(st.hands[1 - seat])),
+                                      "a hidden fact: ('view.leak[0]'"),
+    "a copy of the others' chosen agents": (("fbi",), lambda st, seat: _Leaky(None, tuple(st.pairs)),
+                                            "a hidden fact: ('view.leak["),
+}
+
+
+@pytest.mark.parametrize(("name", "leak"), [(g, leak) for leak, (games, _, _) in sorted(_PLANTED.items())
+                                             for g in games if g in GAMES])
+def test_the_secrecy_walk_finds_a_planted_leak(name: str, leak: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk above can fail: each leak planted in the view is reported, with its path."""
+    game = get_game(name)
+    _, view_of, says = _PLANTED[leak]
+    state = _new(game, 3)
+    rng = random.Random(3)
+    # A decision well into the game, where the leak's target holds a secret:
+    # Jessah's, once Angela has moved; in FBI, once the agents are chosen.
+    while game.name == "red_notice" and (state.round < 3 or state.pending.seat != 1) or (
+            game.name == "fbi" and state.phase != 2):
+        state.apply(state.pending.options[rng.randrange(len(state.pending.options))])
+    seat = state.pending.seat
+    assert not _leaks(game, state, seat, random.Random(1))
+    monkeypatch.setattr(game, "view", view_of)
+    found = _leaks(game, state, seat, random.Random(1))
+    assert any(says in f for f in found), found
