@@ -268,10 +268,12 @@ def _attributes(obj: Any) -> list[tuple[str, Any]]:
         out.append((".__self__", obj.__self__))
     if hasattr(obj, "__func__"):
         out.append((".__func__", obj.__func__))
-    # Slots, and the attributes of compiled (mypyc) classes: descriptors of the class.
+    # Slots, the attributes of compiled (mypyc) classes, and properties (View.worlds):
+    # descriptors of the class. A property is read as a strategy would read it,
+    # since its getter may reach what the object itself does not hold.
     for cls in type(obj).__mro__:
         for name, d in vars(cls).items():
-            if isinstance(d, (types.MemberDescriptorType, types.GetSetDescriptorType)) and name not in (
+            if isinstance(d, (types.MemberDescriptorType, types.GetSetDescriptorType, property)) and name not in (
                     "__dict__", "__weakref__", "__class__"):
                 try:
                     out.append((f".{name}", getattr(obj, name)))
@@ -466,6 +468,26 @@ def _with_history(view_of_records: Any) -> Any:
     return view_of
 
 
+_HELD: dict[int, Any] = {}  # where _Hatch's getter finds what it hands out, by the hatch's id
+
+
+class _Hatch:
+    """A view whose attribute is a getter reading what the view does not hold
+    (a planted leak: nothing reaches the state but the getter's answer)."""
+
+    __slots__ = ()
+
+    @property
+    def leak(self) -> Any:
+        return _HELD[id(self)][1]
+
+
+def _hatch(state: Any, seat: int) -> _Hatch:
+    h = _Hatch()
+    _HELD[id(h)] = (h, state)  # the hatch kept alive, so its id stays its own
+    return h
+
+
 # name -> (the games it applies to, the view with the leak, what the walk must say)
 _PLANTED: dict[str, tuple[tuple[str, ...], Any, str]] = {
     "the real state": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, st), "view.leak is the real state"),
@@ -473,6 +495,7 @@ _PLANTED: dict[str, tuple[tuple[str, ...], Any, str]] = {
                                 "view.leak<closure 0><cell> is a part of the real state (list)"),
     "a bound method of the deck": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, st.deck.pop),
                                    "view.leak.__self__ is a part of the real state (list)"),
+    "a getter handing out the real state": (("red_notice", "fbi"), _hatch, "view.leak is the real state"),
     "a copy of the deck's order": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, tuple(st.deck)),
                                    "a hidden fact: ('view.leak[0]'"),
     "worlds sharing the live frames": (("red_notice",), _with_world_facts(stack=lambda st, seat: list(st.stack)),
