@@ -174,3 +174,74 @@ def test_the_command_line_starts_without_scipy() -> None:
     code = "import sys, rnsim.cli; print(sorted(m for m in ('scipy.stats', 'scipy.optimize') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out
+
+
+def _module_imports(path: Path) -> set[str]:
+    """The rnsim modules a module imports: ``from pkg import sub`` is an import
+    of ``pkg.sub`` (and of ``pkg`` only when it also takes a name defined there)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            subs = {f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in MODULES}
+            out |= subs if len(subs) == len(node.names) else subs | {node.module}
+    return {m for m in out if m in MODULES and m != "rnsim"}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[tuple[str, ...]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[tuple[str, ...]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(tuple(sorted(group)))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+#: import loops still standing, each through a type-only or function-level
+#: import, with why; the test fails on any other loop, and on one of these
+#: once it is gone (then strike it here)
+KNOWN_CYCLES = {
+    # effects act on the GameState they are handed (a type-only import); the
+    # state calls the effect registered under a card's name
+    ("rnsim.games.red_notice.engine.effects", "rnsim.games.red_notice.engine.state"),
+    # View.worlds.sample hands the view to the sampler (a function-level import),
+    # which builds a world's state and view from the view alone
+    ("rnsim.games.red_notice.engine.determinize", "rnsim.games.red_notice.engine.view"),
+    # the exploit command keeps its chunk log in exploit_log (a function-level
+    # import), which names the command's Variant type (a type-only import)
+    ("rnsim.cli.exploit", "rnsim.cli.exploit_log"),
+}
+
+
+def test_no_import_cycles_but_the_known() -> None:
+    graph = {m: _module_imports(p) - {m} for m, p in MODULES.items()}
+    assert set(import_cycles(graph)) == KNOWN_CYCLES
+
+
+def test_the_cycle_finder_finds_a_loop() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert import_cycles(graph) == [("a", "b", "c")]

@@ -5,6 +5,7 @@
 - :mod:`rnsim.drift.cells`: a check's cells, their labels and win counts;
 - :mod:`rnsim.drift.gate`: the gate (baseline, exact replay, sequential test);
 - :mod:`rnsim.drift.compare`: variants compared on the same games;
+- :mod:`rnsim.drift.outcome`: what a check ends with (cells, verdict, exit code);
 - :mod:`rnsim.drift.markdown`: what both print.
 
 The statistics live in :mod:`rnsim.analysis.sequential` and
@@ -15,19 +16,9 @@ The statistics live in :mod:`rnsim.analysis.sequential` and
 from rnsim.drift.baseline import BASELINE_FORMAT, Baseline, load_baseline
 from rnsim.drift.cells import cell_labels, cell_name, counts_by_cell, play_counts, play_games, seat_outcomes
 from rnsim.drift.compare import Comparison, compare_config, compare_run
-from rnsim.drift.gate import (
-    BUDGET_FACTOR,
-    EXIT_DRIFT,
-    EXIT_NO_DRIFT,
-    EXIT_UNDECIDED,
-    EXIT_USAGE,
-    CheckCell,
-    CheckOutcome,
-    default_batch,
-    run_check,
-    save_baseline,
-)
+from rnsim.drift.gate import BUDGET_FACTOR, default_batch, run_check, save_baseline
 from rnsim.drift.markdown import comparison_text, results_block
+from rnsim.drift.outcome import EXIT_DRIFT, EXIT_NO_DRIFT, EXIT_UNDECIDED, EXIT_USAGE, CheckCell, CheckOutcome
 
 __all__ = [
     "BASELINE_FORMAT", "BUDGET_FACTOR", "EXIT_DRIFT", "EXIT_NO_DRIFT", "EXIT_UNDECIDED", "EXIT_USAGE",

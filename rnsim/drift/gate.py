@@ -26,15 +26,12 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from rnsim.analysis.sequential import (
     DRIFT,
-    NO_DRIFT,
-    UNDECIDED,
     GateDesign,
     SequentialGate,
     batch_sizes,
@@ -56,6 +53,7 @@ from rnsim.drift.cells import (
     seat_title,
 )
 from rnsim.drift.markdown import results_block
+from rnsim.drift.outcome import CheckCell, CheckOutcome
 from rnsim.errors import ConfigError, RnsimError
 from rnsim.tournament.backends import Pool
 from rnsim.tournament.batches import pool_for
@@ -73,8 +71,6 @@ MIN_BATCH = 20
 # SPRT keeps the rest, so a cell misses a 2-delta move with probability <= beta.
 REPLAY_SHARE = 0.1
 REPLAY_BATCH = 10  # replayed games per cell per batch: a differing game ends the replay early
-
-EXIT_NO_DRIFT, EXIT_DRIFT, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 
 Echo = Callable[[str], None]
 
@@ -166,32 +162,6 @@ def save_baseline(
     return write_baseline(out, data)
 
 # ------------------------------------------------------------------ the check
-
-
-@dataclass
-class CheckCell:
-    name: str
-    cell_id: int
-    baseline: dict[str, Any]
-    counts: dict[str, int] = field(default_factory=dict)
-    replayed: int = 0  # baseline games replayed
-    replay_differs: int | None = None  # game index of the first replayed game that ended otherwise
-    replay_settled: bool = False  # decided "no drift" by the replay
-
-
-@dataclass
-class CheckOutcome:
-    verdict: str  # DRIFT, NO_DRIFT or UNDECIDED
-    gate: SequentialGate
-    cells: list[CheckCell]
-    games: int
-    budget: int
-    notes: list[str]
-    block: str
-
-    @property
-    def exit_code(self) -> int:
-        return {NO_DRIFT: EXIT_NO_DRIFT, DRIFT: EXIT_DRIFT, UNDECIDED: EXIT_UNDECIDED}[self.verdict]
 
 
 def _current_config(

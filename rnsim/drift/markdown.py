@@ -14,7 +14,7 @@ from rnsim.analysis.sequential import DRIFT, NO_DRIFT, UNDECIDED, GateDesign, re
 if TYPE_CHECKING:
     from rnsim.config import RunConfig
     from rnsim.drift.baseline import Baseline
-    from rnsim.drift.gate import CheckOutcome
+    from rnsim.drift.outcome import CheckOutcome
 
 
 def _pct(x: float) -> str:

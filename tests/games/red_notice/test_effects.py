@@ -43,3 +43,22 @@ def test_unknown_effects_list_the_registry():
     with pytest.raises(ComponentError) as e:
         build_components(raw)
     assert ", ".join(IDENTITY_EFFECTS) in str(e.value)
+
+
+def test_the_engine_implements_exactly_the_effects_the_rules_name(monkeypatch):
+    """The rules own the vocabulary (rules/effect_names.py) and know nothing of
+    the engine; the engine refuses to load when a name has no class, or a class
+    no name, or an upgrade's timing differs."""
+    from rnsim.games.red_notice.engine import effects
+    from rnsim.games.red_notice.rules import effect_names
+
+    assert tuple(IDENTITY_EFFECTS) == effect_names.IDENTITY_EFFECTS
+    assert {k: e.PERMANENT for k, e in UPGRADE_EFFECTS.items()} == effect_names.UPGRADE_PERMANENT
+    effects._check_vocabulary()
+    monkeypatch.setattr(effect_names, "IDENTITY_EFFECTS", (*effect_names.IDENTITY_EFFECTS, "teleport"))
+    with pytest.raises(ImportError, match="rules' vocabulary"):
+        effects._check_vocabulary()
+    monkeypatch.undo()
+    monkeypatch.setattr(effect_names, "UPGRADE_PERMANENT", {**effect_names.UPGRADE_PERMANENT, "wiretap": True})
+    with pytest.raises(ImportError, match="rules' vocabulary"):
+        effects._check_vocabulary()

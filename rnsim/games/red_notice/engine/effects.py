@@ -4,9 +4,11 @@ A component set names each card's effect (``effect = "lawyer"`` in
 identities.toml, ``effect = "bank_alert"`` in upgrades.toml); that name is
 the ``NAME`` of one class below, and all of the card's rules live in that
 class: its hooks, and the handlers of any decision only that card asks.
-``IDENTITY_EFFECTS`` and ``UPGRADE_EFFECTS`` register each class once; the
-component loader (rnsim/games/red_notice/rules/components.py) accepts exactly
-these names, and an upgrade's ``kind`` must match its class's ``PERMANENT``.
+``IDENTITY_EFFECTS`` and ``UPGRADE_EFFECTS`` register each class once. The
+names, and whether each upgrade is permanent, are the rules' vocabulary
+(rnsim/games/red_notice/rules/effect_names.py, which the component loader
+checks a card against); this module refuses to load unless it implements
+exactly that vocabulary.
 
 Hooks, called by the engine (rnsim/games/red_notice/engine/state.py):
 
@@ -49,6 +51,7 @@ from rnsim.games.red_notice.engine.frames import (
     RemoveBlackRadar,
     SecurityToCap,
 )
+from rnsim.games.red_notice.rules import effect_names as names
 from rnsim.games.red_notice.rules.components import BLACK as _BLACK
 from rnsim.games.red_notice.rules.components import WHITE as _WHITE
 from rnsim.games.red_notice.rules.components import Identity
@@ -461,3 +464,14 @@ UPGRADE_EFFECTS: dict[str, UpgradeEffect] = {
         Wiretap(), SatelliteSweep(), Roadblocks(), RapidResponse(), InformantEffect(),
     )
 }
+
+
+def _check_vocabulary() -> None:
+    """The classes registered above are exactly the effects the rules name."""
+    ours = (tuple(IDENTITY_EFFECTS), {k: e.PERMANENT for k, e in UPGRADE_EFFECTS.items()})
+    if ours != (names.IDENTITY_EFFECTS, dict(names.UPGRADE_PERMANENT)):
+        raise ImportError(f"engine effects {ours} differ from the rules' vocabulary "
+                          "(rnsim/games/red_notice/rules/effect_names.py)")
+
+
+_check_vocabulary()

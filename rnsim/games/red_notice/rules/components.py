@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rnsim.errors import ComponentError, did_you_mean, read_utf8, shown_path
+from rnsim.games.red_notice.rules.effect_names import IDENTITY_EFFECTS, UPGRADE_PERMANENT
 
 # Action kinds printed on card halves.
 CHECK, BANK, SECURITY, MOVEMENT, JOKER = range(5)
@@ -264,10 +265,6 @@ class _Ctx:
 
 def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | None = None) -> Components:
     """Validate the parsed TOML of the six files and build :class:`Components`."""
-    # The known effects are the engine's registry (one class per effect);
-    # imported here because the engine imports this module.
-    from rnsim.games.red_notice.engine.effects import IDENTITY_EFFECTS, UPGRADE_EFFECTS
-
     # ---- map
     cx = _Ctx(folder, "map.toml")
     m = raw["map.toml"]
@@ -441,11 +438,11 @@ def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | N
             raise cx.err(where + "id", f"an id is lower-case letters, digits and _, got {uid!r}")
         uids.add(uid)
         eff = cx.typed(d["effect"], str, where + "effect", "a string")
-        if eff not in UPGRADE_EFFECTS:
-            raise cx.err(where + "effect", f"unknown effect {eff!r}{did_you_mean(eff, UPGRADE_EFFECTS)}; known "
-                                           f"effects: {', '.join(UPGRADE_EFFECTS)}")
+        if eff not in UPGRADE_PERMANENT:
+            raise cx.err(where + "effect", f"unknown effect {eff!r}{did_you_mean(eff, UPGRADE_PERMANENT)}; known "
+                                           f"effects: {', '.join(UPGRADE_PERMANENT)}")
         kind = cx.typed(d["kind"], str, where + "kind", "a string")
-        expected = "permanent" if UPGRADE_EFFECTS[eff].PERMANENT else "immediate"
+        expected = "permanent" if UPGRADE_PERMANENT[eff] else "immediate"
         if kind != expected:
             raise cx.err(where + "kind", f"effect {eff!r} is {expected!r}, got {kind!r}")
         copies = cx.typed(d.get("copies", 1), int, where + "copies", "a whole number")
