@@ -371,3 +371,23 @@ def test_the_levers_commands_take_a_config_by_name(tmp_path: Path, monkeypatch: 
         r = _cli(command, "no-such-config", "--knob", "money_target") if command != "levers" else \
             _cli(command, "no-such-config")
         assert r.exit_code == 2 and "built-in configs: classic, fbi, large" in r.output, (command, r.output)
+
+
+@pytest.mark.parametrize("command", [
+    ("sweep", "--knob", "hand_limit", "--values", "4,5", "--games", "4"),
+    ("tune", "--knob", "hand_limit", "--range", "3:5", "--tolerance", "1", "--max-games", "60"),
+    ("levers", "--games", "2", "--precision", "0"),
+])
+def test_a_levers_command_reads_its_config_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     command: tuple[str, ...]) -> None:
+    """The config is parsed at the command's edge and handed down as a
+    LeverConfig; every run config is built from it, not from the file again."""
+    import rnsim.levers.source as source
+
+    cfg = _config(tmp_path)
+    read = []
+    real = source._toml
+    monkeypatch.setattr(source, "_toml", lambda p: read.append(p) or real(p))
+    r = _cli(command[0], cfg, *command[1:], "--out", tmp_path / "out", *(["--no-progress"] * (command[0] != "tune")))
+    assert r.exit_code == 0, r.output
+    assert read == [cfg]

@@ -57,27 +57,25 @@ def _config_file(ctx: click.Context, param: click.Parameter, value: Path) -> Pat
     return resolve_config(value)
 
 
-def _game(config: Path, variant: str | None = None) -> Any:
-    """The config's game, once its rule set is known to be readable (and the
-    variant named, when it has several)."""
-    from rnsim.levers import read_config
-    from rnsim.levers.play import variant_note, whole_config
+def _source(config: Path, variant: str | None = None) -> Any:
+    """The config as the levers commands play it, read and checked once here
+    (its rule set readable, the variant named when it has several)."""
+    from rnsim.levers import LeverConfig
 
-    read_config(config, variant)
-    note = variant_note(config, variant)
+    source = LeverConfig.read(config, variant)
+    note = source.note()
     if note:
         click.echo(note, err=True)
-    return whole_config(config).game_obj
+    return source
 
 
-def _sweep_grids(config: Path, knob: tuple[str, ...], values: tuple[str, ...],
-                 variant: str | None) -> tuple[list[str], list[list[int]]]:
+def _sweep_grids(source: Any, knob: tuple[str, ...], values: tuple[str, ...]) -> tuple[list[str], list[list[int]]]:
     from rnsim.errors import ConfigError
-    from rnsim.levers import check_knob, parse_values, read_config
+    from rnsim.levers import check_knob, parse_values
 
-    game = _game(config, variant)
+    game, config = source.game, source.path
     if not knob:
-        table = read_config(config).get("sweep")
+        table = source.sweep_table
         if not isinstance(table, dict) or not table:
             raise ConfigError(f"{config}: give --knob K --values V, or a [sweep] table such as "
                               '[sweep] knob = "start:stop:step"')
@@ -126,11 +124,12 @@ def sweep(config: Path, knob: tuple[str, ...], values: tuple[str, ...], target: 
     from rnsim.levers.text import crossing_lines, pct, pts
 
     _check_target(target)
-    knobs, grids = _sweep_grids(config, knob, values, variant)
+    source = _source(config, variant)
+    knobs, grids = _sweep_grids(source, knob, values)
     out = out or Path("runs") / f"{config.stem}-sweep-{'-'.join(knobs)}"
     t0 = time.perf_counter()
-    res = run_sweep(config, knobs, grids, out=out, target=target, per_setup=per_setup, setups=setups,
-                    echo=lambda s: click.echo(s, err=True), variant=variant, games=games, seed=seed, workers=workers,
+    res = run_sweep(source, knobs, grids, out=out, target=target, per_setup=per_setup, setups=setups,
+                    echo=lambda s: click.echo(s, err=True), games=games, seed=seed, workers=workers,
                     backend=backend, progress=progress and sys.stderr.isatty())
     files = write_table(res.table, out / "tables", "sweep")
     title = res.balance.title
@@ -196,10 +195,10 @@ def tune(config: Path, knob: str, target: float | None, tolerance: float, span: 
     from rnsim.levers import check_knob, run_tune, write_table
     from rnsim.levers.figures import tune_figure
     from rnsim.levers.knobs import bounds
-    from rnsim.levers.play import base_config
     from rnsim.levers.text import crossing_lines
 
-    game = _game(config, variant)
+    source = _source(config, variant)
+    game = source.game
     k = check_knob(game, knob)
     _check_target(target)
     if tolerance <= 0:
@@ -209,7 +208,7 @@ def tune(config: Path, knob: str, target: float | None, tolerance: float, span: 
     low, high = bounds(k)
     assert k.notch is not None
     if span is None:
-        cur = getattr(base_config(config, variant).variants[0].rules, knob)
+        cur = getattr(source.base().variants[0].rules, knob)
         lo, hi = max(low, int(cur - 5 * k.notch)), min(high, int(cur + 5 * k.notch))
     else:
         try:
@@ -217,9 +216,9 @@ def tune(config: Path, knob: str, target: float | None, tolerance: float, span: 
         except ValueError:
             raise ConfigError(f'--range: must be "lo:hi" with whole numbers, got {span!r}') from None
     out = out or Path("runs") / f"{config.stem}-tune-{knob}"
-    run = run_tune(config, knob, lo, hi, tolerance=tolerance, target=target, batch=batch, step=step,
+    run = run_tune(source, knob, lo, hi, tolerance=tolerance, target=target, batch=batch, step=step,
                    max_games=max_games, seed=seed, setups=setups, workers=workers, backend=backend,
-                   echo=lambda s: click.echo(s, err=True), variant=variant)
+                   echo=lambda s: click.echo(s, err=True))
     res = run.result
     lat = res.lattice
     click.echo(f"tune {knob} on {config}: lattice {_fmt(lat[0])}..{_fmt(lat[-1])} by {_fmt(lat[1] - lat[0])} "
@@ -230,7 +229,7 @@ def tune(config: Path, knob: str, target: float | None, tolerance: float, span: 
     cells = (f"{run.cells} cells each ({game.setup_key} {', '.join(run.setups)}), pooled" if run.cells > 1
              else "one cell each")
     click.echo(f"  values played (games without error): {played}; every value plays game indices 0, 1, 2, ... "
-               f"of seed {run_seed(config, seed)}, {cells}")
+               f"of seed {source.whole.seed if seed is None else seed}, {cells}")
     for line in crossing_lines(knob, c, run.balance.title, run.target_note):
         click.echo(line)
     tables = out / "tables"
@@ -239,12 +238,6 @@ def tune(config: Path, knob: str, target: float | None, tolerance: float, span: 
     files += write_table(run.games, tables, "tune_games")
     files += tune_figure(run, out)
     click.echo("files: " + ", ".join(str(p) for p in files))
-
-
-def run_seed(config: Path, seed: int | None) -> int:
-    from rnsim.levers.play import whole_config
-
-    return whole_config(config).seed if seed is None else seed
 
 
 def _stopped(res: Any, knob: str) -> str:
@@ -309,7 +302,7 @@ def levers(config: Path, out: Path | None, restricted: bool, for_run: Path | Non
     from rnsim.levers.figures import tornado
     from rnsim.levers.text import pct, pts
 
-    _game(config, variant)
+    source = _source(config, variant)
     if not 0 <= precision < 100:
         raise ConfigError(f"--precision: must be 0 (one stage) or a half-width in points below 100, got {precision}")
     if max_games < 1:
@@ -317,12 +310,12 @@ def levers(config: Path, out: Path | None, restricted: bool, for_run: Path | Non
     if for_run is not None:
         if out is not None:
             raise ConfigError("--for-run and --out: give one (--for-run RUN writes into RUN/levers)")
-        check_for_run(config, for_run, variant)
+        check_for_run(source, for_run)
         out = for_run / "levers"
     out = out or Path("runs") / f"{config.stem}-levers"
     t0 = time.perf_counter()
-    res = run_levers(config, out=out, restricted=restricted, setups=setups, precision=precision / 100 or None,
-                     max_games=max_games, echo=lambda s: click.echo(s, err=True), variant=variant, games=games,
+    res = run_levers(source, out=out, restricted=restricted, setups=setups, precision=precision / 100 or None,
+                     max_games=max_games, echo=lambda s: click.echo(s, err=True), games=games,
                      seed=seed, workers=workers, backend=backend, progress=progress and sys.stderr.isatty())
     t = res.table
     widest = 100 * float(t["half_width"].max())  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ Every command plays its rule variants through the ordinary tournament, so game
 - :mod:`.tune`: the lattice search for the balanced value (`rnsim tune`);
 - :mod:`.shifts`: every one-step change against the rules (`rnsim levers`);
 - :mod:`.restricted`: restricted play (an option never chosen);
+- :mod:`.source`: the config as the commands play it, read once;
 - :mod:`.knobs`, :mod:`.balance`, :mod:`.play`: what they share.
 """
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from rnsim.levers.balance import Balance, balance_of, fair_rate
 from rnsim.levers.knobs import check_knob, fmt_value, numeric_knobs, parse_values
-from rnsim.levers.play import BASE, Change, Played, play_changes, read_config, write_table
+from rnsim.levers.play import Played, play_changes, write_table
 from rnsim.levers.shifts import (
     LeversResult,
     check_for_run,
@@ -28,12 +29,13 @@ from rnsim.levers.shifts import (
     restricted_specs,
     run_levers,
 )
+from rnsim.levers.source import BASE, Change, LeverConfig
 from rnsim.levers.sweep import SweepResult, run_sweep
 from rnsim.levers.tune import TuneRun, run_tune
 
 __all__ = [
-    "BASE", "Balance", "Change", "LeversResult", "Played", "SweepResult", "TuneRun", "balance_of", "check_for_run",
+    "BASE", "Balance", "Change", "LeverConfig", "LeversResult", "Played", "SweepResult", "TuneRun", "balance_of", "check_for_run",
     "check_knob", "fair_rate", "fmt_value", "lever_changes", "numeric_knobs", "paired_shift", "parse_values",
-    "play_changes", "read_config", "restricted_changes", "restricted_specs", "run_levers", "run_sweep", "run_tune",
+    "play_changes", "restricted_changes", "restricted_specs", "run_levers", "run_sweep", "run_tune",
     "write_table",
 ]

@@ -19,7 +19,8 @@ from rnsim.analysis.stats import Z95
 from rnsim.errors import ConfigError
 from rnsim.levers.balance import Balance, balance_of
 from rnsim.levers.knobs import fmt_value, refusal
-from rnsim.levers.play import BASE, Change, Echo, Played, drawn, lever_setups, play_changes, variant_config
+from rnsim.levers.play import Echo, Played, drawn, play_changes
+from rnsim.levers.source import BASE, Change, LeverConfig, lever_config
 
 #: games per change of the first stage of a sequential `rnsim levers`
 FIRST_STAGE_GAMES = 400
@@ -164,7 +165,7 @@ class LeversResult:
 class _Stages:
     """The games of every stage, pooled (stages are new games: each its own range of game indices)."""
 
-    config: Path
+    config: LeverConfig
     out: Path
     play: dict[str, Any]
     echo: Echo
@@ -201,9 +202,9 @@ class _Stages:
         return {c.name: paired_shift(both, BASE.name, c.name, keys) for c in changes}
 
 
-def run_levers(config: Path, *, out: Path, restricted: bool = False, setups: str = "game",
+def run_levers(config: LeverConfig | Path, *, out: Path, restricted: bool = False, setups: str = "game",
                precision: float | None = None, max_games: int = 400_000, echo: Echo = print,
-               variant: str | None = None, **play: Any) -> LeversResult:
+               **play: Any) -> LeversResult:
     """Every lever of ``config`` against its rules (``setups`` as for
     :func:`rnsim.levers.sweep.run_sweep`).
 
@@ -216,11 +217,11 @@ def run_levers(config: Path, *, out: Path, restricted: bool = False, setups: str
     neediest). A stage that would take the total past ``max_games`` is not
     started, so a run stopped by the budget resumes with a larger one. A
     change's shift pools its paired games of every stage."""
-    value = lever_setups(config, setups)
+    source = lever_config(config)
+    value = source.setups(setups)
     if value is not None:
         play["setups"] = value
-    play["variant"] = variant
-    cfg = variant_config(config, [BASE], setups=value, variant=variant)
+    cfg = source.with_changes([BASE], setups=value)
     game = cfg.game_obj
     rules = cfg.variants[0].rules
     changes, skipped = lever_changes(game, rules, not drawn(cfg))
@@ -238,7 +239,7 @@ def run_levers(config: Path, *, out: Path, restricted: bool = False, setups: str
         games = cfg.games if precision is None else math.ceil(FIRST_STAGE_GAMES / cells)
     balance = balance_of(game, cfg.seats)
     keys = [game.setup_column, *(f"{seat}_strategy" for seat in cfg.seats)]
-    stages = _Stages(config, out, play, echo, ["variant", *keys, "game_index", "y"],
+    stages = _Stages(source, out, play, echo, ["variant", *keys, "game_index", "y"],
                      Played(pl.DataFrame(), out, 0, 0.0))
     stages.batch(list(changes), cfg, out if precision is None else out / "stage-0", games, seed, 0, True)
     stats = stages.shifts(changes, keys)
@@ -267,7 +268,7 @@ def run_levers(config: Path, *, out: Path, restricted: bool = False, setups: str
     rows = [{**shift_row(c, stats[c.name]), "stages": rounds[c.name]} for c in changes]
     table = pl.DataFrame(rows).sort(pl.col("shift").abs(), descending=True)
     labels = sorted({c.setup_label for c in cfg.cells()})
-    meta = levers_meta(cfg, stages.played, config, value if value is not None else cfg.setups, balance)
+    meta = levers_meta(cfg, stages.played, source.path, value if value is not None else cfg.setups, balance)
     return LeversResult(table, skipped, stages.played, balance, labels, meta)
 
 
@@ -302,19 +303,18 @@ def levers_meta(cfg: Any, played: Played, config: Path, setups: Any, balance: Ba
     return out
 
 
-def check_for_run(config: Path, run_dir: Path, variant: str | None = None) -> None:
+def check_for_run(config: LeverConfig | Path, run_dir: Path) -> None:
     """Refuse ``--for-run RUN`` when no variant of RUN plays CONFIG's rules:
     the report would find values measured on other rules."""
     import json
-
-    from rnsim.levers.play import base_config
 
     try:
         man = json.loads((run_dir / "manifest.json").read_text())
     except (OSError, ValueError):
         raise ConfigError(f"--for-run: {run_dir} is not a run directory (no readable manifest.json)") from None
-    digest = base_config(config, variant).variants[0].digest
+    source = lever_config(config)
+    digest = source.base().variants[0].digest
     hashes = man.get("rules_hash") or {}
     if digest not in hashes.values():
-        raise ConfigError(f"--for-run: {run_dir} plays no variant with {config}'s rules (rules hash {digest}; the "
+        raise ConfigError(f"--for-run: {run_dir} plays no variant with {source.path}'s rules (rules hash {digest}; the "
                           f"run's: {', '.join(f'{k} {v}' for k, v in hashes.items()) or 'none'})")

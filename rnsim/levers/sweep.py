@@ -17,7 +17,8 @@ from rnsim.analysis.crossing import Crossing, Curve, crossing, curve
 from rnsim.errors import ConfigError
 from rnsim.levers.balance import Balance, balance_of, fair_rate, samples, stratum_keys
 from rnsim.levers.knobs import check_knob, fmt_value, refusal
-from rnsim.levers.play import DEALT, Change, Echo, Played, base_config, drawn, lever_setups, play_changes
+from rnsim.levers.play import DEALT, Echo, Played, drawn, play_changes
+from rnsim.levers.source import Change, LeverConfig, lever_config
 
 #: at most this many fixed setups get a crossing each in the printed output
 #: (every setup's rates are in the per-setup table whatever their number)
@@ -61,18 +62,19 @@ def default_target(game: Any, cfg: Any) -> tuple[float, str]:
     return target, f"the mean of a balanced game's {parts}, the cells pooled"
 
 
-def run_sweep(config: Path, knobs: Sequence[str], grids: Sequence[Sequence[int]], *, out: Path,
+def run_sweep(config: LeverConfig | Path, knobs: Sequence[str], grids: Sequence[Sequence[int]], *, out: Path,
               target: float | None = None, per_setup: bool = False, setups: str = "game", echo: Echo = print,
-              variant: str | None = None, **play: Any) -> SweepResult:
+              **play: Any) -> SweepResult:
     """Play every point of the grid on the same game indices (``setups``:
-    "game" plays the game's ``lever_setups``, "config" the config's;
-    ``variant`` the config's variant whose rules are varied, default its first)."""
+    "game" plays the game's ``lever_setups``, "config" the config's; a config
+    with variants varies the rules of the one :class:`LeverConfig` names)."""
 
     if not 1 <= len(knobs) <= 2:
         raise ConfigError(f"--knob: a sweep varies one or two knobs, got {len(knobs)}")
     if len(set(knobs)) != len(knobs):
         raise ConfigError("--knob: the same knob is given twice")
-    base = base_config(config, variant)
+    source = lever_config(config)
+    base = source.base()
     game = base.game_obj
     for k in knobs:
         check_knob(game, k)
@@ -81,8 +83,7 @@ def run_sweep(config: Path, knobs: Sequence[str], grids: Sequence[Sequence[int]]
         why = refusal(game, base.variants[0].rules, ch.knobs)
         if why is not None:
             raise ConfigError(f"--values: {ch.label}: {why}")
-    played = play_changes(config, [c for c, _ in points], out=out, echo=echo, setups=lever_setups(config, setups),
-                          variant=variant, **play)
+    played = play_changes(source, [c for c, _ in points], out=out, echo=echo, setups=source.setups(setups), **play)
     cfg = played.cfg
     balance = balance_of(game, cfg.seats)
     setup_col = game.setup_column

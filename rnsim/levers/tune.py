@@ -23,7 +23,8 @@ from rnsim.analysis.tuning import Batch, TuneResult, lattice_values, tune
 from rnsim.errors import ConfigError
 from rnsim.levers.balance import Balance, balance_of
 from rnsim.levers.knobs import bounds, check_knob, fmt_value, refusal
-from rnsim.levers.play import Change, Echo, base_config, lever_setups, variant_config
+from rnsim.levers.play import Echo
+from rnsim.levers.source import Change, LeverConfig, lever_config
 from rnsim.levers.sweep import default_target
 
 #: most lattice values a tune may search (each is a variant of the run)
@@ -66,21 +67,21 @@ def tune_lattice(game: Any, rules: Any, knob: str, lo: int, hi: int, step: int |
     return values
 
 
-def run_tune(config: Path, knob: str, lo: int, hi: int, *, tolerance: float, target: float | None = None,
+def run_tune(config: LeverConfig | Path, knob: str, lo: int, hi: int, *, tolerance: float, target: float | None = None,
              batch: int = 100, step: int | None = None, max_games: int = 200_000, seed: int | None = None,
              setups: str = "game", workers: str | int | None = None, backend: str | None = None,
-             echo: Echo = print, variant: str | None = None) -> TuneRun:
+             echo: Echo = print) -> TuneRun:
     """Search ``knob`` over ``lo..hi`` for the value where the game's balance
     reaches ``target`` (default: a balanced game), within ``tolerance``."""
     from rnsim.results import result_schema
     from rnsim.tournament.batches import play_ranges, pool_for
 
-    base = base_config(config, variant)
+    source = lever_config(config)
+    base = source.base()
     game = base.game_obj
     lattice = tune_lattice(game, base.variants[0].rules, knob, lo, hi, step)
     changes = [Change(f"{knob}.{v}", f"{knob} {fmt_value(v)}", {knob: v}) for v in lattice]
-    cfg = variant_config(config, changes, setups=lever_setups(config, setups), variant=variant, seed=seed,
-                         workers=workers, backend=backend)
+    cfg = source.with_changes(changes, setups=source.setups(setups), seed=seed, workers=workers, backend=backend)
     balance = balance_of(game, cfg.seats)
     goal, note = default_target(game, cfg)
     if target is not None:
