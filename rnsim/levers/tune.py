@@ -118,6 +118,7 @@ def run_tune(config: LeverConfig | Path, knob: str, lo: int, hi: int, *, toleran
 
         res = tune(play, [float(v) for v in lattice], target=goal, tolerance=tolerance,
                    batch=max(1, math.ceil(batch / per_value)), max_games=max_games, on_batch=told)
-    games = pl.concat(frames) if frames else pl.DataFrame()
+    # batches come back in the order their chunks finish; the table is in game order
+    games = pl.concat(frames).sort(knob, "stratum", "game_index") if frames else pl.DataFrame()
     labels = sorted({c.setup_label for c in cells[0]})
     return TuneRun(res, knob, balance, goal, note, time.perf_counter() - t0, per_value, labels, games)
