@@ -197,30 +197,55 @@ def run_check(
     until every cell is decided or the budget is spent: first (under the baseline's
     seed) an exact replay of the baseline's first games, then the SPRT on fresh games
     for the cells the replay did not settle."""
-    from rnsim import __version__
-
     base = load_baseline(baseline_path)
-    gate_cfg = base.gate
-    d = float(delta if delta is not None else gate_cfg["delta"])
-    b_total = float(beta if beta is not None else gate_cfg["beta"])
+    d = float(delta if delta is not None else base.gate["delta"])
+    b_total = float(beta if beta is not None else base.gate["beta"])
     replay_k = replay_games_needed(d, REPLAY_SHARE * b_total) if 0 < d < 0.25 and 0 < b_total < 1 else 0
     replay = (replay and (seed is None or seed == base.master_seed)
               and all(len(str(c.get("replay", ""))) >= replay_k for c in base.cells))
     design = GateDesign(
         delta=d,
-        alpha=float(alpha if alpha is not None else gate_cfg["alpha"]),
+        alpha=float(alpha if alpha is not None else base.gate["alpha"]),
         # the replay spends its share of beta; the SPRT keeps the rest
         beta=b_total * (1 - REPLAY_SHARE) if replay else b_total,
         cells=len(base.cells),
     )
     master = base.master_seed if seed is None else seed
     cfg = _current_config(base, config, master, workers, backend)
-    seat = str(gate_cfg.get("seat") or balance_seat(cfg))
+    seat = str(base.gate.get("seat") or balance_seat(cfg))
     wins = f"{seat}_wins"
     for i, b in enumerate(base.cells):
         if wins not in b:
             raise ConfigError(f"{baseline_path}: cells[{i}]: missing key {wins!r}")
-    if (delta, alpha, beta) != (None, None, None):
+    budget, batch = _sizes(base, design, wins, (delta, alpha, beta) != (None, None, None), budget, batch)
+    if seed is not None and seed < 0:
+        raise ConfigError(f"--seed: must be a non-negative whole number, got {seed}")
+
+    # Fresh games: past the baseline's indices under its seed, from 0 under another.
+    offset = base.games_per_cell if master == base.master_seed else 0
+    cells = _cells(cfg, base, baseline_path)
+    notes = _notes(cfg, base, len(cells))
+    gate = SequentialGate(design, [(int(b[wins]), int(b["games"])) for b in base.cells])
+    echo(f"check: {len(cells)} cell(s), batches of up to {batch} games per open cell, budget {budget:,} games, "
+         f"master seed {master}, game indices from {offset}" + cfg.defaults_note())
+    with pool_for(cfg, "drift-check") as pool:
+        used = _replay(cfg, cells, gate, replay_k, budget, pool, echo, seat) if replay else 0
+        used = _sprt(cfg, cells, gate, offset, (batch, budget, used), pool, echo, wins, fail_fast)
+    errors = sum(c.counts["errors"] for c in cells)
+    if errors:
+        notes.append(f"{errors} game(s) ended in a strategy or engine error and were left out (see `rnsim run`)")
+    outcome = CheckOutcome(gate.overall, gate, cells, used, budget, notes, "")
+    outcome.block = results_block(outcome, base, design, master, offset, replay_k if replay else 0, b_total,
+                                  role=seat_role(cfg, seat))
+    return outcome
+
+
+def _sizes(base: Baseline, design: GateDesign, wins: str, redesigned: bool, budget: int | None,
+           batch: int | None) -> tuple[int, int]:
+    """The check's game budget and batch: as given, else the baseline's, else
+    (another design than the baseline's) sized for the new design."""
+    gate_cfg = base.gate
+    if redesigned:
         # another design: the stored budget and batch were sized for the baseline's own
         fixed = sum(design.fixed_games(min(max(int(c[wins]) / int(c["games"]), 0.01), 0.99), int(c["games"]))
                     for c in base.cells)
@@ -235,12 +260,11 @@ def run_check(
         raise ConfigError(f"--budget: must be at least 1 game, got {budget}")
     if batch < 1:
         raise ConfigError(f"--batch: must be at least 1 game per cell, got {batch}")
-    if seed is not None and seed < 0:
-        raise ConfigError(f"--seed: must be a non-negative whole number, got {seed}")
+    return budget, batch
 
-    # Fresh games: past the baseline's indices under its seed, from 0 under another.
-    offset = base.games_per_cell if master == base.master_seed else 0
 
+def _cells(cfg: RunConfig, base: Baseline, baseline_path: Path) -> list[CheckCell]:
+    """The current config's cell for each baseline cell, matched by its labels."""
     all_cells = cfg.cells()
     label_keys = list(cell_labels(cfg, all_cells[0])) if all_cells else []
     by_label = {tuple(cell_labels(cfg, c).values()): c for c in all_cells}
@@ -256,6 +280,12 @@ def run_check(
                 "Regenerate the baseline if the cells changed on purpose"
             )
         cells.append(CheckCell(cell_name(labels), c.id, b, dict.fromkeys(cols, 0)))
+    return cells
+
+
+def _notes(cfg: RunConfig, base: Baseline, checked: int) -> list[str]:
+    """What changed since the baseline: the version, each variant's rules, cells not checked."""
+    from rnsim import __version__
 
     notes: list[str] = []
     if base.data.get("rnsim_version") != __version__:
@@ -266,40 +296,36 @@ def run_check(
             changed = _rule_changes(base.data.get("rules", {}).get(v.name, {}), v)
             notes.append(f"rules of variant {v.name!r} changed since the baseline ({old} -> {v.digest}"
                          + (f": {changed}" if changed else ", component data") + ")")
-    extra = len(cfg.cells()) - len(cells)
+    extra = len(cfg.cells()) - checked
     if extra > 0:
         notes.append(f"{extra} cell(s) of the current config are not in the baseline and are not checked")
+    return notes
 
-    gate = SequentialGate(design, [(int(b[wins]), int(b["games"])) for b in base.cells])
-    used = 0
+
+def _sprt(cfg: RunConfig, cells: list[CheckCell], gate: SequentialGate, offset: int,
+          sizes: tuple[int, int, int], pool: Pool, echo: Echo, wins: str, fail_fast: bool) -> int:
+    """The SPRT on fresh games, batch by batch, until every cell is decided, the
+    budget is spent or (``fail_fast``) a drift is found. ``sizes`` is (batch,
+    budget, games used so far); returns the games used."""
+    batch, budget, used = sizes
+    cols = count_columns(counted_seats(cfg))
     next_index = [offset] * len(cells)
-    echo(f"check: {len(cells)} cell(s), batches of up to {batch} games per open cell, budget {budget:,} games, "
-         f"master seed {master}, game indices from {offset}" + cfg.defaults_note())
-    with pool_for(cfg, "drift-check") as pool:
-        if replay:
-            used = _replay(cfg, cells, gate, replay_k, budget, pool, echo, seat)
-        while not gate.done and not (fail_fast and gate.overall == DRIFT):
-            open_cells = gate.undecided
-            k = int(batch_sizes(batch, budget - used, len(open_cells)))
-            if k == 0:
-                break
-            counts = play_counts(cfg, [(cells[i].cell_id, next_index[i], next_index[i] + k) for i in open_cells],
-                                 pool=pool)
-            for i in open_cells:
-                for col in cols:
-                    cells[i].counts[col] += counts[cells[i].cell_id][col]
-                next_index[i] += k
-            used += k * len(open_cells)
-            gate.update([(c.counts[wins], c.counts["games"]) for c in cells])
-            decided = len(cells) - len(gate.undecided)
-            echo(f"  {used:,} games played; {decided} of {len(cells)} cell(s) decided")
-    errors = sum(c.counts["errors"] for c in cells)
-    if errors:
-        notes.append(f"{errors} game(s) ended in a strategy or engine error and were left out (see `rnsim run`)")
-    outcome = CheckOutcome(gate.overall, gate, cells, used, budget, notes, "")
-    outcome.block = results_block(outcome, base, design, master, offset, replay_k if replay else 0, b_total,
-                                  role=seat_role(cfg, seat))
-    return outcome
+    while not gate.done and not (fail_fast and gate.overall == DRIFT):
+        open_cells = gate.undecided
+        k = int(batch_sizes(batch, budget - used, len(open_cells)))
+        if k == 0:
+            break
+        counts = play_counts(cfg, [(cells[i].cell_id, next_index[i], next_index[i] + k) for i in open_cells],
+                             pool=pool)
+        for i in open_cells:
+            for col in cols:
+                cells[i].counts[col] += counts[cells[i].cell_id][col]
+            next_index[i] += k
+        used += k * len(open_cells)
+        gate.update([(c.counts[wins], c.counts["games"]) for c in cells])
+        decided = len(cells) - len(gate.undecided)
+        echo(f"  {used:,} games played; {decided} of {len(cells)} cell(s) decided")
+    return used
 
 
 def _replay(cfg: RunConfig, cells: list[CheckCell], gate: SequentialGate, k: int, budget: int,
