@@ -27,6 +27,7 @@ import dataclasses
 import difflib
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -278,41 +279,54 @@ def _is_count(v: Any) -> bool:
 
 def _canonical(name: str, value: Any, source: str) -> Any:
     """Check a component knob's shape (not yet its ids) and make it a tuple."""
-    key = f"{source}: {name}"
     if isinstance(value, tuple) and not value:
         return ()  # the stored default (RuleSet.replace passes fields through as they are)
-    if name in ("upgrades_excluded", "identities_excluded", "identities_plain"):
-        if not isinstance(value, list | tuple) or not all(isinstance(x, str) for x in value):
-            raise RulesError(f'{key}: must be a list of ids, e.g. ["pilot"], got {value!r}')
-        dup = [x for i, x in enumerate(value) if x in value[:i]]
-        if dup:
-            raise RulesError(f"{key}: {dup[0]!r} is listed twice")
-        return tuple(value)
-    if name == "upgrade_copies":
-        items = _table_items(value, key, "{ wiretap = 2 }")
-        for uid, n in items:
-            if not _is_count(n) or not 0 <= n <= 10:
-                raise RulesError(f"{key}: {uid}: copies must be a whole number 0..10, got {n!r}")
-        return tuple(sorted(items))
-    if name == "token_values":
-        if not isinstance(value, list | tuple) or not value:
-            raise RulesError(f'{key}: must be a non-empty list of tokens, e.g. [1, 2, 3, "POW"], got {value!r}')
-        for t in value:
-            if t != "POW" and not (_is_count(t) and 0 <= t < POW):
-                raise RulesError(f'{key}: a token is a whole number 0..{POW - 1} or "POW", got {t!r}')
-        return tuple(value)
-    if name == "check_values":
-        items = _table_items(value, key, "{ red = [100000, 200000] }")
-        out = []
-        for colour, vals in items:
-            if not isinstance(vals, list | tuple) or not vals:
-                raise RulesError(f"{key}: {colour}: must be a non-empty list of dollar values, got {vals!r}")
-            for v in vals:
-                if not _is_count(v) or v <= 0:
-                    raise RulesError(f"{key}: {colour}: a check value is a positive whole number of dollars, got {v!r}")
-            out.append((colour, tuple(vals)))
-        return tuple(sorted(out))
-    raise AssertionError(name)
+    return _CANONICAL[name](value, f"{source}: {name}")
+
+
+def _id_list(value: Any, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(x, str) for x in value):
+        raise RulesError(f'{key}: must be a list of ids, e.g. ["pilot"], got {value!r}')
+    dup = [x for i, x in enumerate(value) if x in value[:i]]
+    if dup:
+        raise RulesError(f"{key}: {dup[0]!r} is listed twice")
+    return tuple(value)
+
+
+def _upgrade_copies(value: Any, key: str) -> tuple[tuple[str, Any], ...]:
+    items = _table_items(value, key, "{ wiretap = 2 }")
+    for uid, n in items:
+        if not _is_count(n) or not 0 <= n <= 10:
+            raise RulesError(f"{key}: {uid}: copies must be a whole number 0..10, got {n!r}")
+    return tuple(sorted(items))
+
+
+def _token_values(value: Any, key: str) -> tuple[Any, ...]:
+    if not isinstance(value, list | tuple) or not value:
+        raise RulesError(f'{key}: must be a non-empty list of tokens, e.g. [1, 2, 3, "POW"], got {value!r}')
+    for t in value:
+        if t != "POW" and not (_is_count(t) and 0 <= t < POW):
+            raise RulesError(f'{key}: a token is a whole number 0..{POW - 1} or "POW", got {t!r}')
+    return tuple(value)
+
+
+def _check_values(value: Any, key: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    out = []
+    for colour, vals in _table_items(value, key, "{ red = [100000, 200000] }"):
+        if not isinstance(vals, list | tuple) or not vals:
+            raise RulesError(f"{key}: {colour}: must be a non-empty list of dollar values, got {vals!r}")
+        for v in vals:
+            if not _is_count(v) or v <= 0:
+                raise RulesError(f"{key}: {colour}: a check value is a positive whole number of dollars, got {v!r}")
+        out.append((colour, tuple(vals)))
+    return tuple(sorted(out))
+
+
+#: each component knob's check and canonical form
+_CANONICAL: dict[str, Callable[[Any, str], Any]] = {
+    "upgrades_excluded": _id_list, "identities_excluded": _id_list, "identities_plain": _id_list,
+    "upgrade_copies": _upgrade_copies, "token_values": _token_values, "check_values": _check_values,
+}
 
 
 def _table_items(value: Any, key: str, example: str) -> list[tuple[str, Any]]:
