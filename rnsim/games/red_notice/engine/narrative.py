@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 
@@ -83,80 +83,102 @@ def describe(e: Any, comps: Any) -> str:
     """One event of ``View.history`` (engine/history.Event) as a line of text,
     as the seat that holds it saw it: what was hidden from it reads
     "a hidden ..." (for debugging a strategy: what did it know?)."""
-    who = {0: "Angela", 1: "Jessah"}.get(e.seat, "")
+    line = _SEEN.get(e.kind)
+    return f"{e.kind} {e}" if line is None else line(e, _Words(e, comps))
 
-    def city(c: int) -> str:
-        return comps.cities[c] if c >= 0 else "a hidden city"
 
-    def cont(k: int) -> str:
-        return comps.continents[k].id if k >= 0 else "?"
+class _Words:
+    """How one event's cities, continents, checks and seat read."""
 
-    def chk(c: int) -> str:
-        ch = comps.checks[c]
-        return f"{comps.continents[ch.continent].colour} ${ch.value // 1000}k"
+    def __init__(self, e: Any, comps: Any) -> None:
+        self.e, self.comps = e, comps
+        self.who = {0: "Angela", 1: "Jessah"}.get(e.seat, "")
 
-    def removed() -> str:
-        return f"radar on {cont(e.continent)}" if e.name == "radar" else f"barrier on {comps.route_name(e.route)}"
+    def city(self, c: int) -> str:
+        return self.comps.cities[c] if c >= 0 else "a hidden city"
 
-    k = e.kind
-    if k == "deal":
-        return f"{who} is dealt {e.value} checks" + (f": {', '.join(chk(c) for c in e.items)}" if e.items else "")
-    if k in ("jessah_start", "angela_start"):
-        where = f"in {city(e.city)}" if e.city >= 0 else f"somewhere in {cont(e.continent)}"
-        return f"{who} shows {with_article(chk(e.check))} check and starts {where}"
-    if k in ("setup_radar", "radar", "black_radar"):
-        return f"Jessah places a {'black ' if k == 'black_radar' else ''}radar on {cont(e.continent)}"
-    if k == "round_start":
-        return f"Round {e.round} starts, {who} has the initiative; cards {', '.join(str(c) for c in e.items)}"
-    if k == "token_placed":
-        value = "a face-down token" if e.value < 0 else f"token {'POW' if e.value >= 1000 else e.value}"
-        return f"{who} places {value} on card {e.card + 1}, half {'ab'[e.half]}"
-    if k == "card":
-        tokens = ["-" if x is None else f"{('Angela', 'Jessah')[x[0]]} {'POW' if x[1] >= 1000 else x[1]}"
-                  for x in e.items]
-        return f"Card {e.card + 1} is revealed: {', '.join(tokens)}"
-    if k == "draw":
-        return f"{who} draws {e.value} check(s)" + (f": {', '.join(chk(c) for c in e.items)}" if e.items else "")
-    if k == "joker":
-        return f"{who} uses the joker as {e.name}"
-    if k == "cash":
-        return f"{who} cashes {with_article(chk(e.check))} check in {city(e.city)}"
-    if k in ("barrier", "black_barrier"):
-        return f"Jessah places a {'black ' if k == 'black_barrier' else ''}barrier on {comps.route_name(e.route)}"
-    if k == "barrier_moved":
-        return f"Jessah moves a barrier from {comps.route_name(e.from_route)} to {comps.route_name(e.route)}"
-    if k in ("security_gain", "security_set"):
-        return f"Angela's security is now {e.value}"
-    if k == "security_spent":
-        return f"Angela spends security to remove the {removed()}"
-    if k in ("lawyer_discard", "black_removed"):
-        return f"Angela removes the {removed()}"
-    if k == "jessah_move":
-        return f"Jessah moves to {city(e.city)}"
-    if k == "inspect":
-        return f"Jessah inspects {city(e.city)}: {'Angela is there' if e.found else 'nobody'}"
-    if k == "angela_step":
-        return f"Angela steps to {city(e.city)}"
-    if k == "announce":
-        trig = ", ".join(cont(t) + ("" if t_city < 0 else f" ({comps.cities[t_city]})") for t, t_city in e.items)
-        what = f"{e.name} movement" if e.name else "movement"
-        return f"Angela's {what} of up to {e.value} steps ends; radar triggers: {trig or 'none'}"
-    if k == "capture":
-        return f"Jessah captures Angela in {city(e.city)} (capture {e.value})"
-    if k == "identity":
-        return f"Angela burns her {e.name} identity"
-    if k == "upgrade":
-        return f"Jessah gains {e.name} (chosen by {who}); face up now: {', '.join(e.items) or 'none'}"
-    if k == "upgrade_destroyed":
-        return f"Angela destroys Jessah's {e.name}"
-    if k == "no_upgrade_left":
-        return "No upgrade left: Jessah gets a Security then a Movement action"
-    if k == "wiretap":
-        return f"Wiretap: Angela's hand is {', '.join(chk(c) for c in e.items) or 'empty'}"
-    if k == "satellite_sweep":
-        return f"Satellite Sweep: Angela is in {cont(e.continent)}"
-    if k == "informant":
-        return f"Informant on {city(e.city)}: {'there or next to it' if e.found else 'not there nor next to it'}"
-    if k == "round_end":
-        return f"Round {e.round} ends"
-    return f"{k} {e}"
+    def cont(self, k: int) -> str:
+        return self.comps.continents[k].id if k >= 0 else "?"
+
+    def chk(self, c: int) -> str:
+        ch = self.comps.checks[c]
+        return f"{self.comps.continents[ch.continent].colour} ${ch.value // 1000}k"
+
+    def checks(self, items: Any) -> str:
+        return ", ".join(self.chk(c) for c in items)
+
+    def route(self, r: int) -> str:
+        return str(self.comps.route_name(r))
+
+    def removed(self) -> str:
+        e = self.e
+        return f"radar on {self.cont(e.continent)}" if e.name == "radar" else f"barrier on {self.route(e.route)}"
+
+
+def _token(v: int) -> str:
+    return "POW" if v >= 1000 else str(v)
+
+
+def _start(e: Any, w: _Words) -> str:
+    where = f"in {w.city(e.city)}" if e.city >= 0 else f"somewhere in {w.cont(e.continent)}"
+    return f"{w.who} shows {with_article(w.chk(e.check))} check and starts {where}"
+
+
+def _announce(e: Any, w: _Words) -> str:
+    trig = ", ".join(w.cont(t) + ("" if t_city < 0 else f" ({w.comps.cities[t_city]})") for t, t_city in e.items)
+    what = f"{e.name} movement" if e.name else "movement"
+    return f"Angela's {what} of up to {e.value} steps ends; radar triggers: {trig or 'none'}"
+
+
+def _card(e: Any, w: _Words) -> str:
+    tokens = ["-" if x is None else f"{('Angela', 'Jessah')[x[0]]} {_token(x[1])}" for x in e.items]
+    return f"Card {e.card + 1} is revealed: {', '.join(tokens)}"
+
+
+def _radar(e: Any, w: _Words) -> str:
+    return f"Jessah places a {'black ' if e.kind == 'black_radar' else ''}radar on {w.cont(e.continent)}"
+
+
+def _barrier(e: Any, w: _Words) -> str:
+    return f"Jessah places a {'black ' if e.kind == 'black_barrier' else ''}barrier on {w.route(e.route)}"
+
+
+#: each event kind as the seat that holds it reads it
+_SEEN: dict[str, Callable[[Any, _Words], str]] = {
+    "deal": lambda e, w: f"{w.who} is dealt {e.value} checks" + (f": {w.checks(e.items)}" if e.items else ""),
+    "jessah_start": _start,
+    "angela_start": _start,
+    "setup_radar": _radar,
+    "radar": _radar,
+    "black_radar": _radar,
+    "round_start": lambda e, w: (f"Round {e.round} starts, {w.who} has the initiative; "
+                                 f"cards {', '.join(str(c) for c in e.items)}"),
+    "token_placed": lambda e, w: (f"{w.who} places {'a face-down token' if e.value < 0 else f'token {_token(e.value)}'}"
+                                  f" on card {e.card + 1}, half {'ab'[e.half]}"),
+    "card": _card,
+    "draw": lambda e, w: f"{w.who} draws {e.value} check(s)" + (f": {w.checks(e.items)}" if e.items else ""),
+    "joker": lambda e, w: f"{w.who} uses the joker as {e.name}",
+    "cash": lambda e, w: f"{w.who} cashes {with_article(w.chk(e.check))} check in {w.city(e.city)}",
+    "barrier": _barrier,
+    "black_barrier": _barrier,
+    "barrier_moved": lambda e, w: f"Jessah moves a barrier from {w.route(e.from_route)} to {w.route(e.route)}",
+    "security_gain": lambda e, w: f"Angela's security is now {e.value}",
+    "security_set": lambda e, w: f"Angela's security is now {e.value}",
+    "security_spent": lambda e, w: f"Angela spends security to remove the {w.removed()}",
+    "lawyer_discard": lambda e, w: f"Angela removes the {w.removed()}",
+    "black_removed": lambda e, w: f"Angela removes the {w.removed()}",
+    "jessah_move": lambda e, w: f"Jessah moves to {w.city(e.city)}",
+    "inspect": lambda e, w: f"Jessah inspects {w.city(e.city)}: {'Angela is there' if e.found else 'nobody'}",
+    "angela_step": lambda e, w: f"Angela steps to {w.city(e.city)}",
+    "announce": _announce,
+    "capture": lambda e, w: f"Jessah captures Angela in {w.city(e.city)} (capture {e.value})",
+    "identity": lambda e, w: f"Angela burns her {e.name} identity",
+    "upgrade": lambda e, w: f"Jessah gains {e.name} (chosen by {w.who}); face up now: {', '.join(e.items) or 'none'}",
+    "upgrade_destroyed": lambda e, w: f"Angela destroys Jessah's {e.name}",
+    "no_upgrade_left": lambda e, w: "No upgrade left: Jessah gets a Security then a Movement action",
+    "wiretap": lambda e, w: f"Wiretap: Angela's hand is {w.checks(e.items) or 'empty'}",
+    "satellite_sweep": lambda e, w: f"Satellite Sweep: Angela is in {w.cont(e.continent)}",
+    "informant": lambda e, w: (f"Informant on {w.city(e.city)}: "
+                               f"{'there or next to it' if e.found else 'not there nor next to it'}"),
+    "round_end": lambda e, w: f"Round {e.round} ends",
+}
