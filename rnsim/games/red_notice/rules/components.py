@@ -265,192 +265,13 @@ class _Ctx:
 
 def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | None = None) -> Components:
     """Validate the parsed TOML of the six files and build :class:`Components`."""
-    # ---- map
-    cx = _Ctx(folder, "map.toml")
-    m = raw["map.toml"]
-    cx.keys(m, {"continents", "routes"}, "", {"continents", "routes"})
-    conts_raw = cx.typed(m["continents"], list, "continents", "an array of tables")
-    if not conts_raw:
-        raise cx.err("continents", "needs at least one continent")
-    cities: list[str] = []
-    city_cont: list[int] = []
-    continents: list[Continent] = []
-    colours: dict[str, int] = {}
-    ids: set[str] = set()
-    for k, c in enumerate(conts_raw):
-        where = f"continents[{k}]."
-        cx.typed(c, dict, f"continents[{k}]", "a table")
-        cx.keys(c, {"id", "name", "colour", "cities"}, where, {"id", "name", "colour", "cities"})
-        cid = cx.typed(c["id"], str, where + "id", "a string")
-        cname = cx.typed(c["name"], str, where + "name", "a string")
-        colour = cx.typed(c["colour"], str, where + "colour", "a string")
-        if cid in ids:
-            raise cx.err(where + "id", f"duplicate continent id {cid!r}")
-        ids.add(cid)
-        if colour in colours:
-            raise cx.err(where + "colour", f"colour {colour!r} is already the colour of another continent")
-        colours[colour] = k
-        cl = cx.typed(c["cities"], list, where + "cities", "an array of city names")
-        if not cl:
-            raise cx.err(where + "cities", "a continent needs at least one city")
-        idx = []
-        for name_ in cl:
-            cx.typed(name_, str, where + "cities", "an array of city names")
-            if name_ in cities:
-                raise cx.err(where + "cities", f"city {name_!r} is listed twice")
-            idx.append(len(cities))
-            cities.append(name_)
-            city_cont.append(k)
-        continents.append(Continent(cid, cname, colour, tuple(idx)))
-    if len(cities) > 62:
-        raise cx.err("continents", f"at most 62 cities are supported, got {len(cities)}")
-    index = {n: i for i, n in enumerate(cities)}
-    routes: list[tuple[int, int]] = []
-    seen_routes: set[tuple[int, int]] = set()
-    for i, r in enumerate(cx.typed(m["routes"], list, "routes", 'an array of "City|City" strings')):
-        key = f"routes[{i}]"
-        cx.typed(r, str, key, 'a "City|City" string')
-        parts = r.split("|")
-        if len(parts) != 2:
-            raise cx.err(key, f'{r!r} is not of the form "City|City"')
-        a, b = (p.strip() for p in parts)
-        for x in (a, b):
-            if x not in index:
-                raise cx.err(key, f"unknown city {x!r} in route {r!r}{did_you_mean(x, index)}")
-        if a == b:
-            raise cx.err(key, f"route {r!r} joins a city to itself")
-        pair = (min(index[a], index[b]), max(index[a], index[b]))
-        if pair in seen_routes:
-            raise cx.err(key, f"duplicate route {r!r}")
-        seen_routes.add(pair)
-        routes.append(pair)
-    # connected?
-    adj: list[list[int]] = [[] for _ in cities]
-    for a_, b_ in routes:
-        adj[a_].append(b_)
-        adj[b_].append(a_)
-    seen = {0}
-    q = deque([0])
-    while q:
-        x = q.popleft()
-        for y in adj[x]:
-            if y not in seen:
-                seen.add(y)
-                q.append(y)
-    if len(seen) != len(cities):
-        lonely = [cities[i] for i in range(len(cities)) if i not in seen]
-        raise cx.err("routes", f"the map is not connected: cannot reach {', '.join(lonely)}")
-
-    # ---- cards
-    cx = _Ctx(folder, "cards.toml")
-    cr = raw["cards.toml"]
-    cx.keys(cr, {"cards"}, "", {"cards"})
-    cards: list[tuple[Half, Half]] = []
-    for i, card in enumerate(cx.typed(cr["cards"], list, "cards", "an array of [half, half] pairs")):
-        key = f"cards[{i}]"
-        if not isinstance(card, list) or len(card) != 2:
-            raise cx.err(key, f"a card has exactly two halves, got {card!r}")
-        halves = []
-        for j, h in enumerate(card):
-            halves.append(_parse_half(cx, f"{key}[{j}]", h))
-        cards.append((halves[0], halves[1]))
-    if not cards:
-        raise cx.err("cards", "needs at least one card")
-
-    # ---- tokens
-    cx = _Ctx(folder, "tokens.toml")
-    tr = raw["tokens.toml"]
-    cx.keys(tr, {"action_tokens", "radars", "barriers"}, "", {"action_tokens", "radars", "barriers"})
-    tokens: list[int] = []
-    for i, t in enumerate(cx.typed(tr["action_tokens"], list, "action_tokens", "an array")):
-        if t == "POW":
-            tokens.append(POW)
-        elif isinstance(t, int) and not isinstance(t, bool) and 0 <= t < POW:
-            tokens.append(t)
-        else:
-            raise cx.err(f"action_tokens[{i}]", f'a token is a whole number 0..{POW - 1} or "POW", got {t!r}')
-    if not tokens:
-        raise cx.err("action_tokens", "needs at least one token")
-    radars = cx.typed(tr["radars"], int, "radars", "a whole number")
-    barriers = cx.typed(tr["barriers"], int, "barriers", "a whole number")
-    if not 0 <= radars <= len(continents):
-        raise cx.err("radars", f"must be 0..{len(continents)} (one radar space per continent), got {radars}")
-    if not 0 <= barriers <= len(routes):
-        raise cx.err("barriers", f"must be 0..{len(routes)} (one barrier per route), got {barriers}")
-
-    # ---- checks
-    cx = _Ctx(folder, "checks.toml")
-    chr_ = raw["checks.toml"]
-    cx.keys(chr_, {"values"}, "", {"values"})
-    vals = cx.typed(chr_["values"], dict, "values", "a table of colour = [values]")
-    checks: list[Check] = []
-    for colour, lst in vals.items():
-        key = f"values.{colour}"
-        if colour not in colours:
-            raise cx.err(key, f"colour {colour!r} has no continent{did_you_mean(colour, colours)}; map colours "
-                              f"are: {', '.join(colours)}")
-        cx.typed(lst, list, key, "an array of dollar values")
-        for v in lst:
-            if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-                raise cx.err(key, f"a check value is a positive whole number of dollars, got {v!r}")
-            checks.append(Check(colours[colour], v))
-    if not checks:
-        raise cx.err("values", "needs at least one check")
-
-    # ---- identities
-    cx = _Ctx(folder, "identities.toml")
-    ir = raw["identities.toml"]
-    cx.keys(ir, {"identities"}, "", {"identities"})
-    idents: list[Identity] = []
-    for i, d in enumerate(cx.typed(ir["identities"], list, "identities", "an array of tables")):
-        where = f"identities[{i}]."
-        cx.typed(d, dict, f"identities[{i}]", "a table")
-        cx.keys(d, {"id", "name", "effect", "moves", "checks"}, where, {"id", "name", "effect", "moves"})
-        iid = cx.typed(d["id"], str, where + "id", "a string")
-        if any(x.id == iid for x in idents):
-            raise cx.err(where + "id", f"duplicate identity id {iid!r}")
-        eff = cx.typed(d["effect"], str, where + "effect", "a string")
-        if eff not in IDENTITY_EFFECTS:
-            raise cx.err(where + "effect", f"unknown effect {eff!r}{did_you_mean(eff, IDENTITY_EFFECTS)}; known "
-                                           f"effects: {', '.join(IDENTITY_EFFECTS)}")
-        moves = cx.typed(d["moves"], int, where + "moves", "a whole number")
-        if not 0 <= moves <= 10:
-            raise cx.err(where + "moves", f"must be 0..10, got {moves}")
-        nchk = cx.typed(d.get("checks", 0), int, where + "checks", "a whole number")
-        if not 0 <= nchk <= 10:
-            raise cx.err(where + "checks", f"must be 0..10, got {nchk}")
-        idents.append(Identity(iid, cx.typed(d["name"], str, where + "name", "a string"), eff, moves, nchk))
-
-    # ---- upgrades
-    cx = _Ctx(folder, "upgrades.toml")
-    ur = raw["upgrades.toml"]
-    cx.keys(ur, {"upgrades"}, "", {"upgrades"})
-    deck: list[Upgrade] = []
-    uids: set[str] = set()
-    for i, d in enumerate(cx.typed(ur["upgrades"], list, "upgrades", "an array of tables")):
-        where = f"upgrades[{i}]."
-        cx.typed(d, dict, f"upgrades[{i}]", "a table")
-        cx.keys(d, {"id", "name", "kind", "effect", "copies"}, where, {"id", "name", "kind", "effect"})
-        uid = cx.typed(d["id"], str, where + "id", "a string")
-        if uid in uids:
-            raise cx.err(where + "id", f"duplicate upgrade id {uid!r}")
-        if not uid.replace("_", "").isalnum() or not uid.islower():
-            raise cx.err(where + "id", f"an id is lower-case letters, digits and _, got {uid!r}")
-        uids.add(uid)
-        eff = cx.typed(d["effect"], str, where + "effect", "a string")
-        if eff not in UPGRADE_PERMANENT:
-            raise cx.err(where + "effect", f"unknown effect {eff!r}{did_you_mean(eff, UPGRADE_PERMANENT)}; known "
-                                           f"effects: {', '.join(UPGRADE_PERMANENT)}")
-        kind = cx.typed(d["kind"], str, where + "kind", "a string")
-        expected = "permanent" if UPGRADE_PERMANENT[eff] else "immediate"
-        if kind != expected:
-            raise cx.err(where + "kind", f"effect {eff!r} is {expected!r}, got {kind!r}")
-        copies = cx.typed(d.get("copies", 1), int, where + "copies", "a whole number")
-        if not 1 <= copies <= 10:
-            raise cx.err(where + "copies", f"must be 1..10, got {copies}")
-        up = Upgrade(uid, cx.typed(d["name"], str, where + "name", "a string"), kind, eff)
-        deck.extend([up] * copies)
-
+    continents, cities, city_cont, colours = _continents(_Ctx(folder, "map.toml"), raw["map.toml"])
+    routes = _routes(_Ctx(folder, "map.toml"), raw["map.toml"], cities)
+    cards = _cards(_Ctx(folder, "cards.toml"), raw["cards.toml"])
+    tokens, radars, barriers = _tokens(_Ctx(folder, "tokens.toml"), raw["tokens.toml"], len(continents), len(routes))
+    checks = _checks(_Ctx(folder, "checks.toml"), raw["checks.toml"], colours)
+    idents = _identities(_Ctx(folder, "identities.toml"), raw["identities.toml"])
+    deck = _upgrades(_Ctx(folder, "upgrades.toml"), raw["upgrades.toml"])
     return Components(
         name=name,
         continents=tuple(continents),
@@ -466,6 +287,208 @@ def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | N
         upgrade_cards=tuple(deck),
         raw=raw,
     )
+
+
+def _continents(cx: _Ctx, m: Any) -> tuple[list[Continent], list[str], list[int], dict[str, int]]:
+    """map.toml's continents: each with its colour and cities (a city on one continent only)."""
+    cx.keys(m, {"continents", "routes"}, "", {"continents", "routes"})
+    conts_raw = cx.typed(m["continents"], list, "continents", "an array of tables")
+    if not conts_raw:
+        raise cx.err("continents", "needs at least one continent")
+    cities: list[str] = []
+    city_cont: list[int] = []
+    continents: list[Continent] = []
+    colours: dict[str, int] = {}
+    for k, c in enumerate(conts_raw):
+        where = f"continents[{k}]."
+        cx.typed(c, dict, f"continents[{k}]", "a table")
+        cx.keys(c, {"id", "name", "colour", "cities"}, where, {"id", "name", "colour", "cities"})
+        cid = cx.typed(c["id"], str, where + "id", "a string")
+        cname = cx.typed(c["name"], str, where + "name", "a string")
+        colour = cx.typed(c["colour"], str, where + "colour", "a string")
+        if any(x.id == cid for x in continents):
+            raise cx.err(where + "id", f"duplicate continent id {cid!r}")
+        if colour in colours:
+            raise cx.err(where + "colour", f"colour {colour!r} is already the colour of another continent")
+        colours[colour] = k
+        idx = _cities_of(cx, c["cities"], where + "cities", cities)
+        city_cont += [k] * len(idx)
+        continents.append(Continent(cid, cname, colour, tuple(idx)))
+    if len(cities) > 62:
+        raise cx.err("continents", f"at most 62 cities are supported, got {len(cities)}")
+    return continents, cities, city_cont, colours
+
+
+def _cities_of(cx: _Ctx, cl: Any, key: str, cities: list[str]) -> list[int]:
+    """A continent's cities, appended to ``cities``; their indices."""
+    cx.typed(cl, list, key, "an array of city names")
+    if not cl:
+        raise cx.err(key, "a continent needs at least one city")
+    idx = []
+    for name_ in cl:
+        cx.typed(name_, str, key, "an array of city names")
+        if name_ in cities:
+            raise cx.err(key, f"city {name_!r} is listed twice")
+        idx.append(len(cities))
+        cities.append(name_)
+    return idx
+
+
+def _routes(cx: _Ctx, m: Any, cities: list[str]) -> list[tuple[int, int]]:
+    """map.toml's routes: "City|City" pairs, each once, joining every city."""
+    index = {n: i for i, n in enumerate(cities)}
+    routes: list[tuple[int, int]] = []
+    for i, r in enumerate(cx.typed(m["routes"], list, "routes", 'an array of "City|City" strings')):
+        key = f"routes[{i}]"
+        cx.typed(r, str, key, 'a "City|City" string')
+        parts = r.split("|")
+        if len(parts) != 2:
+            raise cx.err(key, f'{r!r} is not of the form "City|City"')
+        a, b = (p.strip() for p in parts)
+        for x in (a, b):
+            if x not in index:
+                raise cx.err(key, f"unknown city {x!r} in route {r!r}{did_you_mean(x, index)}")
+        if a == b:
+            raise cx.err(key, f"route {r!r} joins a city to itself")
+        pair = (min(index[a], index[b]), max(index[a], index[b]))
+        if pair in routes:
+            raise cx.err(key, f"duplicate route {r!r}")
+        routes.append(pair)
+    lonely = _unreachable(len(cities), routes)
+    if lonely:
+        raise cx.err("routes", f"the map is not connected: cannot reach {', '.join(cities[i] for i in lonely)}")
+    return routes
+
+
+def _unreachable(n: int, routes: list[tuple[int, int]]) -> list[int]:
+    """The cities no route path joins to the first (breadth-first)."""
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for a_, b_ in routes:
+        adj[a_].append(b_)
+        adj[b_].append(a_)
+    seen = {0}
+    q = deque([0])
+    while q:
+        x = q.popleft()
+        for y in adj[x]:
+            if y not in seen:
+                seen.add(y)
+                q.append(y)
+    return [i for i in range(n) if i not in seen]
+
+
+def _cards(cx: _Ctx, cr: Any) -> list[tuple[Half, Half]]:
+    cx.keys(cr, {"cards"}, "", {"cards"})
+    cards: list[tuple[Half, Half]] = []
+    for i, card in enumerate(cx.typed(cr["cards"], list, "cards", "an array of [half, half] pairs")):
+        key = f"cards[{i}]"
+        if not isinstance(card, list) or len(card) != 2:
+            raise cx.err(key, f"a card has exactly two halves, got {card!r}")
+        cards.append((_parse_half(cx, f"{key}[0]", card[0]), _parse_half(cx, f"{key}[1]", card[1])))
+    if not cards:
+        raise cx.err("cards", "needs at least one card")
+    return cards
+
+
+def _tokens(cx: _Ctx, tr: Any, n_continents: int, n_routes: int) -> tuple[list[int], int, int]:
+    """tokens.toml: the action tokens, and the radar and barrier supplies."""
+    cx.keys(tr, {"action_tokens", "radars", "barriers"}, "", {"action_tokens", "radars", "barriers"})
+    tokens: list[int] = []
+    for i, t in enumerate(cx.typed(tr["action_tokens"], list, "action_tokens", "an array")):
+        if t == "POW":
+            tokens.append(POW)
+        elif isinstance(t, int) and not isinstance(t, bool) and 0 <= t < POW:
+            tokens.append(t)
+        else:
+            raise cx.err(f"action_tokens[{i}]", f'a token is a whole number 0..{POW - 1} or "POW", got {t!r}')
+    if not tokens:
+        raise cx.err("action_tokens", "needs at least one token")
+    radars = cx.typed(tr["radars"], int, "radars", "a whole number")
+    barriers = cx.typed(tr["barriers"], int, "barriers", "a whole number")
+    if not 0 <= radars <= n_continents:
+        raise cx.err("radars", f"must be 0..{n_continents} (one radar space per continent), got {radars}")
+    if not 0 <= barriers <= n_routes:
+        raise cx.err("barriers", f"must be 0..{n_routes} (one barrier per route), got {barriers}")
+    return tokens, radars, barriers
+
+
+def _checks(cx: _Ctx, chr_: Any, colours: dict[str, int]) -> list[Check]:
+    """checks.toml: the dollar values of each continent colour's checks."""
+    cx.keys(chr_, {"values"}, "", {"values"})
+    vals = cx.typed(chr_["values"], dict, "values", "a table of colour = [values]")
+    checks: list[Check] = []
+    for colour, lst in vals.items():
+        key = f"values.{colour}"
+        if colour not in colours:
+            raise cx.err(key, f"colour {colour!r} has no continent{did_you_mean(colour, colours)}; map colours "
+                              f"are: {', '.join(colours)}")
+        cx.typed(lst, list, key, "an array of dollar values")
+        for v in lst:
+            if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+                raise cx.err(key, f"a check value is a positive whole number of dollars, got {v!r}")
+            checks.append(Check(colours[colour], v))
+    if not checks:
+        raise cx.err("values", "needs at least one check")
+    return checks
+
+
+def _effect(cx: _Ctx, d: Any, where: str, known: Any) -> str:
+    """A card's effect: one of the rules' vocabulary (rules/effect_names.py)."""
+    eff = cx.typed(d["effect"], str, where + "effect", "a string")
+    if eff not in known:
+        raise cx.err(where + "effect", f"unknown effect {eff!r}{did_you_mean(eff, known)}; known "
+                                       f"effects: {', '.join(known)}")
+    return str(eff)
+
+
+def _count(cx: _Ctx, value: Any, key: str, lo: int) -> int:
+    n = cx.typed(value, int, key, "a whole number")
+    if not lo <= n <= 10:
+        raise cx.err(key, f"must be {lo}..10, got {n}")
+    return int(n)
+
+
+def _identities(cx: _Ctx, ir: Any) -> list[Identity]:
+    cx.keys(ir, {"identities"}, "", {"identities"})
+    idents: list[Identity] = []
+    for i, d in enumerate(cx.typed(ir["identities"], list, "identities", "an array of tables")):
+        where = f"identities[{i}]."
+        cx.typed(d, dict, f"identities[{i}]", "a table")
+        cx.keys(d, {"id", "name", "effect", "moves", "checks"}, where, {"id", "name", "effect", "moves"})
+        iid = cx.typed(d["id"], str, where + "id", "a string")
+        if any(x.id == iid for x in idents):
+            raise cx.err(where + "id", f"duplicate identity id {iid!r}")
+        eff = _effect(cx, d, where, IDENTITY_EFFECTS)
+        moves = _count(cx, d["moves"], where + "moves", 0)
+        nchk = _count(cx, d.get("checks", 0), where + "checks", 0)
+        idents.append(Identity(iid, cx.typed(d["name"], str, where + "name", "a string"), eff, moves, nchk))
+    return idents
+
+
+def _upgrades(cx: _Ctx, ur: Any) -> list[Upgrade]:
+    """upgrades.toml: the deck, each card as many times as its copies."""
+    cx.keys(ur, {"upgrades"}, "", {"upgrades"})
+    deck: list[Upgrade] = []
+    uids: set[str] = set()
+    for i, d in enumerate(cx.typed(ur["upgrades"], list, "upgrades", "an array of tables")):
+        where = f"upgrades[{i}]."
+        cx.typed(d, dict, f"upgrades[{i}]", "a table")
+        cx.keys(d, {"id", "name", "kind", "effect", "copies"}, where, {"id", "name", "kind", "effect"})
+        uid = cx.typed(d["id"], str, where + "id", "a string")
+        if uid in uids:
+            raise cx.err(where + "id", f"duplicate upgrade id {uid!r}")
+        if not uid.replace("_", "").isalnum() or not uid.islower():
+            raise cx.err(where + "id", f"an id is lower-case letters, digits and _, got {uid!r}")
+        uids.add(uid)
+        eff = _effect(cx, d, where, UPGRADE_PERMANENT)
+        kind = cx.typed(d["kind"], str, where + "kind", "a string")
+        expected = "permanent" if UPGRADE_PERMANENT[eff] else "immediate"
+        if kind != expected:
+            raise cx.err(where + "kind", f"effect {eff!r} is {expected!r}, got {kind!r}")
+        copies = _count(cx, d.get("copies", 1), where + "copies", 1)
+        up = Upgrade(uid, cx.typed(d["name"], str, where + "name", "a string"), kind, eff)
+        deck.extend([up] * copies)
+    return deck
 
 
 def _parse_half(cx: _Ctx, key: str, h: Any) -> Half:
