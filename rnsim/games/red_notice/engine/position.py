@@ -223,8 +223,22 @@ def load_position(
     s.round = r.int_(data.get("round", 1), "round", 1, rules.max_rounds)
     s.initiative = r.seat(data.get("initiative", "angela"), "initiative")
     ids = _Names(r, comps)
+    checks = _pieces(s, r, ids, data)
+    _board(s, r, ids, data)
+    _upgrades(s, r, ids, data)
+    _action_cards(s, r, ids, data)
+    _tokens(s, r, data)
+    _public(s, r, ids, data, checks)
+    _results(s, r, ids, data)
+    _stack(s, r, data)
+    _resume(s, r, data)
+    result: GameState = s
+    return result
 
-    # pieces with owners
+
+def _pieces(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> _Allocator:
+    """Both seats' cities, checks, security, identities and captures; the checks' allocator."""
+    comps, rules = s.comps, s.rules
     a = data["angela"]
     j = data["jessah"]
     r.table(a, "angela.", {"city", "hand", "cashed", "security", "identities_up", "identities_down", "burnt",
@@ -257,8 +271,12 @@ def load_position(
     if s.captures > most:
         raise r.err("angela.captures", f"at most {most} in a game {'that ended' if most > rules.identities_per_game else 'still going'} "
                     f"(one per identity, then the arrest, R22), got {s.captures}")
+    return checks
 
-    # board
+
+def _board(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None:
+    """Radars and barriers on the board, within Jessah's supplies."""
+    comps = s.comps
     board = data.get("board", {})
     r.table(board, "board.", {"radars", "barriers", "radars_triggered"})
     s.radars = [0] * comps.n_continents
@@ -282,7 +300,10 @@ def load_position(
             raise r.err(f"board.radars_triggered[{i}]", f"no white radar on {key}")
         s.radar_pending |= 1 << k
 
-    # upgrades
+
+def _upgrades(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None:
+    """Jessah's upgrade deck, the face-up, permanent and gone cards."""
+    comps = s.comps
     up = data.get("upgrades", {})
     r.table(up, "upgrades.", {"deck", "face_up", "permanent", "gone", "gained_round"})
     ucards = _Allocator(r, [u.id for u in comps.upgrade_cards], "upgrade")
@@ -300,7 +321,10 @@ def load_position(
         ids.upgrade_key(key, f"upgrades.gained_round.{key}")
         s.upgrade_rounds[key] = r.int_(rnd, f"upgrades.gained_round.{key}", 1, None)
 
-    # action cards and tokens
+
+def _action_cards(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None:
+    """The action deck, the round's cards and the tokens on their halves."""
+    comps = s.comps
     ac = data.get("action_cards", {})
     r.table(ac, "action_cards.", {"deck", "round", "slots", "revealed"})
     labels = [_card_label(comps, i) for i in range(len(comps.cards))]
@@ -331,6 +355,11 @@ def load_position(
     if len(rev) != n or not all(isinstance(x, bool) for x in rev):
         raise r.err("action_cards.revealed", f"needs {n} true/false values, got {rev!r}")
     s.revealed = list(rev)
+
+
+def _tokens(s: Any, r: _Reader, data: dict[str, Any]) -> None:
+    """Each seat's tokens in pool, hand and spent: with those on the board, no more than the set holds."""
+    comps = s.comps
     tok = data.get("tokens", {})
     r.table(tok, "tokens.", set(SEATS))
     s.token_pool, s.token_hand, s.spent = [[], []], [[], []], [[], []]
@@ -350,7 +379,10 @@ def load_position(
                                               f"board than the set holds ({sorted(comps.tokens)})")
             left.remove(v)
 
-    # public information
+
+def _public(s: Any, r: _Reader, ids: _Names, data: dict[str, Any], checks: _Allocator) -> None:
+    """What both seats know: the belief, the last sighting and announcement, a revealed hand."""
+    comps = s.comps
     pub = data.get("public", {})
     r.table(pub, "public.", {"belief", "last_seen", "last_announcement", "revealed_hand"})
     if "belief" in pub:
@@ -382,7 +414,9 @@ def load_position(
         s.revealed_hand = (r.int_(rh["round"], "public.revealed_hand.round", 1, None),
                            tuple(shown.many(rh["hand"], "public.revealed_hand.hand", ids.check_key)))
 
-    # results so far
+
+def _results(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None:
+    """Counters, cash and captures by round, and each seat's history."""
     stats = r.typed(data.get("stats", {}), dict, "stats", "a table of counters")
     s.stats = {k: 0 for k in _stat_keys()}
     for k, v in stats.items():
@@ -402,7 +436,9 @@ def load_position(
         events = r.typed(hist.get(name, []), list, f"history.{name}", "a list of events")
         s.history[seat] = [_event_in(r, ids, e, f"history.{name}[{i}]") for i, e in enumerate(events)]
 
-    # the machine
+
+def _stack(s: Any, r: _Reader, data: dict[str, Any]) -> None:
+    """Whether the game is over, and the pending frames."""
     s.over = r.typed(data.get("over", False), bool, "over", "true or false")
     winner = data.get("winner")
     s.winner = None if winner is None else r.seat(winner, "winner")
@@ -435,6 +471,11 @@ def load_position(
             s.stack.append(frame_in(kind, **{n: _frozen(x) for n, x in zip(names, fields, strict=True)}))
         except TypeError as e:  # the compiled engine checks field types here
             raise r.err(f"stack[{i}].fields", f"the pending frames do not fit: {e}") from None
+
+
+def _resume(s: Any, r: _Reader, data: dict[str, Any]) -> None:
+    """The chance stream, and the game advanced to its pending decision (the one asked for, if named)."""
+    comps = s.comps
     if not s.over and not s.stack:
         raise r.err("stack", "a game in progress needs at least one pending frame (e.g. the round)")
     moving = any(isinstance(f, Move) and f.seat == 0 for f in s.stack)
@@ -461,8 +502,6 @@ def load_position(
             got = {"seat": SEATS[s.pending.seat], "kind": s.pending.kind}
             if want != got:
                 raise r.err("decision", f"the position resumes at {got}, not {want}")
-    result: GameState = s
-    return result
 
 
 # ------------------------------------------------------------------- frames
