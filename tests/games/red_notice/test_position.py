@@ -122,6 +122,24 @@ def test_unknown_city():
     assert "angela.city" in msg and "Atlantis" in msg and "Cape Town" in msg
 
 
+@pytest.mark.parametrize("where, value", [
+    (("angela", "city"), ["Paris"]),
+    (("public", "last_seen"), {"city": {}, "continent": "europe", "round": 1}),
+    (("upgrades", "deck"), [["wiretap"]]),
+])
+def test_a_list_or_table_where_a_name_goes_is_a_one_line_error(where, value):
+    """Not a TypeError from a lookup: the key and what it must be."""
+    def edit(d):
+        d[where[0]][where[1]] = value
+    msg = _broken(edit)
+    assert ".".join(where) in msg and "unknown" in msg
+
+
+def test_an_event_kind_that_is_not_a_name_is_a_one_line_error():
+    msg = _broken(lambda d: d["history"]["angela"][0].__setitem__("kind", ["deal"]))
+    assert "history.angela[0].kind" in msg and "unknown event kind" in msg
+
+
 def test_unknown_key():
     msg = _broken(lambda d: d["board"].__setitem__("lasers", {}))
     assert "board.lasers" in msg and "unknown key" in msg

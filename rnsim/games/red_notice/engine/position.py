@@ -581,7 +581,7 @@ def _items_out(comps: Components, kind: str, items: tuple[Any, ...]) -> list[Any
 
 def _event_in(r: _Reader, ids: _Names, e: Any, key: str) -> Record:
     kind = e.get("kind") if isinstance(e, dict) else None
-    if kind not in EVENT_FIELDS:
+    if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise r.err(f"{key}.kind", f"unknown event kind {kind!r}; kinds are: {', '.join(EVENT_FIELDS)}")
     names = EVENT_FIELDS[kind]
     r.table(e, key + ".", {"kind", "round", "seat", "items", *(n for n in names if n is not None)},
@@ -779,7 +779,7 @@ class _Names:
     def city(self, v: Any, key: str, allow_none: bool = False) -> int:
         if v is None and allow_none:
             return -1
-        if v not in self.comps.city_index:
+        if not isinstance(v, str) or v not in self.comps.city_index:
             raise self.r.err(key, f"unknown city {v!r}; cities are: {', '.join(self.comps.cities)}")
         return self.comps.city_index[v]
 
@@ -802,13 +802,13 @@ class _Names:
 
     def check_key(self, v: Any, key: str) -> str:
         self.r.table(v, key + ".", {"colour", "value"}, required={"colour", "value"})
-        if v["colour"] not in self.colours:
+        if not isinstance(v["colour"], str) or v["colour"] not in self.colours:
             raise self.r.err(key + ".colour", f"unknown colour {v['colour']!r}; colours are: {', '.join(self.colours)}")
         value = self.r.int_(v["value"], key + ".value", 1, None)
         return f"{v['colour']} ${value // 1000}k"
 
     def upgrade_key(self, v: Any, key: str) -> str:
-        if v not in self.comps.upgrade_ids:
+        if not isinstance(v, str) or v not in self.comps.upgrade_ids:
             raise self.r.err(key, f"unknown upgrade {v!r}; upgrades are: {', '.join(self.comps.upgrade_ids)}")
         return str(v)
 
