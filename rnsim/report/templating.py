@@ -41,8 +41,9 @@ def md_cell(text: str) -> str:
 
 
 def relative(path: Path, base: Path) -> str:
-    """``path`` relative to ``base``, with forward slashes (a link in report.md)."""
-    return path.relative_to(base).as_posix()
+    """``path`` relative to ``base``, with forward slashes (a link in report.md);
+    ``base`` goes through ``str`` so that an undefined one fails as undefined."""
+    return path.relative_to(str(base)).as_posix()
 
 
 def base64_file(path: Path) -> str:
