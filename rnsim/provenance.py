@@ -33,8 +33,9 @@ def _roots() -> dict[str, Path]:
     return {"rnsim": Path(rnsim.__file__).parent, "rnsim_strategies": Path(rnsim_strategies.__file__).parent}
 
 
-#: What the source hash covers: the code, its C and its data (rules, components).
-SOURCE_SUFFIXES = (".py", ".c", ".toml")
+#: What the source hash covers: the code, its C, its data (rules, components) and
+#: the report's templates.
+SOURCE_SUFFIXES = (".py", ".c", ".toml", ".j2")
 #: The example configs (rnsim/configs in a wheel, configs/ beside rnsim/ in a
 #: checkout) are not code: a run's config is pinned on its own.
 NOT_SOURCE = ("rnsim", "configs")

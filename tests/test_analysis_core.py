@@ -121,6 +121,8 @@ CORE_MODULES = [
     "rnsim/analysis/__init__.py", "rnsim/analysis/aggregate.py", "rnsim/analysis/load.py",
     "rnsim/analysis/stats.py", "rnsim/analysis/synthetic.py",
     "rnsim/report/__init__.py", "rnsim/report/figures.py", "rnsim/report/render.py", "rnsim/report/sections.py",
+    "rnsim/report/templating.py", "rnsim/report/templates/report.html.j2", "rnsim/report/templates/report.md.j2",
+    "rnsim/report/templates/report.css.j2", "rnsim/report/templates/sort.js.j2",
     "rnsim/cli/report.py",
 ]
 

@@ -2,7 +2,9 @@
 shards), write the tables (CSV + Parquet) and the figures (PNG + SVG), and
 render the same content as Markdown and as one self-contained HTML file
 (figures embedded as base64 PNG, inline CSS, a small inline script that sorts
-tables, no network, prints cleanly).
+tables, no network, prints cleanly). This module decides what the report
+says (numbers, rows, sentences); the layout is in the templates,
+``rnsim/report/templates/`` (:mod:`rnsim.report.templating`).
 
 The report answers first: a verdict sentence per cell and the outcome figure,
 then what stands out, the tables, one section per cell (the game's own
@@ -11,8 +13,6 @@ read it, and last the run's metadata."""
 
 from __future__ import annotations
 
-import base64
-import html
 import importlib
 import math
 import os
@@ -28,6 +28,7 @@ from rnsim.analysis import aggregate as agg
 from rnsim.analysis.load import ResultsError, checked, game_name, read_manifest, scan_errors, scan_results
 from rnsim.analysis.stats import chance_words
 from rnsim.report import figures as figs
+from rnsim.report import templating
 from rnsim.report.sections import (
     Banner,
     Block,
@@ -606,187 +607,34 @@ def _errors_section(run_dir: Path, t: dict[str, pl.DataFrame], lay: agg.Layout) 
 
 # ---------------------------------------------------------------- rendering
 
-def _md_cell(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
-
-
 def to_markdown(doc: Sequence[Block], base: Path) -> str:
-    out: list[str] = []
-    for b in doc:
-        if isinstance(b, Banner):
-            out.append(f"> **{b.text}**\n")
-        elif isinstance(b, Heading):
-            out.append(f"{'#' * b.level} {b.text}\n")
-        elif isinstance(b, Para):
-            out.append(b.text + "\n")
-        elif isinstance(b, Verdict):
-            out.append(f"**{b.text}**\n")
-        elif isinstance(b, Bullets):
-            out.append("\n".join(f"- {x}" for x in b.items) + "\n")
-        elif isinstance(b, Table):
-            align = [("---:" if (b.numeric[i] if i < len(b.numeric) else False) else "---")
-                     for i in range(len(b.columns))]
-            lines = ["| " + " | ".join(_md_cell(c) for c in b.columns) + " |", "| " + " | ".join(align) + " |"]
-            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in b.rows]
-            if b.caption:
-                lines.append(f"\n*{b.caption}*")
-            out.append("\n".join(lines) + "\n")
-        elif isinstance(b, Figure):
-            rel = b.png.relative_to(base).as_posix()
-            out.append(f"![{_md_cell(b.caption)}]({rel})\n\n*{b.caption}* ([SVG]({rel[:-4]}.svg))\n")
-    return "\n".join(out)
+    """The report as Markdown (template ``report.md.j2``); figures are linked
+    relative to ``base``, the run directory."""
+    return templating.render("report.md.j2", doc=doc, base=base)
 
 
-CSS = """
-:root { --ink: #1d1d1f; --muted: #5f6368; --rule: #d9d9de; --band: #f6f6f8; --accent: #b2182b; }
-* { box-sizing: border-box; }
-body { font: 15px/1.5 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink);
-       max-width: 1100px; margin: 0 auto; padding: 24px 32px 64px; }
-h1 { font-size: 1.7em; border-bottom: 3px solid var(--accent); padding-bottom: 6px; }
-h2 { font-size: 1.3em; margin-top: 2.2em; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
-h3 { font-size: 1.08em; margin-top: 1.6em; }
-p, li { max-width: 80ch; }
-nav { background: var(--band); border: 1px solid var(--rule); border-radius: 6px; padding: 10px 18px;
-      font-size: 0.92em; }
-nav ul { margin: 4px 0; padding-left: 20px; }
-a { color: #1a56a6; text-decoration: none; }
-table { border-collapse: collapse; margin: 10px 0 4px; font-size: 0.86em; font-variant-numeric: tabular-nums; }
-th, td { border-bottom: 1px solid var(--rule); padding: 4px 10px; text-align: left; vertical-align: top; }
-th { background: var(--band); font-weight: 600; }
-td.num, th.num { text-align: right; white-space: nowrap; }
-tbody tr:nth-child(even) td { background: #fbfbfc; }
-caption { caption-side: bottom; text-align: left; color: var(--muted); font-size: 0.92em; padding-top: 4px; }
-figure { margin: 14px 0 20px; }
-figure img { max-width: 100%; height: auto; border: 1px solid var(--rule); border-radius: 4px; }
-figcaption { color: var(--muted); font-size: 0.9em; max-width: 90ch; }
-.table-wrap { overflow-x: auto; }
-p.partial { background: #fdecea; border: 2px solid var(--accent); border-radius: 6px; padding: 10px 14px;
-            font-weight: 600; max-width: none; }
-p.verdict { font-size: 1.22em; font-weight: 600; max-width: 90ch; margin: 0.5em 0; }
-th[data-sort] { cursor: pointer; user-select: none; }
-th[data-sort]:hover { text-decoration: underline; }
-th[aria-sort="ascending"]::after { content: " \\25B2"; font-size: 0.75em; }
-th[aria-sort="descending"]::after { content: " \\25BC"; font-size: 0.75em; }
-@media print {
-  body { max-width: none; padding: 0; font-size: 10.5pt; }
-  nav { display: none; }
-  th[aria-sort]::after { content: none; }
-  h2 { break-before: auto; break-after: avoid; }
-  h3 { break-after: avoid; }
-  figure, table, tr { break-inside: avoid; page-break-inside: avoid; }
-  thead { display: table-header-group; }
-  figure img { border: none; max-height: 24cm; }
-  a { color: inherit; }
-  .table-wrap { overflow: visible; }
-}
-@page { size: A4; margin: 14mm 12mm; }
-"""
-
-
-#: Sorts a table by the header clicked (numbers by their first number, "–"
-#: last). Inline, so the page stays one self-contained file; without it (a
-#: mail client, JavaScript off) the tables simply do not sort.
-SORT_SCRIPT = """
-(function () {
-  function key(cell, numeric) {
-    var text = cell.textContent.trim();
-    if (!numeric) return text.toLowerCase();
-    var n = parseFloat(text.replace(/[,+]/g, "").replace(/^[^0-9.-]+/, ""));
-    return isNaN(n) ? null : n;
-  }
-  function sortBy(table, th, col) {
-    var numeric = th.getAttribute("data-sort") === "num";
-    var asc = th.getAttribute("aria-sort") !== "ascending";
-    Array.prototype.forEach.call(th.parentNode.cells, function (h) { h.removeAttribute("aria-sort"); });
-    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
-    var body = table.tBodies[0];
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.sort(function (a, b) {
-      var x = key(a.cells[col], numeric), y = key(b.cells[col], numeric);
-      if (x === y) return 0;
-      if (x === null) return 1;
-      if (y === null) return -1;
-      return (x < y ? -1 : 1) * (asc ? 1 : -1);
-    });
-    rows.forEach(function (r) { body.appendChild(r); });
-  }
-  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
-      th.tabIndex = 0;
-      th.title = "Sort by this column";
-      th.addEventListener("click", function () { sortBy(table, th, col); });
-      th.addEventListener("keydown", function (e) { if (e.key === "Enter") sortBy(table, th, col); });
-    });
-  });
-})();
-"""
-
-
-def _table_html(b: Table) -> str:
-    esc = html.escape
-    numeric = [j < len(b.numeric) and b.numeric[j] for j in range(len(b.columns))]
-
-    def cls(j: int) -> str:
-        return ' class="num"' if j < len(numeric) and numeric[j] else ""
-    rows = "".join("<tr>" + "".join(f"<td{cls(j)}>{esc(c)}</td>" for j, c in enumerate(row)) + "</tr>"
-                   for row in b.rows)
-    cap = f"<caption>{esc(b.caption)}</caption>" if b.caption else ""
-    head = "".join(f'<th{cls(j)} data-sort="{"num" if numeric[j] else "text"}">{esc(c)}</th>'
-                   for j, c in enumerate(b.columns))
-    return (f'<div class="table-wrap"><table class="sortable">{cap}<thead><tr>{head}</tr></thead>'
-            f"<tbody>{rows}</tbody></table></div>")
-
-
-def _block_html(b: Block) -> str:
-    """One block as HTML (the contents as a placeholder, filled in by :func:`to_html`)."""
-    esc = html.escape
-    if isinstance(b, Banner):
-        return f'<p class="partial" role="alert">{esc(b.text)}</p>'
-    if isinstance(b, Heading):
-        return f'<h{b.level} id="{esc(b.anchor)}">{esc(b.text)}</h{b.level}>'
-    if isinstance(b, Contents):
-        return "@@NAV@@"
-    if isinstance(b, Para):
-        return f"<p>{esc(b.text)}</p>"
-    if isinstance(b, Verdict):
-        return f'<p class="verdict">{esc(b.text)}</p>'
-    if isinstance(b, Bullets):
-        return "<ul>" + "".join(f"<li>{esc(x)}</li>" for x in b.items) + "</ul>"
-    if isinstance(b, Table):
-        return _table_html(b)
-    data = base64.b64encode(b.png.read_bytes()).decode("ascii")
-    return (f'<figure><img alt="{esc(b.caption)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{esc(b.caption)}</figcaption></figure>")
+def contents(doc: Sequence[Block]) -> list[tuple[Heading, list[Heading] | None]]:
+    """The table of contents: each level-2 heading with the level-3 headings
+    that follow it; a level-3 heading before any level-2 one on its own (None)."""
+    out: list[tuple[Heading, list[Heading] | None]] = []
+    for h in doc:
+        if not isinstance(h, Heading) or h.level not in (2, 3):
+            continue
+        subs = out[-1][1] if out else None
+        if h.level == 2:
+            out.append((h, []))
+        elif subs is not None:
+            subs.append(h)
+        else:
+            out.append((h, None))
+    return out
 
 
 def to_html(doc: Sequence[Block], title: str) -> str:
-    esc = html.escape
-    toc = [b for b in doc if isinstance(b, Heading) and b.level in (2, 3)]
-    nav = ["<nav><strong>Contents</strong><ul>"]
-    open_sub = False
-    for h in toc:
-        if h.level == 2:
-            if open_sub:
-                nav.append("</ul></li>")
-                open_sub = False
-            nav.append(f'<li><a href="#{esc(h.anchor)}">{esc(h.text)}</a>')
-            nav.append("<ul>")
-            open_sub = True
-        else:
-            nav.append(f'<li><a href="#{esc(h.anchor)}">{esc(h.text)}</a></li>')
-    if open_sub:
-        nav.append("</ul></li>")
-    nav.append("</ul></nav>")
-    nav_html = "\n".join(nav).replace("<ul>\n</ul>", "")
-
-    body = [_block_html(b) for b in doc]
-    text = "\n".join(body)
-    text = text.replace("@@NAV@@", nav_html, 1) if "@@NAV@@" in text else text
-    if any(isinstance(b, Table) for b in doc):
-        text += f"\n<script>{SORT_SCRIPT}</script>"
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{text}\n</body>\n</html>\n")
+    """The report as one self-contained HTML page (template ``report.html.j2``):
+    figures embedded, the style and the script that sorts tables inline."""
+    return templating.render("report.html.j2", doc=doc, title=title, nav=contents(doc),
+                             sortable=any(isinstance(b, Table) for b in doc))
 
 
 def write_tables(t: dict[str, pl.DataFrame], directory: Path) -> None:

@@ -3,7 +3,8 @@ sections to the core report.
 
 A report is a list of blocks (:class:`Heading`, :class:`Para`,
 :class:`Bullets`, :class:`Table`, :class:`Figure`...) rendered to Markdown and
-to self-contained HTML by :mod:`rnsim.report.render`. The core writes the
+to self-contained HTML by the templates in ``rnsim/report/templates/`` (one
+macro per block ``kind`` in each, see :mod:`rnsim.report.templating`). The core writes the
 verdict, the per-seat outcome tables, matchups, game length, errors and the
 run's metadata for any game. A game adds its own tables and sections with a
 module ``report.py`` beside its game object (``rnsim/games/<name>/report.py``,
@@ -53,7 +54,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import polars as pl
 
@@ -66,6 +67,7 @@ __all__ = ["Banner", "Block", "Bullets", "Contents", "Figure", "Heading", "Para"
 
 @dataclass
 class Heading:
+    kind: ClassVar[str] = "heading"  # its macro in the templates
     level: int
     text: str
     anchor: str = ""
@@ -73,6 +75,7 @@ class Heading:
 
 @dataclass
 class Para:
+    kind: ClassVar[str] = "para"  # its macro in the templates
     text: str
 
 
@@ -80,6 +83,7 @@ class Para:
 class Banner:
     """A warning that comes before everything, the title included (a partial report)."""
 
+    kind: ClassVar[str] = "banner"  # its macro in the templates
     text: str
 
 
@@ -87,31 +91,47 @@ class Banner:
 class Verdict:
     """The report's answer: the first thing a reader sees."""
 
+    kind: ClassVar[str] = "verdict"  # its macro in the templates
     text: str
 
 
 @dataclass
 class Bullets:
+    kind: ClassVar[str] = "bullets"  # its macro in the templates
     items: list[str]
 
 
 @dataclass
 class Table:
+    kind: ClassVar[str] = "table"  # its macro in the templates
     columns: list[str]
     rows: list[list[str]]
     caption: str = ""
     numeric: list[bool] = field(default_factory=list)
 
+    def numeric_at(self, j: int) -> bool:
+        """Whether column ``j`` holds numbers (right-aligned); a column
+        ``numeric`` does not reach, or a cell beyond the columns, does not."""
+        return j < len(self.columns) and j < len(self.numeric) and bool(self.numeric[j])
+
 
 @dataclass
 class Figure:
+    kind: ClassVar[str] = "figure"  # its macro in the templates
     png: Path  # absolute path of the PNG
     caption: str
+
+    @property
+    def svg(self) -> Path:
+        """The SVG drawn beside the PNG."""
+        return self.png.with_suffix(".svg")
 
 
 @dataclass
 class Contents:
     """Where the table of contents goes (HTML only)."""
+
+    kind: ClassVar[str] = "contents"  # its macro in the templates
 
 
 Block = Banner | Heading | Para | Verdict | Bullets | Table | Figure | Contents
