@@ -199,6 +199,15 @@ def check_game(cls: type, game: Any, ref: str) -> None:
             f"be called{hint}; {_game_title(game.name, short=True)}'s decisions: {', '.join(kinds)}")
 
 
+def strategy_class(ref: str, game: Any = DEFAULT_GAME) -> type:
+    """The class a reference names (a short name or 'module:Class'), refused
+    like :func:`load_strategy` refuses it, without making an instance."""
+    g = get_game(game) if isinstance(game, str) else game
+    cls = _load_reference(ref, g)
+    check_game(cls, g, ref)
+    return cls
+
+
 def load_strategy(ref: str | Strategy, params: Mapping[str, Any] | None = None, game: Any = DEFAULT_GAME) -> Strategy:
     """A strategy instance from a reference and its params; short names are
     looked up among ``game``'s built-in strategies (a name or a game object).

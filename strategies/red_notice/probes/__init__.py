@@ -37,6 +37,12 @@ PROBES: tuple[Probe, ...] = (
     Probe("decoy_spender", "angela", "rnsim_strategies.red_notice.probes.forgers:DecoySpender",
           "agent reads a white radar removed without an announcement as the forger being near it: the forger "
           "spends her security at once on the radar that points the agent at most of the belief away from her"),
+    Probe("pow_denier", "angela", "rnsim_strategies.red_notice.probes.forgers:PowDenier",
+          "agent's movement tokens can be denied in the bidding: the forger places her POW! facing Jessah's token "
+          "on a Movement half (R2), cancelling that movement, and performs both halves"),
+    Probe("pow_runner", "angela", "rnsim_strategies.red_notice.probes.forgers:PowRunner",
+          "the denier, running while she denies: on the card she took she spends Jessah's movement getting "
+          "away from her while Jessah is within 3 steps"),
     Probe("leak_reader", "jessah", "rnsim_strategies.red_notice.probes.agents:LeakReader",
           "forger's radar removals leak her continent: the agent hunts on the continent whose white radar "
           "vanished without an announcement"),
@@ -60,6 +66,9 @@ PROBES: tuple[Probe, ...] = (
     Probe("security_weigher", "jessah", "rnsim_strategies.red_notice.probes.agents:SecurityWeigher",
           "agent places her radars and barriers where the forger can be, not where she likely is: the agent "
           "bars the exits of the cities her dossier weighs most, barriers weighing 3 times the expert's"),
+    Probe("pow_warden", "jessah", "rnsim_strategies.red_notice.probes.agents:PowWarden",
+          "forger bids as if her POW! could not be denied: the agent keeps her movement tokens off halves the "
+          "forger's POW! could cancel while it is likely in her hand (R2)"),
 )
 
 PROBE_NAMES = tuple(p.name for p in PROBES)

@@ -15,8 +15,9 @@ from rnsim_strategies.red_notice.board import Board
 from rnsim_strategies.red_notice.expert import Expert
 
 from rnsim.games.red_notice.engine.belief import expand
-from rnsim.games.red_notice.engine.decision import JESSAH, Decision, Option
+from rnsim.games.red_notice.engine.decision import JESSAH, Decision, Option, TokenPlacement
 from rnsim.games.red_notice.engine.view import View
+from rnsim.games.red_notice.rules.components import MOVEMENT, POW
 
 
 class _Sharpened(Expert):
@@ -167,3 +168,39 @@ class SecurityWeigher(Expert):
     name = "security_weigher"
     uses_history = True
     SECURITY_WEIGHT = 30.0
+
+
+def denial_chance(view: View) -> float:
+    """The chance the opponent's POW! is among the tokens she has still to
+    place this round: 0 once it is spent this cycle (spent tokens are public,
+    R24), else her tokens left to place over her tokens not yet revealed."""
+    left = view.opponent_tokens_left()
+    if POW not in left:
+        return 0.0
+    placed = sum(1 for row in view.slots for x in row if x is not None and x[0] != view.seat)
+    to_place = view.rules.tokens_per_round - placed
+    return min(1.0, to_place / max(1, len(left) - placed))
+
+
+class PowWarden(Expert):
+    """Guards her movement against denial: a token of hers on a Movement
+    half of a card with its other half free can be cancelled by the forger's
+    POW! placed facing it (R2). While that is at least as likely as not
+    (``denial_chance``), she bids as the expert among the other placements:
+    her POW! there (POW! against POW! is a tie, each does her own half,
+    R2-R3), a card the forger is already on, or another half; her movement
+    waits until the forger's POW! is placed or spent."""
+
+    name = "pow_warden"
+    uses_history = False
+
+    def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
+        if view.seat != JESSAH or denial_chance(view) < 0.5:
+            return super().on_place_token(view, decision)
+        b = self._b(view)
+        safe = [o for o in decision.options
+                if o[0] == POW or view.slots[o[1]][1 - o[2]] is not None
+                or b.halves[view.cards[o[1]]][o[2]][0] != MOVEMENT]
+        if not safe or len(safe) == len(decision.options):
+            return super().on_place_token(view, decision)
+        return super().on_place_token(view, Decision(decision.seat, decision.kind, safe, decision.info))

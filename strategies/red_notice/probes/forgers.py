@@ -17,8 +17,10 @@ from rnsim.games.red_notice.engine.decision import (
     BankOption,
     Decision,
     Option,
+    TokenPlacement,
 )
 from rnsim.games.red_notice.engine.view import View
+from rnsim.games.red_notice.rules.components import MOVEMENT, POW
 
 Path = tuple[Option, ...]
 Trig = tuple[tuple[int, int], ...]
@@ -318,3 +320,74 @@ class DecoySpender(Expert):
         if got is not None:
             return got  # type: ignore[return-value]
         return super().on_angela_move(view, decision)
+
+
+class PowDenier(Expert):
+    """Denial in the bidding layer: with her POW! in hand, the forger places
+    it facing Jessah's token on a Movement half whenever the card's other
+    half is free. POW! cancels the token facing it, which is spent all the
+    same (R2): Jessah does not move on that card, and Angela performs both
+    halves, her own first (R3). Of several such tokens she denies the
+    movement worth most to Jessah (the expert's value of it, which counts
+    whether it can reach her city). Otherwise she bids as the expert."""
+
+    name = "pow_denier"
+    uses_history = False
+
+    def _denial(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement | None:
+        b = self._b(view)
+        theirs = self._half_values(view, b)[2]
+        best: TokenPlacement | None = None
+        best_v = -1.0
+        for opt in decision.options:
+            v, i, half = opt
+            facing = view.slots[i][1 - half]
+            if v != POW or facing is None or b.halves[view.cards[i]][1 - half][0] != MOVEMENT:
+                continue
+            worth = theirs[2 * i + 1 - half]  # Jessah's value of her half
+            if worth > best_v:
+                best, best_v = opt, worth
+        return best
+
+    def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
+        got = self._denial(view, decision)
+        return got if got is not None else super().on_place_token(view, decision)
+
+
+class PowRunner(PowDenier):
+    """The denier, running while she denies: on the card her POW! took from
+    Jessah's movement she performs Jessah's Movement half too (R2, R3), and
+    spends its steps getting away from Jessah (the step farthest from her
+    city, the expert's choice among the farthest) while Jessah is within 3
+    steps; farther off she moves as the expert."""
+
+    name = "pow_runner"
+    uses_history = False
+
+    def new_game(self, seat: int, rng: Any) -> None:
+        super().new_game(seat, rng)
+        self._took = (-1, -1)  # (round, card position) her POW! denied
+
+    def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
+        got = self._denial(view, decision)
+        if got is None:
+            return super().on_place_token(view, decision)
+        self._took = (view.round, got[1])
+        return got
+
+    def on_angela_move(self, view: View, decision: Decision[AngelaMoveOption]) -> AngelaMoveOption:
+        plain = super().on_angela_move(view, decision)
+        b = self._b(view)
+        jc = view.jessah_city
+        if (view.round, view.resolving) != self._took or b.dist[jc][view.angela_city] > 3:
+            return plain
+        if isinstance(plain, tuple) and plain[0] != "move":
+            return plain  # a security spend first (R11)
+        here = view.angela_city
+
+        def far(o: Option) -> int:
+            return b.dist[jc][o[1]] if isinstance(o, tuple) else b.dist[jc][here]
+
+        steps = [o for o in decision.options if o in ("stay", "stop") or (isinstance(o, tuple) and o[0] == "move")]
+        top = max(far(o) for o in steps)
+        return plain if far(plain) == top else next(o for o in steps if far(o) == top)
