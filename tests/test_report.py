@@ -475,3 +475,19 @@ def test_the_identities_chart_reads_in_percent_as_the_tables_do(two_timeouts: Pa
     for ax in fig.axes:
         labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
         assert labels and all(re.fullmatch(r"\d+%", x) for x in labels), labels
+
+
+def test_the_same_figure_writes_the_same_svg_twice(tmp_path) -> None:
+    """A report's files depend on its tables only: no date, no random element ids."""
+    import matplotlib.pyplot as plt
+
+    from rnsim.report import figures as figs
+
+    def draw(where):
+        fig, ax = plt.subplots()
+        ax.plot([0, 1, 2], [0.2, 0.5, 0.4], marker="o")
+        ax.fill_between([0, 1, 2], [0.1, 0.4, 0.3], [0.3, 0.6, 0.5], alpha=0.3)
+        figs.save(fig, where, "curve")
+        return (where / "curve.svg").read_bytes()
+
+    assert draw(tmp_path / "a") == draw(tmp_path / "b")
