@@ -433,6 +433,105 @@ def load_config(
     )
 
 
+def _workers(s: str, src: str, v: Any) -> int:
+    """run.workers: "auto" (every core) or a whole number; a flag's digits
+    are read as one."""
+    if isinstance(v, str) and v.isdigit() and s != src:
+        v = int(v)
+    if v == "auto":
+        return max(1, os.cpu_count() or 1)
+    if isinstance(v, str):
+        raise ConfigError(f'{s}: run.workers: must be "auto" or a whole number 1..{MAX_WORKERS}, got {v!r}')
+    return _whole(s, "run.workers", v, 1, MAX_WORKERS)
+
+
+def _backend(s: str, v: Any) -> str:
+    """run.backend: a registered backend whose requirements are installed."""
+    from rnsim.tournament.backend_registry import BACKENDS, backend_missing
+
+    if v not in BACKENDS:
+        close = difflib.get_close_matches(str(v), list(BACKENDS), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ConfigError(f"{s}: run.backend: unknown backend {v!r}{hint}; backends: {', '.join(BACKENDS)}")
+    backend_name = str(v)
+    missing = backend_missing(backend_name)
+    if missing:
+        raise ConfigError(f"{s}: run.backend: {missing}")
+    return backend_name
+
+
+def _address(s: str, v: Any, backend_name: str) -> str | None:
+    """run.address: a Ray cluster's address, with the 'ray' backend only."""
+    if v is not None:
+        if not isinstance(v, str) or not v:
+            raise ConfigError(f'{s}: run.address: must be a Ray cluster address like "10.0.0.5:6379" or "auto", got {v!r}')
+        if backend_name != "ray":
+            raise ConfigError(f"{s}: run.address: only the 'ray' backend connects to a cluster; backend is {backend_name!r}")
+    return v
+
+
+def _variant(game: Any, src: str, n: int, vt: Any, variants: list[Variant], base_table: dict[str, Any],
+             setups_value: Any, base_dir: Path, chain: tuple[Path, ...]) -> Variant:
+    """``[[variants]]`` table ``n``: its name, and the rules of [rules] (or of
+    the file it extends) with its knobs on top."""
+    where = f"variants[{n}]"
+    if not isinstance(vt, dict):
+        raise ConfigError(f"{src}: {where}: must be a table, got {vt!r}")
+    name = vt.get("name")
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise ConfigError(
+            f"{src}: {where}.name: every variant needs a name of letters, digits, '_', '.', '+' or '-', got {name!r}"
+        )
+    if any(x.name == name for x in variants):
+        raise ConfigError(f"{src}: {where}.name: variant name {name!r} is used twice")
+    table = dict(base_table)
+    if "extends" in vt:
+        table.update(_resolve_extends(game, src, f"{where}.extends", vt["extends"], base_dir, chain))
+    allowed = [*VARIANT_META_KEYS, *_rule_keys(game)]
+    for k, val in vt.items():
+        if k in VARIANT_META_KEYS:
+            continue
+        if k not in allowed:
+            raise _unknown(src, f"variants[{name}]", k, allowed)
+        table[k] = _rule_value(game, k, val, base_dir)
+    rules = game.rules(table, f"{src}: variants[{name}]")
+    return Variant(name, rules, game.rules_hash(rules), _setups(game, src, setups_value, name, rules))
+
+
+def _variants(game: Any, src: str, raw_variants: Any, base_table: dict[str, Any], base_rules: Any,
+              setups_value: Any, base_dir: Path, chain: tuple[Path, ...]) -> list[Variant]:
+    """The run's rule variants: one named "base" (the [rules]) without any
+    ``[[variants]]``, else one per table."""
+    if raw_variants is None:
+        return [Variant("base", base_rules, game.rules_hash(base_rules),
+                        _setups(game, src, setups_value, "base", base_rules))]
+    if not isinstance(raw_variants, list) or not raw_variants:
+        raise ConfigError(f"{src}: variants: must be one or more [[variants]] tables, got {raw_variants!r}")
+    variants: list[Variant] = []
+    for n, vt in enumerate(raw_variants):
+        variants.append(_variant(game, src, n, vt, variants, base_table, setups_value, base_dir, chain))
+    return variants
+
+
+def _seat_strategies(game: Any, src: str, strat: Any, base_rules: Any
+                     ) -> tuple[dict[str, list[StrategySpec]], dict[str, int]]:
+    """[strategies]: per seat, its strategies (the game's default for a seat
+    left out); pooled over the seats in a game whose seats rotate."""
+    seats = tuple(game.seats(base_rules))
+    if not isinstance(strat, dict):
+        names = " and ".join(repr(x) for x in seats)
+        raise ConfigError(f"{src}: strategies: must be a table with {names}, got {strat!r}")
+    _check_keys(src, "strategies", strat, seats)
+    best = default_strategy(game)
+    strategies = {seat: _strategies(game, src, seat, strat[seat]) if seat in strat
+                  else [replace(spec, default=True) for spec in _strategies(game, src, seat, best)]
+                  for seat in seats}
+    choices: dict[str, int] = {}
+    if getattr(game, "rotate_seats", False):
+        strategies, choices = _pooled(src, strategies)
+    return strategies, choices
+
+
 def config_from_mapping(
     raw: dict[str, Any],
     *,
@@ -447,8 +546,6 @@ def config_from_mapping(
     chunk_size: int | None = None,
     address: str | None = None,
 ) -> RunConfig:
-    from rnsim.tournament.backend_registry import BACKENDS, backend_missing
-
     _check_keys(src, "", raw, TOP_KEYS)
     run = raw.get("run", {})
     if not isinstance(run, dict):
@@ -467,30 +564,11 @@ def config_from_mapping(
     v, s = pick("seed", seed, 0)
     master = _whole(s, "run.seed", v, 0, MAX_SEED)
     v, s = pick("workers", workers, "auto")
-    if isinstance(v, str) and v.isdigit() and s != src:
-        v = int(v)
-    if v == "auto":
-        n_workers = max(1, os.cpu_count() or 1)
-    else:
-        if isinstance(v, str):
-            raise ConfigError(f'{s}: run.workers: must be "auto" or a whole number 1..{MAX_WORKERS}, got {v!r}')
-        n_workers = _whole(s, "run.workers", v, 1, MAX_WORKERS)
+    n_workers = _workers(s, src, v)
     v, s = pick("backend", backend, "process")
-    if v not in BACKENDS:
-        close = difflib.get_close_matches(str(v), list(BACKENDS), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ConfigError(f"{s}: run.backend: unknown backend {v!r}{hint}; backends: {', '.join(BACKENDS)}")
-    backend_name = str(v)
-    missing = backend_missing(backend_name)
-    if missing:
-        raise ConfigError(f"{s}: run.backend: {missing}")
+    backend_name = _backend(s, v)
     v, s = pick("address", address, None)
-    if v is not None:
-        if not isinstance(v, str) or not v:
-            raise ConfigError(f'{s}: run.address: must be a Ray cluster address like "10.0.0.5:6379" or "auto", got {v!r}')
-        if backend_name != "ray":
-            raise ConfigError(f"{s}: run.address: only the 'ray' backend connects to a cluster; backend is {backend_name!r}")
-    ray_address = v
+    ray_address = _address(s, v, backend_name)
     v, s = pick("chunk_size", chunk_size, DEFAULT_CHUNK)
     chunk = _whole(s, "run.chunk_size", v, 1, MAX_CHUNK)
     stem = path.stem if path is not None else "run"
@@ -507,52 +585,8 @@ def config_from_mapping(
     chain = (path.resolve(),) if path else ()
     base_table = _rules_table(game, src, raw.get("rules", {}), "rules", base_dir, chain)
     base_rules = game.rules(base_table, f"{src}: rules")
-
-    variants: list[Variant] = []
-    raw_variants = raw.get("variants")
-    if raw_variants is None:
-        variants.append(Variant("base", base_rules, game.rules_hash(base_rules),
-                                _setups(game, src, setups_value, "base", base_rules)))
-    else:
-        if not isinstance(raw_variants, list) or not raw_variants:
-            raise ConfigError(f"{src}: variants: must be one or more [[variants]] tables, got {raw_variants!r}")
-        for n, vt in enumerate(raw_variants):
-            where = f"variants[{n}]"
-            if not isinstance(vt, dict):
-                raise ConfigError(f"{src}: {where}: must be a table, got {vt!r}")
-            name = vt.get("name")
-            if not isinstance(name, str) or not _NAME_RE.match(name):
-                raise ConfigError(
-                    f"{src}: {where}.name: every variant needs a name of letters, digits, '_', '.', '+' or '-', got {name!r}"
-                )
-            if any(x.name == name for x in variants):
-                raise ConfigError(f"{src}: {where}.name: variant name {name!r} is used twice")
-            table = dict(base_table)
-            if "extends" in vt:
-                table.update(_resolve_extends(game, src, f"{where}.extends", vt["extends"], base_dir, chain))
-            allowed = [*VARIANT_META_KEYS, *_rule_keys(game)]
-            for k, val in vt.items():
-                if k in VARIANT_META_KEYS:
-                    continue
-                if k not in allowed:
-                    raise _unknown(src, f"variants[{name}]", k, allowed)
-                table[k] = _rule_value(game, k, val, base_dir)
-            rules = game.rules(table, f"{src}: variants[{name}]")
-            variants.append(Variant(name, rules, game.rules_hash(rules), _setups(game, src, setups_value, name, rules)))
-
-    seats = tuple(game.seats(base_rules))
-    strat = raw.get("strategies", {})
-    if not isinstance(strat, dict):
-        names = " and ".join(repr(x) for x in seats)
-        raise ConfigError(f"{src}: strategies: must be a table with {names}, got {strat!r}")
-    _check_keys(src, "strategies", strat, seats)
-    best = default_strategy(game)
-    strategies = {seat: _strategies(game, src, seat, strat[seat]) if seat in strat
-                  else [replace(spec, default=True) for spec in _strategies(game, src, seat, best)]
-                  for seat in seats}
-    choices: dict[str, int] = {}
-    if getattr(game, "rotate_seats", False):
-        strategies, choices = _pooled(src, strategies)
+    variants = _variants(game, src, raw.get("variants"), base_table, base_rules, setups_value, base_dir, chain)
+    strategies, choices = _seat_strategies(game, src, raw.get("strategies", {}), base_rules)
 
     return RunConfig(
         path=path, games=n_games, seed=master, workers=n_workers, backend=backend_name, out=out_dir, address=ray_address,

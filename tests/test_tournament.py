@@ -68,6 +68,15 @@ class DieOnce(RandomStrategy):
             os._exit(7)
 
 
+class DieAlways(RandomStrategy):
+    """Kills its own process at the start of every game: whichever worker
+    plays its chunk dies, every time."""
+
+    def new_game(self, seat: int, rng: Any) -> None:
+        super().new_game(seat, rng)
+        os._exit(7)
+
+
 class SlowRandom(RandomStrategy):
     """Random play that takes its time: the same games as "random", slow enough
     for a test to interrupt the run mid-way whatever the engine's speed."""
@@ -191,6 +200,15 @@ def test_dead_worker_chunk_is_replayed(tmp_path: Path) -> None:
     # reference: the marker already exists, so nobody dies
     ref = run_table(tmp_path, "ref", raw, backend="serial")
     assert t.equals(ref) and t.height == 40
+
+
+def test_a_chunk_that_keeps_killing_its_worker_stops_the_run_naming_it(tmp_path: Path) -> None:
+    raw = raw_config(identities="random", games=16)
+    raw["variants"] = [{"name": "base"}]
+    raw["strategies"] = {"angela": {"ref": "tests.test_tournament:DieAlways", "label": "d"}, "jessah": "random"}
+    cfg = config_from_mapping(raw, src="t.toml", out=tmp_path / "k", backend="process", workers=1, chunk_size=8)
+    with pytest.raises(RnsimError, match=r"chunk \S+ \(cell 0, games 0\.\.7\) killed its worker 3 times \(exit code 7\)"):
+        run_tournament(cfg, progress=False)
 
 
 def _cli(*args: str) -> list[str]:

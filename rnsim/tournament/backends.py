@@ -198,6 +198,52 @@ class _Slot:
         self.ready = False
 
 
+def _feed(s: _Slot, pending: deque[Chunk]) -> None:
+    """Hands an idle worker the next chunk of the queue, if any."""
+    if pending and s.chunk is None:
+        s.chunk = pending.popleft()
+        try:
+            s.conn.send(s.chunk)
+        except OSError:
+            pass  # the worker is gone: its sentinel fires and the chunk goes back to the queue
+
+
+def _handle(s: _Slot, msg: Any, pending: deque[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
+    """One message of a worker: ready, failed (stops the run), or a chunk's
+    result (the worker gets its next chunk before the result is written)."""
+    if msg[0] == "ready":
+        s.ready = True
+        return
+    if msg[0] == "fatal":
+        where = f" in chunk {msg[1].name}" if msg[1] is not None else " while starting"
+        raise RunnerError(f"a worker failed{where}:\n{msg[2]}")
+    out: ChunkOutput = msg[1]
+    s.chunk = None
+    _feed(s, pending)  # keep the worker busy while the parent writes the shard
+    on_result(out)
+
+
+def _collect(s: _Slot, ready: set[Any], pending: deque[Chunk], on_result: Callable[[ChunkOutput], None]) -> bool:
+    """Handles what worker ``s`` has sent, when ``wait`` found its pipe or its
+    sentinel ready; True when it died."""
+    alive_msg = s.conn in ready
+    died = s.proc.sentinel in ready
+    if alive_msg or died:
+        # A result may sit in the pipe of a worker that died just after sending it.
+        while s.chunk is not None:
+            try:
+                if not s.conn.poll():
+                    break
+                msg = s.conn.recv()
+            except (EOFError, OSError):
+                died = True
+                break
+            # Outside the try: an error of the parent's own (writing the shard in
+            # on_result) is not the worker's death and must stop the run, not replay.
+            _handle(s, msg, pending, on_result)
+    return died
+
+
 class ProcessBackend:
     """A pool of ``workers`` processes (multiprocess, spawn start), one chunk in
     flight per worker. A worker that dies (crash, os._exit, SIGKILL) is
@@ -249,78 +295,51 @@ class ProcessBackend:
         slots = self._slots = [s for s in self._slots if not s.retired and s.proc.is_alive()]
         for _ in range(min(self.workers, len(pending)) - len(slots)):
             slots.append(self._start())
-
-        def feed(s: _Slot) -> None:
-            if pending and s.chunk is None:
-                s.chunk = pending.popleft()
-                try:
-                    s.conn.send(s.chunk)
-                except OSError:
-                    pass  # the worker is gone: its sentinel fires and the chunk goes back to the queue
-
-        def handle(s: _Slot, msg: Any) -> None:
-            if msg[0] == "ready":
-                s.ready = True
-                return
-            if msg[0] == "fatal":
-                where = f" in chunk {msg[1].name}" if msg[1] is not None else " while starting"
-                raise RunnerError(f"a worker failed{where}:\n{msg[2]}")
-            out: ChunkOutput = msg[1]
-            s.chunk = None
-            feed(s)  # keep the worker busy while the parent writes the shard
-            on_result(out)
-
         for s in slots:
-            feed(s)
+            _feed(s, pending)
         while any(s.chunk is not None for s in slots):
             live = [s for s in slots if not s.retired]
             ready = set(wait([s.conn for s in live if s.chunk is not None] + [s.proc.sentinel for s in live]))
             for n, s in enumerate(slots):
                 if s.retired:
                     continue
-                alive_msg = s.conn in ready
-                died = s.proc.sentinel in ready
-                if alive_msg or died:
-                    # A result may sit in the pipe of a worker that died just after sending it.
-                    while s.chunk is not None:
-                        try:
-                            if not s.conn.poll():
-                                break
-                            msg = s.conn.recv()
-                        except (EOFError, OSError):
-                            died = True
-                            break
-                        # Outside the try: an error of the parent's own (writing the shard in
-                        # on_result) is not the worker's death and must stop the run, not replay.
-                        handle(s, msg)
+                died = _collect(s, ready, pending, on_result)
                 if died or not s.proc.is_alive():
                     if s.chunk is None and not pending:
                         s.retired = True  # nothing left for it to do
                         continue
-                    lost = s.chunk
-                    s.conn.close()
-                    s.proc.join(timeout=1)
-                    if not s.ready:
-                        self._start_failures += 1
-                        if self._start_failures >= MAX_ATTEMPTS:
-                            raise RunnerError(
-                                f"worker processes die while starting (exit code {s.proc.exitcode}). Workers are "
-                                "started with 'spawn', which imports the main module again: a script that "
-                                "starts a run must do so under `if __name__ == \"__main__\":`"
-                            )
-                    if lost is not None and s.ready:
-                        attempts[lost] = attempts.get(lost, 0) + 1
-                        if attempts[lost] >= MAX_ATTEMPTS:
-                            raise RunnerError(
-                                f"chunk {lost.name} (cell {lost.cell}, games {lost.start}..{lost.stop - 1}) "
-                                f"killed its worker {MAX_ATTEMPTS} times (exit code {s.proc.exitcode}); "
-                                "run it with backend = \"serial\" to debug"
-                            )
-                    if lost is not None:
-                        pending.appendleft(lost)
-                    self.replaced += 1
-                    slots[n] = self._start()
-                    feed(slots[n])
+                    self._replace(n, pending, attempts)
+
+    def _replace(self, n: int, pending: deque[Chunk], attempts: dict[Chunk, int]) -> None:
+        """Worker ``n`` is dead: its chunk goes back to the front of the queue
+        and a new worker takes its place. A chunk that has killed its worker
+        ``MAX_ATTEMPTS`` times, or workers that keep dying before they are
+        ready, stop the run."""
+        s = self._slots[n]
+        lost = s.chunk
+        s.conn.close()
+        s.proc.join(timeout=1)
+        if not s.ready:
+            self._start_failures += 1
+            if self._start_failures >= MAX_ATTEMPTS:
+                raise RunnerError(
+                    f"worker processes die while starting (exit code {s.proc.exitcode}). Workers are "
+                    "started with 'spawn', which imports the main module again: a script that "
+                    "starts a run must do so under `if __name__ == \"__main__\":`"
+                )
+        if lost is not None and s.ready:
+            attempts[lost] = attempts.get(lost, 0) + 1
+            if attempts[lost] >= MAX_ATTEMPTS:
+                raise RunnerError(
+                    f"chunk {lost.name} (cell {lost.cell}, games {lost.start}..{lost.stop - 1}) "
+                    f"killed its worker {MAX_ATTEMPTS} times (exit code {s.proc.exitcode}); "
+                    "run it with backend = \"serial\" to debug"
+                )
+        if lost is not None:
+            pending.appendleft(lost)
+        self.replaced += 1
+        self._slots[n] = self._start()
+        _feed(self._slots[n], pending)
 
     def close(self) -> None:
         slots, self._slots = self._slots, []

@@ -153,34 +153,33 @@ def run_tournament(
         return _run_tournament(cfg, progress=progress, echo=echo)
 
 
-def _run_tournament(
-    cfg: RunConfig, *, progress: bool = True, echo: Callable[[str], None] = print
-) -> RunSummary:
-    from rnsim import __version__
-    from rnsim.provenance import provenance
+def _recover(run_dir: Path, echo: Callable[[str], None]) -> None:
+    """Before resuming: the partial files of an interrupted write go, and the
+    shards that cannot be read are moved aside (their games are played again)."""
+    clean_partial(run_dir)
+    unreadable = unreadable_shards(run_dir)
+    if unreadable:
+        dest = move_aside(run_dir, [p for p, _ in unreadable])
+        for p, why in unreadable:
+            echo(f"unreadable shard {p} ({why}): moved to {dest}, its games are played again")
 
-    run_id, old = prepare_run_dir(cfg)
-    run_dir = cfg.out
-    if old is not None:
-        clean_partial(run_dir)
-        unreadable = unreadable_shards(run_dir)
-        if unreadable:
-            dest = move_aside(run_dir, [p for p, _ in unreadable])
-            for p, why in unreadable:
-                echo(f"unreadable shard {p} ({why}): moved to {dest}, its games are played again")
-    cells = cfg.cells()
+
+def _games_done(cfg: RunConfig, run_dir: Path, n_cells: int) -> dict[int, list[tuple[int, int]]]:
+    """The games on disk, per cell (intervals); refused when they overlap or
+    lie outside the config's plan."""
     done = covered(finished_chunks(run_dir))
     bad = overlaps(done)
-    if bad or any(c >= len(cells) or iv[-1][1] > cfg.games for c, iv in done.items()):
+    if bad or any(c >= n_cells or iv[-1][1] > cfg.games for c, iv in done.items()):
         raise RnsimError(f"{run_dir}: its shards do not match the config (overlapping or out-of-range chunks: {bad[:3]})")
-    done_games = sum(b - a for iv in done.values() for a, b in iv)
-    chunks = plan_chunks(len(cells), cfg.games, cfg.chunk_size, done)
-    if old is not None:
-        echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {cfg.total_games:,} games already done"
-             if chunks else f"{run_id} in {run_dir} is already complete")
-    plan = Plan.from_config(cfg, run_id)
+    return done
 
-    manifest: dict[str, Any] = old or {
+
+def _new_manifest(cfg: RunConfig, run_id: str, n_cells: int, plan: Plan) -> dict[str, Any]:
+    """A new run's manifest: what is played (the resolved config, its hashes
+    and sources, the seed, the plan's size and columns)."""
+    from rnsim import __version__
+
+    return {
         "rnsim_version": __version__,
         "game": cfg.game,
         "run_id": run_id,
@@ -194,12 +193,123 @@ def _run_tournament(
         "strategies": {seat: [s.to_dict() for s in specs] for seat, specs in cfg.strategies.items()},
         "master_seed": cfg.seed,
         "games_per_cell": cfg.games,
-        "cells": len(cells),
+        "cells": n_cells,
         "games": cfg.total_games,
         "columns": list(plan.schema),
         "started": _now(),
         INVOCATIONS: [],
     }
+
+
+def _backend_for(cfg: RunConfig, n_chunks: int, echo: Callable[[str], None]) -> Any:
+    """The run's backend, with never more workers than chunks to play: an idle
+    worker still costs a process and its memory."""
+    workers = min(cfg.workers, max(1, n_chunks))
+    cores = os.cpu_count() or 1
+    if cfg.backend == "process" and workers > cores:
+        echo(f"warning: {workers} worker processes on {cores} cores: beyond one per core they only add memory "
+             '(about 80 MB each) and switching; run.workers = "auto" starts one per core')
+    return get_backend(cfg.backend, workers, cfg.address)
+
+
+class _Recorder:
+    """Writes each chunk's result as it arrives (its errors first: a result
+    shard marks the chunk done, so its errors must already be there) and
+    keeps the invocation's count of games and errors."""
+
+    def __init__(self, run_dir: Path, manifest: dict[str, Any], invocation: dict[str, Any], bar: Any) -> None:
+        self.run_dir = run_dir
+        self.manifest = manifest
+        self.invocation = invocation
+        self.bar = bar
+        self.played = 0
+        self.errors_now = 0
+        self.noted = time.perf_counter()
+        self.t0 = self.noted
+
+    def __call__(self, out: ChunkOutput) -> None:
+        run_dir = self.run_dir
+        if out.errors is not None:
+            write_atomic(shard_path(run_dir, out.chunk, ERRORS), out.errors)
+        write_atomic(shard_path(run_dir, out.chunk, SHARDS), out.rows)
+        self.played += out.games
+        self.errors_now += out.n_errors
+        # The invocation's own games and seconds, kept as they happen: one killed
+        # later still counts in the run's throughput (at most PROGRESS_EVERY_S is lost).
+        now = time.perf_counter()
+        self.invocation.update(games_played=self.played, seconds=round(now - self.t0, 3))
+        if now - self.noted >= PROGRESS_EVERY_S:
+            self.noted = now
+            _write_manifest(run_dir, self.manifest)
+        bar = self.bar
+        if bar is not None:
+            bar.update(out.games)
+            if self.errors_now:
+                bar.set_postfix(errors=self.errors_now, refresh=False)
+
+
+def _progress_bar(cfg: RunConfig, run_id: str, done_games: int) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=cfg.total_games, initial=done_games, unit="game", unit_scale=True, smoothing=0.05,
+                dynamic_ncols=True, desc=run_id)
+
+
+def _record_end(run_dir: Path, manifest: dict[str, Any], invocation: dict[str, Any], backend: Any, played: int,
+                seconds: float, complete: bool, failed: RnsimError | None) -> None:
+    """The invocation's end in the manifest, however it ended: complete,
+    failed (its partial files cleaned) or interrupted."""
+    invocation.update(finished=_now(), games_played=played, seconds=round(seconds, 3),
+                      games_per_s=round(played / seconds, 1) if seconds > 0 else None,
+                      workers_replaced=getattr(backend, "replaced", 0))
+    if getattr(backend, "info", None):  # a cluster backend: where the games ran (nodes, resources)
+        invocation["cluster"] = backend.info
+    manifest["status"] = "complete" if complete else "failed" if failed is not None else "interrupted"
+    if complete:
+        manifest["finished"] = invocation["finished"]
+    if failed is not None:
+        invocation["error"] = str(failed)
+        clean_partial(run_dir)
+    try:
+        _write_manifest(run_dir, manifest)
+    except ShardWriteError:
+        if failed is None:
+            raise
+        # The disk refuses the manifest too: it stays "running", which resumes the same way.
+
+
+def _record_complete(run_dir: Path, manifest: dict[str, Any], summary: RunSummary, played: int) -> None:
+    """A complete run's totals in the manifest: games, errors, end reasons,
+    and the throughput over every invocation."""
+    total_s = sum(float(s.get("seconds") or 0) for s in invocations(manifest))
+    timed = sum(int(s.get("games_played") or 0) for s in invocations(manifest))
+    manifest.update(
+        games_played=summary.done_before + played, errors=summary.errors, end_reasons=summary.end_reasons,
+        seconds=round(total_s, 3), games_per_s=round(timed / total_s, 1) if total_s > 0 else None,
+    )
+    _write_manifest(run_dir, manifest)
+
+
+def _run_tournament(
+    cfg: RunConfig, *, progress: bool = True, echo: Callable[[str], None] = print
+) -> RunSummary:
+    from rnsim import __version__
+    from rnsim.provenance import provenance
+
+    run_id, old = prepare_run_dir(cfg)
+    run_dir = cfg.out
+    if old is not None:
+        _recover(run_dir, echo)
+    cells = cfg.cells()
+    done = _games_done(cfg, run_dir, len(cells))
+    done_games = sum(b - a for iv in done.values() for a, b in iv)
+    chunks = plan_chunks(len(cells), cfg.games, cfg.chunk_size, done)
+    if old is not None:
+        echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {cfg.total_games:,} games already done"
+             if chunks else f"{run_id} in {run_dir} is already complete")
+    plan = Plan.from_config(cfg, run_id)
+
+    manifest: dict[str, Any] = old or _new_manifest(cfg, run_id, len(cells), plan)
     manifest.setdefault(INVOCATIONS, [])
     invocation: dict[str, Any] = {
         "started": _now(), "rnsim_version": __version__, **cfg.execution(),
@@ -218,54 +328,20 @@ def _run_tournament(
     (run_dir / SHARDS).mkdir(exist_ok=True)
     (run_dir / ERRORS).mkdir(exist_ok=True)
 
-    # Never more workers than chunks to play: an idle worker still costs a process and its memory.
-    workers = min(cfg.workers, max(1, len(chunks)))
-    cores = os.cpu_count() or 1
-    if cfg.backend == "process" and workers > cores:
-        echo(f"warning: {workers} worker processes on {cores} cores: beyond one per core they only add memory "
-             '(about 80 MB each) and switching; run.workers = "auto" starts one per core')
-    backend = get_backend(cfg.backend, workers, cfg.address)
-    played = 0
-    errors_now = 0
-    bar = None
-    if progress and chunks:
-        from tqdm import tqdm
-
-        bar = tqdm(total=cfg.total_games, initial=done_games, unit="game", unit_scale=True, smoothing=0.05,
-                   dynamic_ncols=True, desc=run_id)
-
-    noted = [time.perf_counter()]
-
-    def on_result(out: ChunkOutput) -> None:
-        nonlocal played, errors_now
-        # errors first: a result shard marks the chunk done, so its errors must already be there
-        if out.errors is not None:
-            write_atomic(shard_path(run_dir, out.chunk, ERRORS), out.errors)
-        write_atomic(shard_path(run_dir, out.chunk, SHARDS), out.rows)
-        played += out.games
-        errors_now += out.n_errors
-        # The invocation's own games and seconds, kept as they happen: one killed
-        # later still counts in the run's throughput (at most PROGRESS_EVERY_S is lost).
-        now = time.perf_counter()
-        invocation.update(games_played=played, seconds=round(now - t0, 3))
-        if now - noted[0] >= PROGRESS_EVERY_S:
-            noted[0] = now
-            _write_manifest(run_dir, manifest)
-        if bar is not None:
-            bar.update(out.games)
-            if errors_now:
-                bar.set_postfix(errors=errors_now, refresh=False)
+    backend = _backend_for(cfg, len(chunks), echo)
+    bar = _progress_bar(cfg, run_id, done_games) if progress and chunks else None
+    record = _Recorder(run_dir, manifest, invocation, bar)
 
     def on_term(signum: int, frame: FrameType | None) -> None:
         raise Terminated()
 
     prev_term = signal.signal(signal.SIGTERM, on_term) if _main_thread() else None
-    t0 = time.perf_counter()
+    t0 = record.t0 = time.perf_counter()
     complete = terminated = False
     failed: RnsimError | None = None
     check: RunCheck | None = None
     try:
-        backend.run(plan, chunks, on_result)
+        backend.run(plan, chunks, record)
         check, failed = _end_check(run_dir, manifest)
         complete = failed is None
     except KeyboardInterrupt as e:
@@ -278,37 +354,15 @@ def _run_tournament(
             signal.signal(signal.SIGTERM, prev_term)
         if bar is not None:
             bar.close()
-        invocation.update(finished=_now(), games_played=played, seconds=round(seconds, 3),
-                          games_per_s=round(played / seconds, 1) if seconds > 0 else None,
-                          workers_replaced=getattr(backend, "replaced", 0))
-        if getattr(backend, "info", None):  # a cluster backend: where the games ran (nodes, resources)
-            invocation["cluster"] = backend.info  # type: ignore[attr-defined]
-        manifest["status"] = "complete" if complete else "failed" if failed is not None else "interrupted"
-        if complete:
-            manifest["finished"] = invocation["finished"]
-        if failed is not None:
-            invocation["error"] = str(failed)
-            clean_partial(run_dir)
-        try:
-            _write_manifest(run_dir, manifest)
-        except ShardWriteError:
-            if failed is None:
-                raise
-            # The disk refuses the manifest too: it stays "running", which resumes the same way.
+        _record_end(run_dir, manifest, invocation, backend, record.played, seconds, complete, failed)
     if failed is not None:
         raise failed
 
-    summary = _summarise(cfg, run_dir, run_id, done_games, played, seconds, check if complete else None,
-                         getattr(backend, "replaced", 0), errors_now)
+    summary = _summarise(cfg, run_dir, run_id, done_games, record.played, seconds, check if complete else None,
+                         getattr(backend, "replaced", 0), record.errors_now)
     summary.terminated = terminated
     if complete:
-        total_s = sum(float(s.get("seconds") or 0) for s in invocations(manifest))
-        timed = sum(int(s.get("games_played") or 0) for s in invocations(manifest))
-        manifest.update(
-            games_played=summary.done_before + played, errors=summary.errors, end_reasons=summary.end_reasons,
-            seconds=round(total_s, 3), games_per_s=round(timed / total_s, 1) if total_s > 0 else None,
-        )
-        _write_manifest(run_dir, manifest)
+        _record_complete(run_dir, manifest, summary, record.played)
     return summary
 
 

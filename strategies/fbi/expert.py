@@ -312,10 +312,12 @@ class ExpertStrategy(FbiStrategy):
                 best, best_v = pair, v
         return best
 
-    def on_arrest(self, view: Any, decision: Any) -> Any:
+    def _agents_held(self, view: Any, table: list[list[int]]) -> list[list[int]]:
+        """Per seat, the agents it still holds for this turn's arrests: mine;
+        none for a seat that has played both; the rule player's best pair on
+        the table as it was when the agents were chosen for a seat that has
+        played none; the partner it keeps for a seat that has played one."""
         comps = view.comps
-        table = table_values(view)
-        stacked = view.rules.stacked
         # The table as it was when the agents were chosen: this turn's arrests
         # put back, last first (restores the stacks exactly, F15).
         before = [t[:] for t in table]
@@ -323,7 +325,7 @@ class ExpertStrategy(FbiStrategy):
         for _, card in reversed(view.arrests):
             if card >= 0:
                 before[col[card]].append(val[card])
-        if not stacked:
+        if not view.rules.stacked:
             for stack in before:
                 stack.sort(reverse=True)
         then = _pairs(before, comps, view.rules)
@@ -340,37 +342,19 @@ class ExpertStrategy(FbiStrategy):
             else:
                 # the partner the rule player keeps with the agent he played
                 agents.append(then.partner(played[0], comps.colours)[:])
+        return agents
+
+    def on_arrest(self, view: Any, decision: Any) -> Any:
+        comps = view.comps
+        table = table_values(view)
+        stacked = view.rules.stacked
+        agents = self._agents_held(view, table)
         totals, points = self._position(view)
-        best, best_v = decision.options[0], -1e9
         greedy = max(decision.options, key=lambda o: take_value(table[comps.colours.index(o)], stacked))
-        n, step, me, order = view.players, view.step, self.seat, view.order
-        if step < n and len(view.my_agents) == 2 and all(len(agents[s]) <= 1 for s in order[:step]):
-            # My first arrest of the turn: the seats before me keep one agent
-            # for the second round; the rounds play as ``play_out`` would.
-            front = front_first(table, stacked)
-            for opt in decision.options:
-                first = comps.colours.index(opt)
-                taken = [0] * len(table)
-                tot = [x[:] for x in totals]
-                pts = points[:]
-                left = [-1] * n
-                for s in order[:step]:
-                    if agents[s]:
-                        left[s] = agents[s][0]
-                mine = list(view.my_agents)
-                mine.remove(first)
-                left[me] = mine[0]
-                if table[first]:
-                    v = front[first][0]
-                    taken[first] = 1
-                    tot[first][me] += v
-                    pts[me] += v
-                first_round(order, step + 1, n, agents, front, taken, tot, pts, left)
-                second_round(order, left, front, taken, tot, pts)
-                v = self._score(view, tot, pts) + (1e-6 if opt == greedy else 0.0)
-                if v > best_v:
-                    best, best_v = opt, v
-            return best
+        step = view.step
+        if step < view.players and len(view.my_agents) == 2 and all(len(agents[s]) <= 1 for s in view.order[:step]):
+            return self._first_arrest(view, decision, table, agents, totals, points, greedy)
+        best, best_v = decision.options[0], -1e9
         seq = self._seq(view.order, view.step)
         for opt in decision.options:
             a = [x[:] for x in agents]
@@ -378,6 +362,38 @@ class ExpertStrategy(FbiStrategy):
             tot = [x[:] for x in totals]
             pts = points[:]
             play_out(seq, a, t, tot, pts, stacked, first=comps.colours.index(opt))
+            v = self._score(view, tot, pts) + (1e-6 if opt == greedy else 0.0)
+            if v > best_v:
+                best, best_v = opt, v
+        return best
+
+    def _first_arrest(self, view: Any, decision: Any, table: list[list[int]], agents: list[list[int]],
+                      totals: list[list[int]], points: list[int], greedy: Any) -> Any:
+        """My first arrest of the turn: the seats before me keep one agent for
+        the second round; the rounds play as ``play_out`` would."""
+        comps = view.comps
+        n, step, me, order = view.players, view.step, self.seat, view.order
+        best, best_v = decision.options[0], -1e9
+        front = front_first(table, view.rules.stacked)
+        for opt in decision.options:
+            first = comps.colours.index(opt)
+            taken = [0] * len(table)
+            tot = [x[:] for x in totals]
+            pts = points[:]
+            left = [-1] * n
+            for s in order[:step]:
+                if agents[s]:
+                    left[s] = agents[s][0]
+            mine = list(view.my_agents)
+            mine.remove(first)
+            left[me] = mine[0]
+            if table[first]:
+                v = front[first][0]
+                taken[first] = 1
+                tot[first][me] += v
+                pts[me] += v
+            first_round(order, step + 1, n, agents, front, taken, tot, pts, left)
+            second_round(order, left, front, taken, tot, pts)
             v = self._score(view, tot, pts) + (1e-6 if opt == greedy else 0.0)
             if v > best_v:
                 best, best_v = opt, v
@@ -399,6 +415,90 @@ class ExpertStrategy(FbiStrategy):
                 v = got
         return v
 
+    def _later_bids(self, view: Any) -> dict[int, int]:
+        """The later bidders, modelled as the rule player: each dumps his
+        worst bystander (``NO_CARD`` when he holds none he may bid)."""
+        comps = view.comps
+        val: tuple[int, ...] = comps.card_value
+        bids: tuple[int, ...] = view.bids
+        n: int = view.players
+        mode = view.rules.bid_cards
+        later: dict[int, int] = {}
+        for s in range(n):
+            if s != self.seat and bids[s] == NOT_YET:
+                cards = [c for c in view.slammers[s] if mode == "any" or (mode == "purple" and c in comps.purple)]
+                worst = min(cards, key=lambda c: val[c], default=None)
+                later[s] = worst if worst is not None and val[worst] < 0 else NO_CARD
+        return later
+
+    def _arrest_orders(self, view: Any, bid_val: list[int], options: Any) -> list[tuple[int, ...]]:
+        """Per option, the order of arrests (F4) my bid of that card's value
+        gives: highest bid first, ties from the holder; the others' order does
+        not depend on my bid."""
+        val: tuple[int, ...] = view.comps.card_value
+        n: int = view.players
+        h: int = view.handcuffs
+        me = self.seat
+        rank = [(-bid_val[s], (s - h) % n) for s in range(n)]
+        rest = sorted((s for s in range(n) if s != me), key=rank.__getitem__)
+        orders: dict[int, tuple[int, ...]] = {}
+        out: list[tuple[int, ...]] = []
+        for opt in options:
+            x = 0 if opt == "none" else val[opt]
+            order = orders.get(x)
+            if order is None:
+                mine = (-x, (me - h) % n)
+                p = 0
+                while p < n - 1 and rank[rest[p]] < mine:
+                    p += 1
+                order = orders[x] = (*rest[:p], me, *rest[p:])
+            out.append(order)
+        return out
+
+    @staticmethod
+    def _turn_results(order: tuple[int, ...], me: int, my_pairs: list[list[int]], others: list[int],
+                      front: list[list[int]], base_tot: list[list[int]],
+                      base_pts: list[int]) -> list[tuple[list[list[int]], list[int]]]:
+        """The turn's arrests in ``order``, once per pair of mine against
+        rule-modelled rivals: the totals and points each leaves."""
+        n = len(order)
+        # the arrests before my first are the same whatever my pair
+        p = order.index(me)
+        taken0, tot0, pts0, left0 = [0] * len(front), base_tot, base_pts, [-1] * n
+        held = [others] * n  # read, never changed
+        if p:
+            tot0, pts0 = [c[:] for c in base_tot], base_pts[:]
+            first_round(order, 0, p, held, front, taken0, tot0, pts0, left0)
+        results = []
+        for cols in my_pairs:
+            taken = taken0[:]
+            tot = [c[:] for c in tot0]
+            pts = pts0[:]
+            left = left0[:]
+            held[me] = cols
+            first_round(order, p, n, held, front, taken, tot, pts, left)
+            second_round(order, left, front, taken, tot, pts)
+            results.append((tot, pts))
+        return results
+
+    @staticmethod
+    def _given_up(results: list[tuple[list[list[int]], list[int]]], me: int, c: int, x: int,
+                  needs: bool, bonus: tuple[int, ...], w: float) -> float:
+        """Without exact scores: the best result scored again once my card of
+        colour ``c`` (-1: purple) and value ``x`` is taken off."""
+        v = -1e9
+        for tot, pts in results:
+            pts[me] -= x
+            if c >= 0:
+                tot[c][me] -= x
+            sc = evaluate(me, tot, pts, bonus, w, needs)
+            if sc > v:
+                v = sc
+            pts[me] += x
+            if c >= 0:
+                tot[c][me] += x
+        return v
+
     def on_bid(self, view: Any, decision: Any) -> Any:
         comps = view.comps
         # typed once here: compiled, the loops below then index natively
@@ -406,24 +506,13 @@ class ExpertStrategy(FbiStrategy):
         colour_of: tuple[int, ...] = comps.card_colour
         bids: tuple[int, ...] = view.bids
         n: int = view.players
-        h: int = view.handcuffs
         me = self.seat
         f = _facts(view)
-        front = f.front
-        k = len(front)
         totals, points = self._position(view)
-        others = f.rule_cols
         # only the pairs that look best on their own: a bid changes the order,
         # rarely which colours are worth taking
         my_pairs = f.top_cols(int(self.params["bid_pairs"]))
-        mode = view.rules.bid_cards
-        # the later bidders, modelled as the rule player: dump the worst bystander
-        later: dict[int, int] = {}
-        for s in range(n):
-            if s != me and bids[s] == NOT_YET:
-                cards = [c for c in view.slammers[s] if mode == "any" or (mode == "purple" and c in comps.purple)]
-                worst = min(cards, key=lambda c: val[c], default=None)
-                later[s] = worst if worst is not None and val[worst] < 0 else NO_CARD
+        later = self._later_bids(view)
         base_tot = [x[:] for x in totals]
         base_pts = points[:]
         for s, c in later.items():
@@ -450,39 +539,12 @@ class ExpertStrategy(FbiStrategy):
         outcomes: dict[tuple[int, ...], list[Any]] = {}
         best: Any = "none"  # an option: "none" or a card id
         best_v = -1e9
-        # the order of arrests (F4): highest bid first, ties from the holder;
-        # the others' order does not depend on my bid
-        rank = [(-bid_val[s], (s - h) % n) for s in range(n)]
-        rest = sorted((s for s in range(n) if s != me), key=rank.__getitem__)
-        orders: dict[int, tuple[int, ...]] = {}
-        for opt in decision.options:  # "none" first: keep the card on equal value
+        orders = self._arrest_orders(view, bid_val, decision.options)
+        for opt, order in zip(decision.options, orders, strict=True):  # "none" first: keep the card on equal value
             x = 0 if opt == "none" else val[opt]
-            order = orders.get(x)
-            if order is None:
-                mine = (-x, (me - h) % n)
-                p = 0
-                while p < n - 1 and rank[rest[p]] < mine:
-                    p += 1
-                order = orders[x] = (*rest[:p], me, *rest[p:])
             entry = outcomes.get(order)
             if entry is None:
-                # the arrests before my first are the same whatever my pair
-                p = order.index(me)
-                taken0, tot0, pts0, left0 = [0] * k, base_tot, base_pts, [-1] * n
-                held = [others] * n  # read, never changed
-                if p:
-                    tot0, pts0 = [c[:] for c in base_tot], base_pts[:]
-                    first_round(order, 0, p, held, front, taken0, tot0, pts0, left0)
-                results = []
-                for cols in my_pairs:
-                    taken = taken0[:]
-                    tot = [c[:] for c in tot0]
-                    pts = pts0[:]
-                    left = left0[:]
-                    held[me] = cols
-                    first_round(order, p, n, held, front, taken, tot, pts, left)
-                    second_round(order, left, front, taken, tot, pts)
-                    results.append((tot, pts))
+                results = self._turn_results(order, me, my_pairs, f.rule_cols, f.front, base_tot, base_pts)
                 entry = outcomes[order] = [results, None, None]
             results = entry[0]
             if entry[1] is None and (opt == "none" or x > 0 or exact):
@@ -494,27 +556,14 @@ class ExpertStrategy(FbiStrategy):
                 entry[1], entry[2] = top, scored
             if opt == "none":
                 v = entry[1]
+            elif x > 0 and entry[1] - x + MARGIN <= best_v + 1e-9:
+                continue
+            elif not exact:
+                v = self._given_up(results, me, colour_of[opt], x, needs, bonus, w)
+            elif colour_of[opt] < 0:  # a purple card: no bonus card moves
+                v = entry[1] - x
             else:
-                if x > 0 and entry[1] - x + MARGIN <= best_v + 1e-9:
-                    continue
-                c = colour_of[opt]
-                v = -1e9
-                if exact:
-                    if c < 0:  # a purple card: no bonus card moves
-                        v = entry[1] - x
-                    else:
-                        v = self._exact_bid(results, entry[2], me, c, x, needs, bonus, w)
-                else:
-                    for tot, pts in results:
-                        pts[me] -= x
-                        if c >= 0:
-                            tot[c][me] -= x
-                        sc = evaluate(me, tot, pts, bonus, w, needs)
-                        if sc > v:
-                            v = sc
-                        pts[me] += x
-                        if c >= 0:
-                            tot[c][me] += x
+                v = self._exact_bid(results, entry[2], me, colour_of[opt], x, needs, bonus, w)
             if v > best_v + 1e-9:
                 best, best_v = opt, v
         return best

@@ -568,6 +568,14 @@ class Dossier:
     # ------------------------------------------------------------ events
 
     def _event(self, view: View, e: Event, b: Board) -> None:
+        if self._setup_event(view, e, b) or self._round_event(view, e, b) or self._board_event(view, e, b):
+            return
+        if self.started:
+            self._evidence(view, e, b)
+
+    def _setup_event(self, view: View, e: Event, b: Board) -> bool:
+        """The deal, the starting places and the radars: False when ``e`` is
+        none of those."""
         kind = e.kind
         if kind == "deal":
             if e.seat == ANGELA:
@@ -583,7 +591,15 @@ class Dossier:
             self.bottom.add(e.check)
             self.pub = b.cont_mask[e.continent]
             self._start(view, b, e.continent)
-        elif kind == "round_start":
+        else:
+            return False
+        return True
+
+    def _round_event(self, view: View, e: Event, b: Board) -> bool:
+        """A round's start and end and its action cards (each settles a bank
+        declined before it): False when ``e`` is none of those."""
+        kind = e.kind
+        if kind == "round_start":
             self._bank_declined(view)
             self.round_cards = tuple(e.items)
             self.initiative = e.seat
@@ -592,7 +608,15 @@ class Dossier:
             self._card(e, b)
         elif kind == "round_end":
             self._bank_declined(view)
-        elif kind == "jessah_move":
+        else:
+            return False
+        return True
+
+    def _board_event(self, view: View, e: Event, b: Board) -> bool:
+        """Jessah's moves, barriers, removals, upgrades and identities: False
+        when ``e`` is none of those."""
+        kind = e.kind
+        if kind == "jessah_move":
             self.jessah = e.city
         elif kind == "barrier" or kind == "black_barrier":
             self._set_barrier(e.route, 2 if kind == "black_barrier" else 1)
@@ -601,23 +625,29 @@ class Dossier:
             self._set_barrier(e.from_route, 0)
             self._set_barrier(e.route, was)
         elif kind in ("security_spent", "lawyer_discard", "black_removed"):
-            if e.name == "radar":
-                self.radars[e.continent] = 0
-                lk = self.leak
-                if kind == "security_spent" and self.started and lk != 1.0:  # 1: no evidence
-                    near = expand(b.cont_mask[e.continent], b.nbr_mask)
-                    self.w = [w * lk if near >> c & 1 else w for c, w in zip(self.cities, self.w)]
-                    self._normalise(view)
-            else:
-                self._set_barrier(e.route, 0)
+            self._removed(view, e, b)
         elif kind == "upgrade" and e.name == "precise_radars":
             self.precise = True
         elif kind == "upgrade_destroyed" and e.name == "precise_radars":
             self.precise = False
         elif kind == "identity":
             self.up -= 1
-        elif self.started:
-            self._evidence(view, e, b)
+        else:
+            return False
+        return True
+
+    def _removed(self, view: View, e: Event, b: Board) -> None:
+        """A radar or barrier taken off the board. A radar Angela spends
+        security on is evidence that she is near it (``leak``)."""
+        if e.name != "radar":
+            self._set_barrier(e.route, 0)
+            return
+        self.radars[e.continent] = 0
+        lk = self.leak
+        if e.kind == "security_spent" and self.started and lk != 1.0:  # 1: no evidence
+            near = expand(b.cont_mask[e.continent], b.nbr_mask)
+            self.w = [w * lk if near >> c & 1 else w for c, w in zip(self.cities, self.w)]
+            self._normalise(view)
 
     def _evidence(self, view: View, e: Event, b: Board) -> None:
         kind = e.kind

@@ -129,6 +129,63 @@ def _half_table(vals: dict[tuple[int, int], float]) -> list[float]:
     return t
 
 
+def _mass(belief: int, weights: Sequence[float]) -> float:
+    """The weight of the belief's cities, summed lowest city first."""
+    total = 0.0
+    for c in bits(belief):
+        total += weights[c]
+    return total
+
+
+def _spread_move(after: list[float], belief: int, wn: list[float], open_masks: Sequence[int]) -> None:
+    """Adds to ``after`` each belief city's mass ``wn`` spread evenly over it
+    and its neighbours in ``open_masks``: where she may be once she has moved
+    again."""
+    for c in bits(belief):
+        m = open_masks[c] | (1 << c)
+        share = wn[c] / m.bit_count()
+        while m:  # each city of m, lowest first (no list: bits)
+            low = m & -m
+            y = low.bit_length() - 1
+            after[y] += share
+            m ^= low
+
+
+def _mass_within(ball: tuple[int, ...], reach: int, after: list[float]) -> float:
+    """The mass of ``after`` within ``reach`` steps of a city (``ball`` is
+    its row of ``Board.ball``), summed lowest city first."""
+    v = 0.0
+    m = ball[min(reach, len(ball) - 1)]
+    while m:  # each city within reach, lowest first
+        low = m & -m
+        v += after[low.bit_length() - 1]
+        m ^= low
+    return v
+
+
+def _belief_reach(b: Board, belief: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
+                  journalist: bool) -> tuple[int, int]:
+    """Where she may be after ``left`` steps from the belief, and the part of
+    it a quiet movement leaves possible (no radar tripped: the cities off the
+    radars' continents, or the belief itself). The Journalist crosses
+    barriers and trips no radar. Remembered on the board."""
+    rkey = ("reach", belief, left, None if journalist else barriers, radars)
+    got: tuple[int, int] | None = b.memo.get(rkey)
+    if got is None:
+        masks = b.open_masks(barriers) if not journalist else b.nbr_mask
+        reach = belief
+        for _ in range(left):
+            reach = expand(reach, masks)
+        radar_cities = 0
+        if not journalist:
+            for k, rk in enumerate(radars):
+                if rk:
+                    radar_cities |= b.cont_mask[k]
+        got = (reach, (reach & ~radar_cities) | belief)
+        b.remember(rkey, got)
+    return got
+
+
 # Designers subclass the expert to model play styles, also when it is compiled.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Expert(Strategy):
@@ -682,9 +739,7 @@ class Expert(Strategy):
         ball = b.ball[start]
         if size == 0 or steps <= 0 or not belief & ball[min(steps, len(ball) - 1)]:
             return 0.0, -2, ()
-        total = 0.0
-        for c in bits(belief):
-            total += weights[c]
+        total = _mass(belief, weights)
         if total <= 0.0:
             return 0.0, -2, ()
         n = b.n
@@ -696,14 +751,7 @@ class Expert(Strategy):
         spread = 0
         scale = 0.0
         if look:
-            for c in bits(belief):
-                m = open_masks[c] | (1 << c)
-                share = wn[c] / m.bit_count()
-                while m:  # each city of m, lowest first (no list: bits)
-                    low = m & -m
-                    y = low.bit_length() - 1
-                    after[y] += share
-                    m ^= low
+            _spread_move(after, belief, wn, open_masks)
         else:
             spread = expand(belief, b.nbr_mask)
             scale = 0.01 / spread.bit_count()
@@ -735,14 +783,7 @@ class Expert(Strategy):
                     if look:
                         v = near[nx]
                         if v < 0.0:
-                            v = 0.0
-                            bnx = balls[nx]
-                            m = bnx[min(reach, len(bnx) - 1)]
-                            while m:  # each city within reach, lowest first
-                                low = m & -m
-                                v += after[low.bit_length() - 1]
-                                m ^= low
-                            near[nx] = v
+                            v = near[nx] = _mass_within(balls[nx], reach, after)
                         sc = got + ahead * (size - got) / size * v
                     else:
                         sc = got - scale * b.dist_sum(nx, spread)
@@ -1188,21 +1229,7 @@ class Expert(Strategy):
         if ends is None:
             ends = self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok)
             b.remember(key, ends)
-        rkey = ("reach", view.belief, left, None if journalist else barriers, radars)
-        got: tuple[int, int] | None = memo.get(rkey)
-        if got is None:
-            masks = b.open_masks(barriers) if not journalist else b.nbr_mask
-            reach = view.belief
-            for _ in range(left):
-                reach = expand(reach, masks)
-            radar_cities = 0
-            if not journalist:
-                for k, rk in enumerate(radars):
-                    if rk:
-                        radar_cities |= b.cont_mask[k]
-            got = (reach, (reach & ~radar_cities) | view.belief)
-            b.remember(rkey, got)
-        reach, quiet = got
+        reach, quiet = _belief_reach(b, view.belief, left, barriers, radars, journalist)
         jc = view.jessah_city
         djrow = b.dist[jc]
         ball = b.ball[jc]

@@ -586,68 +586,80 @@ def _event_in(r: _Reader, ids: _Names, e: Any, key: str) -> Record:
     names = EVENT_FIELDS[kind]
     r.table(e, key + ".", {"kind", "round", "seat", "items", *(n for n in names if n is not None)},
             required={"round", *(n for n in names if n in ("card", "half"))})
-    comps = ids.comps
     seat = -1 if e.get("seat") is None else r.seat(e["seat"], f"{key}.seat")
-    abc: list[Any] = []
-    for name in names:
-        x = e.get(name) if name is not None else None
-        k = f"{key}.{name}"
-        if name is None:
-            abc.append(-1)
-        elif name == "found":
-            abc.append(r.typed(x if x is not None else False, bool, k, "true or false"))
-        elif name == "name":
-            abc.append(r.typed(x if x is not None else "", str, k, "a name"))
-        elif name == "half":
-            abc.append(r.int_(x, k, 0, 1))
-        elif name == "card":
-            abc.append(r.int_(x, k, 0, None))  # a round position
-        elif name == "value" and kind != "token_placed":
-            abc.append(r.int_(x if x is not None else -1, k, -1, None))
-        elif x is None:
-            abc.append(-1)
-        elif name == "city":
-            abc.append(ids.city(x, k))
-        elif name == "continent":
-            abc.append(ids.continent(x, k))
-        elif name in ("route", "from_route"):
-            abc.append(ids.route(x, k))
-        elif name == "check":
-            abc.append(_check_id(ids, x, k))
-        else:
-            abc.append(r.token(x, k))
+    abc = [_event_field(r, ids, kind, name, e.get(name) if name is not None else None, f"{key}.{name}")
+           for name in names]
     raw = r.typed(e.get("items", []), list, f"{key}.items", "a list")
-    items: tuple[Any, ...]
+    items = _event_items(r, ids, kind, raw, key)
+    rnd = r.int_(e["round"], f"{key}.round", 1, None)
+    return (kind, rnd, seat, abc[0], abc[1], abc[2], items)
+
+
+def _event_field(r: _Reader, ids: _Names, kind: str, name: str | None, x: Any, k: str) -> Any:
+    """One of an event's fields (``x``, named ``name`` in history.FIELDS), read
+    as the engine holds it: -1 for one hidden, unused or none."""
+    if name is None:
+        return -1
+    if name == "found":
+        return r.typed(x if x is not None else False, bool, k, "true or false")
+    if name == "name":
+        return r.typed(x if x is not None else "", str, k, "a name")
+    if name == "half":
+        return r.int_(x, k, 0, 1)
+    if name == "card":
+        return r.int_(x, k, 0, None)  # a round position
+    if name == "value" and kind != "token_placed":
+        return r.int_(x if x is not None else -1, k, -1, None)
+    if x is None:
+        return -1
+    if name == "city":
+        return ids.city(x, k)
+    if name == "continent":
+        return ids.continent(x, k)
+    if name in ("route", "from_route"):
+        return ids.route(x, k)
+    if name == "check":
+        return _check_id(ids, x, k)
+    return r.token(x, k)
+
+
+def _event_items(r: _Reader, ids: _Names, kind: str, raw: list[Any], key: str) -> tuple[Any, ...]:
+    """An event's items: checks (a deal, a draw, a wiretap), the round's
+    action cards, a revealed card's halves, an announcement's radar triggers,
+    or upgrade ids."""
+    comps = ids.comps
     if kind in ("deal", "draw", "wiretap"):
-        items = tuple(_check_id(ids, x, f"{key}.items[{i}]") for i, x in enumerate(raw))
-    elif kind == "round_start":
+        return tuple(_check_id(ids, x, f"{key}.items[{i}]") for i, x in enumerate(raw))
+    if kind == "round_start":
         labels = [_card_label(comps, i) for i in range(len(comps.cards))]
         for i, x in enumerate(raw):
             if x not in labels:
                 raise r.err(f"{key}.items[{i}]", f"unknown action card {x!r}; cards are: {', '.join(sorted(set(labels)))}")
-        items = tuple(labels.index(x) for x in raw)
-    elif kind == "card":
-        if len(raw) != 2:
-            raise r.err(f"{key}.items", f"a revealed card lists its 2 halves (null or {{seat, value}}), got {raw!r}")
-        halves: list[tuple[int, int] | None] = []
-        for h, x in enumerate(raw):
-            if x is None:
-                halves.append(None)
-                continue
-            r.table(x, f"{key}.items[{h}].", {"seat", "value"}, required={"seat", "value"})
-            halves.append((r.seat(x["seat"], f"{key}.items[{h}].seat"), r.token(x["value"], f"{key}.items[{h}].value")))
-        items = tuple(halves)
-    elif kind == "announce":
+        return tuple(labels.index(x) for x in raw)
+    if kind == "card":
+        return _card_halves(r, raw, key)
+    if kind == "announce":
         trig = []
         for i, x in enumerate(raw):
             r.table(x, f"{key}.items[{i}].", {"continent", "city"}, required={"continent"})
             trig.append((ids.continent(x["continent"], f"{key}.items[{i}].continent"),
                          ids.city(x.get("city"), f"{key}.items[{i}].city", allow_none=True)))
-        items = tuple(trig)
-    else:
-        items = tuple(ids.upgrade_key(x, f"{key}.items[{i}]") for i, x in enumerate(raw))
-    rnd = r.int_(e["round"], f"{key}.round", 1, None)
-    return (kind, rnd, seat, abc[0], abc[1], abc[2], items)
+        return tuple(trig)
+    return tuple(ids.upgrade_key(x, f"{key}.items[{i}]") for i, x in enumerate(raw))
+
+
+def _card_halves(r: _Reader, raw: list[Any], key: str) -> tuple[tuple[int, int] | None, ...]:
+    """A revealed card's two halves: null or the token on it (seat, value)."""
+    if len(raw) != 2:
+        raise r.err(f"{key}.items", f"a revealed card lists its 2 halves (null or {{seat, value}}), got {raw!r}")
+    halves: list[tuple[int, int] | None] = []
+    for h, x in enumerate(raw):
+        if x is None:
+            halves.append(None)
+            continue
+        r.table(x, f"{key}.items[{h}].", {"seat", "value"}, required={"seat", "value"})
+        halves.append((r.seat(x["seat"], f"{key}.items[{h}].seat"), r.token(x["value"], f"{key}.items[{h}].value")))
+    return tuple(halves)
 
 
 def _check_id(ids: _Names, v: Any, key: str) -> int:
