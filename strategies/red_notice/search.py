@@ -11,6 +11,19 @@ players' random streams (common random numbers), so the comparison between
 two options is paired: the noise of the world and of the rest of the game
 cancels, and what is left is the effect of the option.
 
+A rollout is cut short (``horizon``, ``steps``): it stops at the start of
+the ``horizon``-th round after the decision's, or after ``steps``
+decisions if sooner, and the state it reached is scored by a value model,
+a logistic regression of the winner on features of the full state of that
+world (money banked and in hand against the target, captures left, where
+Angela stands against Jessah and her cashes, the security on the board;
+strategies/red_notice/value.py, fitted on expert games by
+scripts/fit_value_model.py). Its score is a chance, not a win or a loss,
+so ``min_gain`` (the least summed paired gain that overrules the expert)
+is in chances; ``horizon = 0`` plays every rollout to the end of the game
+(wins, and ``min_gain`` 2: two rollouts). The model reads only the world
+drawn from the seat's view, never the real state.
+
 This is determinized flat Monte Carlo ("perfect information Monte Carlo"),
 the one-level case of single-observer ISMCTS (Cowling, Powley & Whitehouse
 2012): with the few rollouts a tournament can afford per decision, a deeper
@@ -108,9 +121,9 @@ class Search(Strategy):
     game: ClassVar[str] = "red_notice"
     uses_history = False  # nor do its rollout players
     PARAMS: ClassVar[dict[str, Any]] = {
-        "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
+        "iterations": 2, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
         "first_step": True, "belief": "dossier", "particles": 1000, "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
-        "ahead": 0.3, "rollout_dossier": 0, "horizon": 0, "steps": 0, "min_gain": 2.0,
+        "ahead": 0.3, "rollout_dossier": 0, "horizon": 1, "steps": 6, "min_gain": 0.1,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "iterations": (int, 0, 10_000), "max_options": (int, 2, 200), "margin": (float, 0.0, 10.0),
