@@ -316,10 +316,10 @@ def _packages() -> list[str]:
 setup(
     packages=_packages(),
     package_dir={STRATEGIES: "strategies"},
-    # the data in any package: component and test data (TOML), the C of a C
-    # extension (its build's stamp hashes it), its type stubs, and the
-    # report's templates (Jinja2)
-    package_data={"": ["*.toml", "*.c", "*.pyi", "*.j2"]},
+    # the data in any package: component and test data (TOML), search's value
+    # model (JSON), the C of a C extension (its build's stamp hashes it), its
+    # type stubs, and the report's templates (Jinja2)
+    package_data={"": ["*.toml", "*.json", "*.c", "*.pyi", "*.j2"]},
     # the dossier's C core is the static one (it makes the wheel a platform
     # wheel); the mypyc modules join it when build_ext runs
     ext_modules=_c_extensions(TARGETS["strategies"], Path("strategies") / "red_notice"),

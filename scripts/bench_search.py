@@ -24,7 +24,7 @@ run them on an idle machine and quote the command next to each number.
     python scripts/bench_search.py oracle --games 1000 --seed 1
         what information is worth to Jessah: the expert agent handed
         Angela's true city, or a belief with half its wrong cities struck
-    python scripts/bench_search.py cells --games 1000 --budget 4 --workers 2
+    python scripts/bench_search.py cells --games 1000 --budget 2 --workers 2
         the ordering cells: search and expert in each seat, against expert
         and against search, on the same game indices (master seed --seed);
         Angela's win rate with 95% Wilson intervals, and each seat's paired
@@ -443,13 +443,13 @@ def main() -> None:
     s.add_argument("--jessah", default="search")
     o = sub.add_parser("cells")
     o.add_argument("--games", type=int, default=1000)
-    o.add_argument("--budget", type=int, default=4)
+    o.add_argument("--budget", type=int, default=2)
     o.add_argument("--workers", type=int, default=2)
     e = sub.add_parser("seat")
     e.add_argument("--angela", default="expert", help="a level: expert, search, search@iterations=8+leak=0")
     e.add_argument("--jessah", default="expert")
     e.add_argument("--games", type=int, default=300)
-    e.add_argument("--budget", type=int, default=4, help="iterations of a plain 'search'")
+    e.add_argument("--budget", type=int, default=2, help="iterations of a plain 'search'")
     e.add_argument("--workers", type=int, default=2)
     e.add_argument("--out", default="", help="write each game's winner (1 Angela, 0 Jessah, -1 none) to this JSON file")
     k = sub.add_parser("stakes")

@@ -330,7 +330,7 @@ def test_bench_command_reports_every_measurement() -> None:
     r = CliRunner().invoke(main, ["bench", "--games", "20", "--repeat", "1", "--workers", "1"])
     assert r.exit_code == 0, r.output
     for text in ("plain loop over run_game", "runner, serial backend", "process backend, 1 w",
-                 "overhead vs plain loop", "CPU"):
+                 "overhead vs plain loop", "CPU", "games/CPU-s"):
         assert text in r.output
 
 

@@ -178,7 +178,9 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     # which path played, per compiled target: a copy installed without its
     # compiled builds is several times slower and says so here
     click.echo("  build: " + ", ".join(f"{target} {path}" for target, path in chosen().items()))
-    click.echo(f"  plain loop over run_game        {rate['plain']:8.1f} games/s")
+    # per CPU-second of one core too: what a search player is quoted in
+    # (docs/performance.md), which other load on a shared machine distorts least
+    click.echo(f"  plain loop over run_game        {rate['plain']:8.1f} games/s, {1 / mc['plain']:8.1f} games/CPU-s")
     click.echo(f"  runner, serial backend          {rate['serial']:8.1f} games/s  "
                f"(overhead: wall {pct(rate['plain'], rate['serial'])}, CPU {pct(mc['serial'], mc['plain'])})")
     steady: dict[int, float] = {}

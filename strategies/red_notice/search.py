@@ -11,6 +11,19 @@ players' random streams (common random numbers), so the comparison between
 two options is paired: the noise of the world and of the rest of the game
 cancels, and what is left is the effect of the option.
 
+A rollout is cut short (``horizon``, ``steps``): it stops at the start of
+the ``horizon``-th round after the decision's, or after ``steps``
+decisions if sooner, and the state it reached is scored by a value model,
+a logistic regression of the winner on features of the full state of that
+world (money banked and in hand against the target, captures left, where
+Angela stands against Jessah and her cashes, the security on the board;
+strategies/red_notice/value.py, fitted on expert games by
+scripts/fit_value_model.py). Its score is a chance, not a win or a loss,
+so ``min_gain`` (the least summed paired gain that overrules the expert)
+is in chances; ``horizon = 0`` plays every rollout to the end of the game
+(wins, and ``min_gain`` 2: two rollouts). The model reads only the world
+drawn from the seat's view, never the real state.
+
 This is determinized flat Monte Carlo ("perfect information Monte Carlo"),
 the one-level case of single-observer ISMCTS (Cowling, Powley & Whitehouse
 2012): with the few rollouts a tournament can afford per decision, a deeper
@@ -66,11 +79,12 @@ from typing import Any, ClassVar
 
 from rnsim_strategies.red_notice.board import board_for
 from rnsim_strategies.red_notice.expert import Expert, play_to_end
+from rnsim_strategies.red_notice.value import ValueModel, shipped
 
 from rnsim.errors import ConfigError
 from rnsim.games.red_notice.engine.decision import Decision, Option
 from rnsim.games.red_notice.engine.state import GameState
-from rnsim.games.red_notice.engine.view import View
+from rnsim.games.red_notice.engine.view import View, build_view
 from rnsim.games.red_notice.engine.weighted import Tracker
 from rnsim.strategy import Strategy
 
@@ -107,15 +121,15 @@ class Search(Strategy):
     game: ClassVar[str] = "red_notice"
     uses_history = False  # nor do its rollout players
     PARAMS: ClassVar[dict[str, Any]] = {
-        "iterations": 4, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
+        "iterations": 2, "max_options": 12, "margin": 1.0, "kinds": DEFAULT_KINDS,
         "first_step": True, "belief": "dossier", "particles": 1000, "leak": 10.0, "avoid": 0.0, "hunt": False, "memory": True, "risk": 0.5, "greed": 0.5,
-        "ahead": 0.3, "rollout_dossier": 0,
+        "ahead": 0.3, "rollout_dossier": 0, "horizon": 1, "steps": 6, "min_gain": 0.1,
     }
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "iterations": (int, 0, 10_000), "max_options": (int, 2, 200), "margin": (float, 0.0, 10.0),
         "leak": (float, 0.0, 1000.0), "avoid": (float, 0.0, 10.0), "particles": (int, 1, 100_000),
         "risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0), "ahead": (float, 0.0, 10.0),
-        "rollout_dossier": (int, 0, 100_000),
+        "rollout_dossier": (int, 0, 100_000), "horizon": (int, 0, 1000), "steps": (int, 0, 100_000), "min_gain": (float, 0.0, 100.0),
     }
 
     def __init__(self, **params: Any) -> None:
@@ -194,6 +208,7 @@ class Search(Strategy):
         # The rollout players: the expert in both seats, re-seeded per world,
         # Jessah without a dossier (one per rollout would cost ten rollouts).
         self._players = (Expert(**style, dossier=0), Expert(**style, dossier=0))
+        self._rngs = (random.Random(0), random.Random(0))
         # ... unless ``rollout_dossier`` > 0: then Jessah's rollout player
         # hunts, as she does, on a copy of her dossier cut to that many
         # guesses, looking as far ahead as she does (her worlds then keep
@@ -208,6 +223,17 @@ class Search(Strategy):
         # the belief e^(avoid x its distance from Jessah) on top of the
         # weighted belief (0: no such prior).
         self.avoid = float(self.params["avoid"])
+        # Each rollout stops at the start of the ``horizon``-th round after the
+        # decision's and the state it reached is scored by the value model
+        # (strategies/red_notice/value.py: Angela's chance to win); 0 plays
+        # every rollout to the end of the game.
+        self.horizon = int(self.params["horizon"])
+        # ... or after ``steps`` decisions, if sooner (0: no such limit)
+        self.steps = int(self.params["steps"]) or 1 << 30
+        self._value: ValueModel | None = shipped() if self.horizon else None
+        # the least paired gain over the expert's choice, summed over worlds,
+        # for which another option is taken (in wins: 2 is two rollouts won)
+        self.min_gain = float(self.params["min_gain"])
         self.rollouts = 0  # played so far by this instance (benchmarks read it)
         self.searched = 0  # decisions searched so far
         self.spent: dict[str, int] = {}  # rollouts by decision kind (benchmarks read it)
@@ -365,19 +391,22 @@ class Search(Strategy):
             if dossier is None or not self.rollout_dossier:
                 world.stop_history()
             seeds = (rng.getrandbits(63), rng.getrandbits(63))
+            # the rollout players' streams, seeded once a world and restored for each option
+            streams = (random.Random(seeds[0]).getstate(), random.Random(seeds[1]).getstate())
             for j, k in enumerate(alive):
-                scores[k].append(self._rollout(world if j == len(alive) - 1 else world.clone(), opts[k], seeds, me))
+                scores[k].append(self._rollout(world if j == len(alive) - 1 else world.clone(), opts[k], seeds, streams,
+                                               me))
             if i + 1 < 2:
                 continue
             # Successive elimination on the paired gains against the expert's
-            # choice: an option two rollouts behind it is dropped, and once
+            # choice: an option ``min_gain`` behind it is dropped, and once
             # no option differs from it in any world the rest is not worth
             # the rollouts (the choice matters little here).
             base = scores[p]
             gains = {k: sum(a - b for a, b in zip(scores[k], base, strict=False)) for k in alive}
             if all(scores[k] == base[:len(scores[k])] for k in alive):
                 break
-            alive = [k for k in alive if k == p or gains[k] > -2]
+            alive = [k for k in alive if k == p or gains[k] > -self.min_gain]
             if alive == [p]:
                 break
         self.searched += 1
@@ -388,7 +417,7 @@ class Search(Strategy):
         for k in alive:
             diffs = [a - b for a, b in zip(scores[k], base, strict=True)]
             gain = sum(diffs)
-            if gain < 2 or gain < self.margin * math.sqrt(sum(d * d for d in diffs)):
+            if gain < self.min_gain or gain < self.margin * math.sqrt(sum(d * d for d in diffs)):
                 continue  # not clearly better than the expert's choice
             if gain > best_gain:
                 best, best_gain = [k], gain
@@ -398,20 +427,37 @@ class Search(Strategy):
             return pick
         return opts[best[0] if len(best) == 1 else best[rng.randrange(len(best))]]
 
-    def _rollout(self, state: GameState, option: Option, seeds: tuple[int, int], me: int) -> float:
+    def _rollout(self, state: GameState, option: Option, seeds: tuple[int, int],
+                 streams: tuple[Any, Any], me: int) -> float:
         """Play ``option`` in ``state`` and the rest of the game expert vs expert:
-        1 if ``me`` wins, 0 if the other seat does, 1/2 without a winner."""
+        1 if ``me`` wins, 0 if the other seat does, 1/2 without a winner; or,
+        with a ``horizon``, play up to the start of the ``horizon``-th round
+        after this one and return the value model's chance that ``me`` wins
+        from there."""
         players = self._players
-        players[0].new_game(0, random.Random(seeds[0]))
-        players[1].new_game(1, random.Random(seeds[1]))
+        rngs = self._rngs
+        rngs[0].setstate(streams[0])
+        rngs[1].setstate(streams[1])
+        players[0].new_game(0, rngs[0])
+        players[1].new_game(1, rngs[1])
         dossier = self.expert.dossier
         if me == 1 and self.rollout_dossier and dossier is not None:
             players[1].dossier = dossier.clone(random.Random(seeds[1] ^ 0x5EED), self.rollout_dossier)
         if self.memory:
             players[me].copy_memory_from(self.expert)
+        stop = state.round + self.horizon
         state.apply(option)
-        play_to_end(state, players)
         self.rollouts += 1
+        if self._value is not None:
+            left = self.steps
+            while not state.over and state.round < stop and left:
+                left -= 1
+                d = state.pending
+                assert d is not None
+                state.apply(players[d.seat].choose(build_view(state, d.seat), d))
+            p = self._value.angela_wins(state)
+            return p if me == 0 else 1.0 - p
+        play_to_end(state, players)
         if state.winner is None:
             return 0.5
         return 1.0 if state.winner == me else 0.0

@@ -82,7 +82,7 @@ def test_by_default_jessah_searches_nothing_and_is_the_1000_guess_dossier_agent(
     # 1,000 guesses, event for event the
     # thousand_hunter probe, while Angela keeps her search.
     assert Search().budgets[1] == {}
-    assert Search().budgets[0]["angela_move"] == 4 and Search().budgets[0]["bank"] == 8
+    assert Search().budgets[0]["angela_move"] == 2 and Search().budgets[0]["bank"] == 4
     for g in range(2):
         got = play_game(angela="expert", jessah="search", seed=11, game_index=g, log=True)
         want = play_game(angela="expert", jessah="rnsim_strategies.red_notice.probes.agents:ThousandHunter", seed=11,
@@ -316,11 +316,11 @@ def test_jessahs_look_ahead_changes_her_hunt_over_its_range():
 def test_jessahs_rollout_player_hunts_on_a_clone_of_her_dossier_that_leaves_hers_untouched():
     """With ``rollout_dossier`` > 0, the Jessah of her rollouts hunts on a
     clone of her dossier cut to that many guesses, reading the world's history
-    on from where hers stopped; her own dossier answers every view as an
+    on from where hers stopped (rollouts played to the end); her own dossier answers every view as an
     expert's of the same size and stream does, however many rollouts ran."""
     from rnsim_strategies.red_notice.expert import Expert
 
-    params = {"iterations": 1, "kinds": "jessah.bank,jessah.check", "rollout_dossier": 8}
+    params = {"iterations": 1, "kinds": "jessah.bank,jessah.check", "rollout_dossier": 8, "horizon": 0}
     j = Search(**params)
     shadow = Expert(dossier=Search.PARAMS["particles"])
     a = load_strategy("expert")
