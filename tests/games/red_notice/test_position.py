@@ -135,6 +135,12 @@ def test_a_list_or_table_where_a_name_goes_is_a_one_line_error(where, value):
     assert ".".join(where) in msg and "unknown" in msg
 
 
+def test_an_end_reason_that_is_not_a_name_is_a_one_line_error():
+    """The compiled state types its end reason: a number there was a TypeError."""
+    msg = _broken(lambda d: d.__setitem__("end_reason", 5))
+    assert "end_reason" in msg and "got 5" in msg
+
+
 def test_an_event_kind_that_is_not_a_name_is_a_one_line_error():
     msg = _broken(lambda d: d["history"]["angela"][0].__setitem__("kind", ["deal"]))
     assert "history.angela[0].kind" in msg and "unknown event kind" in msg

@@ -442,9 +442,12 @@ def _stack(s: Any, r: _Reader, data: dict[str, Any]) -> None:
     s.over = r.typed(data.get("over", False), bool, "over", "true or false")
     winner = data.get("winner")
     s.winner = None if winner is None else r.seat(winner, "winner")
-    s.end_reason = data.get("end_reason")
-    if s.over and s.end_reason not in ("million", "arrest", "timeout"):
-        raise r.err("end_reason", f'a finished game ends by "million", "arrest" or "timeout", got {s.end_reason!r}')
+    end_reason = data.get("end_reason")
+    if s.over and end_reason not in ("million", "arrest", "timeout"):
+        raise r.err("end_reason", f'a finished game ends by "million", "arrest" or "timeout", got {end_reason!r}')
+    if end_reason not in (None, "million", "arrest", "timeout"):
+        raise r.err("end_reason", f'null in a game still going, or "million", "arrest" or "timeout", got {end_reason!r}')
+    s.end_reason = end_reason
     s.stack = []
     for i, f in enumerate(r.typed(data.get("stack", []), list, "stack", "a list of {frame, fields}")):
         r.table(f, f"stack[{i}].", {"frame", "fields"}, required={"frame", "fields"})
