@@ -341,13 +341,7 @@ def _action_cards(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None
         key = f"action_cards.slots[{i}]"
         if not isinstance(pair, list) or len(pair) != 2:
             raise r.err(key, f"must be a pair [half 0, half 1] of null or {{seat, value}}, got {pair!r}")
-        row: list[tuple[int, int] | None] = []
-        for h, sl in enumerate(pair):
-            if sl is None:
-                row.append(None)
-                continue
-            r.table(sl, f"{key}[{h}].", {"seat", "value"}, required={"seat", "value"})
-            row.append((r.seat(sl["seat"], f"{key}[{h}].seat"), r.token(sl["value"], f"{key}[{h}].value")))
+        row = [_token_on(r, sl, f"{key}[{h}]") for h, sl in enumerate(pair)]
         if row[0] is not None and row[1] is not None and row[0][0] == row[1][0]:
             raise r.err(key, "one player's tokens on both halves of a card (R1)")
         s.slots.append(row)
@@ -655,14 +649,15 @@ def _card_halves(r: _Reader, raw: list[Any], key: str) -> tuple[tuple[int, int] 
     """A revealed card's two halves: null or the token on it (seat, value)."""
     if len(raw) != 2:
         raise r.err(f"{key}.items", f"a revealed card lists its 2 halves (null or {{seat, value}}), got {raw!r}")
-    halves: list[tuple[int, int] | None] = []
-    for h, x in enumerate(raw):
-        if x is None:
-            halves.append(None)
-            continue
-        r.table(x, f"{key}.items[{h}].", {"seat", "value"}, required={"seat", "value"})
-        halves.append((r.seat(x["seat"], f"{key}.items[{h}].seat"), r.token(x["value"], f"{key}.items[{h}].value")))
-    return tuple(halves)
+    return tuple(_token_on(r, x, f"{key}.items[{h}]") for h, x in enumerate(raw))
+
+
+def _token_on(r: _Reader, x: Any, key: str) -> tuple[int, int] | None:
+    """A card half: null, or the token on it as (seat, value)."""
+    if x is None:
+        return None
+    r.table(x, f"{key}.", {"seat", "value"}, required={"seat", "value"})
+    return r.seat(x["seat"], f"{key}.seat"), r.token(x["value"], f"{key}.value")
 
 
 def _check_id(ids: _Names, v: Any, key: str) -> int:
