@@ -141,6 +141,11 @@ def test_an_end_reason_that_is_not_a_name_is_a_one_line_error():
     assert "end_reason" in msg and "got 5" in msg
 
 
+def test_a_frame_that_is_not_a_name_is_a_one_line_error():
+    msg = _broken(lambda d: d["stack"][0].__setitem__("frame", ["round"]))
+    assert "stack[0].frame" in msg and "unknown frame" in msg
+
+
 def test_an_event_kind_that_is_not_a_name_is_a_one_line_error():
     msg = _broken(lambda d: d["history"]["angela"][0].__setitem__("kind", ["deal"]))
     assert "history.angela[0].kind" in msg and "unknown event kind" in msg

@@ -446,7 +446,7 @@ def _stack(s: Any, r: _Reader, data: dict[str, Any]) -> None:
     for i, f in enumerate(r.typed(data.get("stack", []), list, "stack", "a list of {frame, fields}")):
         r.table(f, f"stack[{i}].", {"frame", "fields"}, required={"frame", "fields"})
         kind = f["frame"]
-        if kind not in FRAMES:
+        if not isinstance(kind, str) or kind not in FRAMES:
             raise r.err(f"stack[{i}].frame", f"unknown frame {kind!r}; frames are: {', '.join(FRAMES)}")
         names = FRAMES[kind].FIELDS
         if isinstance(f["fields"], dict):
