@@ -200,14 +200,14 @@ def test_errors_by_cell(table: pl.DataFrame) -> None:
         [("random", "journalist+pilot", 1)]
 
 
-def test_lazy_and_eager_agree_on_a_random_table(tmp_path: Path) -> None:
+def test_lazy_and_eager_agree_to_the_last_bit_on_a_random_table(tmp_path: Path) -> None:
     df = random_results(3000, seed=3, strategy_pairs=[("random", "random"), ("hunter", "random")])
     write_run(tmp_path, df, shard_rows=700)
     lf = scan_results(tmp_path)
     assert len(list((tmp_path / "shards").glob("*.parquet"))) == 30  # a shard per cell of 100 games
     for f in (headline, identity_pairs, identities, upgrades, game_length, flow_by_round):
-        # sums in another order may differ in the last bits of a float
-        assert_frame_equal(f(lf), f(df), check_exact=False, rel_tol=1e-12)
+        # to the last bit: shards hand the rows over in another order than the table
+        assert_frame_equal(f(lf), f(df), check_exact=True)
     h = headline(lf)
     assert int(h["games"].sum() + h["errors"].sum()) == 3000
     assert (h["angela_wins"] + h["jessah_wins"] + h["no_winner"] == h["games"]).all()

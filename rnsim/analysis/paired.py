@@ -26,9 +26,11 @@ accurate.
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
-from rnsim.analysis.stats import Z95
+from rnsim.analysis.stats import Z95, sorted_sum
 
 ALL = "all"  # the setup label of the row pooling every cell
 
@@ -185,12 +187,13 @@ def paired_differences(
         pairs
         .join(cells.lazy().select(*keys, pl.col("diff").alias("_cell_diff")), on=keys, how="inner", nulls_equal=True)
         .group_by("game_index")
-        .agg((pl.col("y_var") - pl.col("y_ref") - pl.col("_cell_diff")).sum().alias("u"))
+        .agg(sorted_sum(pl.col("y_var") - pl.col("y_ref") - pl.col("_cell_diff")).alias("u"))
         .collect()
     )
     clusters = centred.height
     if clusters > 1:
-        var_cl = clusters / (clusters - 1) * float((centred["u"] ** 2).sum()) / float(total) ** 2
+        # fsum: correctly rounded, so the games' arrival order cannot move the last digits
+        var_cl = clusters / (clusters - 1) * math.fsum((centred["u"] ** 2).to_list()) / float(total) ** 2
         overall = overall.with_columns(pl.lit(var_cl).alias("var_paired"))
     out = pl.concat([cells, overall], how="vertical_relaxed").with_columns(_intervals(z))
     return out.with_columns(

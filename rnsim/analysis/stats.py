@@ -126,6 +126,12 @@ def newcombe(k1: float, n1: float, k2: float, n2: float, z: float = Z95) -> tupl
     return d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
 
 
+def sorted_sum(x: pl.Expr) -> pl.Expr:
+    """The sum of a group's values added one by one in sorted order: the same bits whatever order the
+    rows came in (a cumulative sum, because a plain sum may drop the sort and add in parallel blocks)."""
+    return x.sort().cum_sum().last()
+
+
 def clustered_rate_columns(keys: list[str], cluster: list[str], win: pl.Expr, prefix: str = "rate",
                            z: float = Z95) -> Callable[[pl.LazyFrame], pl.LazyFrame]:
     """A rate pooled over observations that come in clusters, with a Wilson
@@ -155,12 +161,15 @@ def clustered_rate_columns(keys: list[str], cluster: list[str], win: pl.Expr, pr
     """
 
     def query(rows: pl.LazyFrame) -> pl.LazyFrame:
+        # Each sum runs over its values sorted: rows reach a group in whatever order the parallel scan
+        # gives, and a float sum's last digits depend on its order, so unsorted sums would let two
+        # reports of one run differ (shares of a tied win are thirds and fifths).
         per = (rows.group_by([*keys, *cluster])
-               .agg(win.cast(pl.Float64).sum().alias("_w"), pl.len().cast(pl.Float64).alias("_n")))
+               .agg(sorted_sum(win.cast(pl.Float64)).alias("_w"), pl.len().cast(pl.Float64).alias("_n")))
         g = (per.group_by(keys)
-             .agg(pl.len().alias("clusters"), pl.col("_n").sum().alias("_N"), pl.col("_w").sum().alias("wins"),
-                  (pl.col("_w") ** 2).sum().alias("_ww"), (pl.col("_w") * pl.col("_n")).sum().alias("_wn"),
-                  (pl.col("_n") ** 2).sum().alias("_nn")))
+             .agg(pl.len().alias("clusters"), sorted_sum(pl.col("_n")).alias("_N"),
+                  sorted_sum(pl.col("_w")).alias("wins"), sorted_sum(pl.col("_w") ** 2).alias("_ww"),
+                  sorted_sum(pl.col("_w") * pl.col("_n")).alias("_wn"), sorted_sum(pl.col("_n") ** 2).alias("_nn")))
         r = pl.col("wins") / pl.col("_N")
         s2 = pl.col("_ww") - 2 * r * pl.col("_wn") + r**2 * pl.col("_nn")
         var_c = pl.col("clusters") / (pl.col("clusters") - 1) * s2 / pl.col("_N") ** 2

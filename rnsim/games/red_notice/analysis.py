@@ -22,7 +22,15 @@ from typing import Any
 import polars as pl
 
 from rnsim.analysis.aggregate import PLAYED, Results
-from rnsim.analysis.stats import ALPHA, Z95, difference_columns, holm_query, rate_columns, two_proportion_p_expr
+from rnsim.analysis.stats import (
+    ALPHA,
+    Z95,
+    difference_columns,
+    holm_query,
+    rate_columns,
+    sorted_sum,
+    two_proportion_p_expr,
+)
 
 CELL = ["variant", "angela_strategy", "jessah_strategy"]
 SETUP = "identity_pair"
@@ -240,9 +248,13 @@ def flow_by_round_query(results: Results) -> pl.LazyFrame:
     longer counts, so the last rounds describe the long games only."""
     lists = ["angela_cash_by_round", "jessah_cash_by_round", "captures_by_round"]
     stats: list[pl.Expr] = []
+    n = pl.len().cast(pl.Float64)
     for col, name in zip(lists, ("angela_cash", "jessah_cash", "captures"), strict=True):
         x = pl.col(col).cast(pl.Float64)
-        stats += [x.mean().alias(f"{name}_mean"), x.std().alias(f"{name}_sd")]
+        # sums in sorted order, so two reports of one run agree to the last digit
+        mean = sorted_sum(x) / n
+        sd = pl.when(n > 1).then((sorted_sum((x - mean) ** 2) / (n - 1)).sqrt())
+        stats += [mean.alias(f"{name}_mean"), sd.alias(f"{name}_sd")]
     return (
         _lazy(results).filter(PLAYED)
         .select(*CELL, *lists)
