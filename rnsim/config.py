@@ -44,16 +44,16 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
 
 from rnsim.errors import ConfigError, RnsimError, read_utf8
 from rnsim.games import DEFAULT_GAME, available_games, get_game
-
-TOP_KEYS = ("run", "rules", "variants", "strategies")
-RUN_KEYS = ("game", "games", "seed", "workers", "backend", "address", "out", "chunk_size")
-STRATEGY_KEYS = ("ref", "params", "label")
-VARIANT_META_KEYS = ("name", "extends")
+from rnsim.schema import Problem, SchemaError, Table, convert, fields
 
 MAX_GAMES = 1_000_000_000
 MAX_SEED = 2**63 - 1
@@ -62,6 +62,101 @@ MAX_CHUNK = 1_000_000
 DEFAULT_GAMES = 1000
 DEFAULT_CHUNK = 250
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+
+
+# ---------------------------------------------------------------- the schema
+# The file's tables (rnsim.schema): their keys, types and ranges, whence the
+# structural checks and their messages. The game's parts (its setup key, rule
+# knobs and seats) are added per game. A new table is one more field of File.
+
+
+class File(Table):
+    """The top level of a config file."""
+
+    run: dict[str, Any] = {}
+    rules: Annotated[dict[str, Any], Meta(description="a table of rule knobs")] = {}
+    variants: Annotated[list[dict[str, Any]], Meta(min_length=1, description="one or more [[variants]] tables")] | None = None
+    strategies: Any = None
+
+
+class Run(Table):
+    """``[run]``; the game adds its setup key (Game.setup_key)."""
+
+    game: Any = DEFAULT_GAME  # read first, to know the game (_game_of)
+    games: Annotated[int, Meta(ge=1, le=MAX_GAMES)] = DEFAULT_GAMES
+    seed: Annotated[int, Meta(ge=0, le=MAX_SEED)] = 0
+    workers: Literal["auto"] | Annotated[int, Meta(ge=1, le=MAX_WORKERS)] = "auto"
+    backend: Any = "process"  # a registered backend (_backend)
+    address: Annotated[str, Meta(min_length=1, description='a Ray cluster address like "10.0.0.5:6379" or "auto"')] | None = None
+    out: Annotated[str, Meta(min_length=1, description="a directory path")] | None = None
+    chunk_size: Annotated[int, Meta(ge=1, le=MAX_CHUNK)] = DEFAULT_CHUNK
+
+
+class Strategy(Table):
+    """One strategy of a seat, as a table."""
+
+    ref: Annotated[str, Meta(min_length=1, description="a strategy name like 'random' or 'module:Class'")]
+    params: Annotated[dict[str, Any], Meta(description="a table of parameters")] = {}
+    label: Annotated[str, Meta(min_length=1, description="a non-empty string")] | None = None
+
+
+_ONE = "a strategy name or a table { ref = ..., params = {...}, label = ... }"
+StrategyItem = Annotated[str | Strategy, Meta(description=_ONE)]
+SeatStrategies = Annotated[
+    str | Strategy | Annotated[list[StrategyItem], Meta(min_length=1)],
+    Meta(description=f"{_ONE}, or a non-empty list of them"),
+]
+_EXTENDS = Annotated[str, Meta(min_length=1, description="a path to another config file")]
+
+TOP_KEYS = fields(File)
+RUN_KEYS = fields(Run)
+STRATEGY_KEYS = fields(Strategy)
+VARIANT_META_KEYS = ("name", "extends")
+
+
+@cache
+def _run_schema(setup_key: str) -> type[Run]:
+    schema: Any = msgspec.defstruct("Run", [(setup_key, Any, None)], bases=(Run,))
+    return schema
+
+
+@cache
+def _rules_schema(knobs: tuple[str, ...], variant: bool) -> type[Table]:
+    """``[rules]`` (its knobs, then extends) or a ``[[variants]]`` table
+    (name, extends, then its knobs); a knob's value is the game's to check."""
+    meta: list[Any] = [("name", Any, None), ("extends", _EXTENDS, None)] if variant else []
+    schema: Any = msgspec.defstruct(
+        "Variant" if variant else "Rules",
+        [*meta, *((k, Any, None) for k in knobs), *([] if variant else [("extends", _EXTENDS, None)])], bases=(Table,))
+    return schema
+
+
+@cache
+def _strategies_schema(seats: tuple[str, ...]) -> type[Table]:
+    schema: Any = msgspec.defstruct("Strategies", [(seat, SeatStrategies | None, None) for seat in seats],
+                                            bases=(Table,))
+    return schema
+
+
+def _checked(src: str, raw: Any, schema: type[Any], where: str = "", sources: Mapping[str, str] | None = None) -> Any:
+    """``raw`` converted to ``schema``; the first problem as a one-line error
+    naming the file (or the flag that gave the value: ``sources``, by key)."""
+    try:
+        return convert(raw, schema)
+    except SchemaError as e:
+        raise _refused(src, e.problem, where, sources or {}) from None
+
+
+def _refused(src: str, p: Problem, where: str, sources: Mapping[str, str]) -> ConfigError:
+    if p.kind == "unknown":
+        return _unknown(src, p.where(where), p.key, p.allowed)
+    key = p.where(where)
+    if p.kind == "missing":
+        return ConfigError(f"{src}: {key}: missing {p.key!r} ({p.expected})")
+    s = sources.get(key, src)
+    if p.kind == "range" and isinstance(p.value, int):
+        return ConfigError(f"{s}: {key}: must be {p.bounds}, got {p.value}")
+    return ConfigError(f"{s}: {key}: must be {p.expected}, got {p.value!r}")
 
 
 def default_strategy(game: Any = DEFAULT_GAME) -> str:
@@ -222,8 +317,8 @@ class RunConfig:
                 if k < playing and specs and specs[0].default}
 
     def defaults_note(self) -> str:
-        """"; angela, jessah: not in [strategies], play the default 'expert'",
-        for the first line a command prints ("" when every seat that plays is
+        """"; SEAT, SEAT: not in [strategies], play the default 'LABEL'" (the
+        game's seat names and default strategy), for the first line a command prints ("" when every seat that plays is
         in the config)."""
         by_label: dict[str, list[str]] = {}
         for seat, label in self.defaults().items():
@@ -253,20 +348,6 @@ def _unknown(src: str, where: str, key: str, allowed: list[str] | tuple[str, ...
     return ConfigError(f"{src}: unknown key {place!r}{hint}; valid keys{' in ' + where if where else ''}: {', '.join(allowed)}")
 
 
-def _check_keys(src: str, where: str, table: Mapping[str, Any], allowed: list[str] | tuple[str, ...]) -> None:
-    for key in table:
-        if key not in allowed:
-            raise _unknown(src, where, key, allowed)
-
-
-def _whole(src: str, key: str, value: Any, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{src}: {key}: must be a whole number {lo}..{hi}, got {value!r}")
-    if not lo <= value <= hi:
-        raise ConfigError(f"{src}: {key}: must be {lo}..{hi}, got {value}")
-    return value
-
-
 def _read_toml(path: Path, src: str) -> dict[str, Any]:
     if not path.exists():
         raise ConfigError(f"{src}: file not found: {path}")
@@ -278,8 +359,6 @@ def _read_toml(path: Path, src: str) -> dict[str, Any]:
 
 def _resolve_extends(game: Any, src: str, key: str, ref: Any, base_dir: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
     """The knob table of the [rules] of the file ``ref`` (its own extends resolved)."""
-    if not isinstance(ref, str) or not ref:
-        raise ConfigError(f"{src}: {key}: must be a path to another config file, got {ref!r}")
     path = (base_dir / ref).resolve()
     if path in chain:
         cycle = " -> ".join(str(p) for p in (*chain, path))
@@ -287,7 +366,7 @@ def _resolve_extends(game: Any, src: str, key: str, ref: Any, base_dir: Path, ch
     if not path.is_file():
         raise ConfigError(f"{src}: {key}: file not found: {ref!r} (looked for {path})")
     raw = _read_toml(path, src)
-    _check_keys(str(path), "", raw, TOP_KEYS)
+    _checked(str(path), raw, File)
     return _rules_table(game, str(path), raw.get("rules", {}), "rules", path.parent, (*chain, path))
 
 
@@ -307,18 +386,13 @@ def _rules_table(
     game: Any, src: str, table: Any, where: str, base_dir: Path, chain: tuple[Path, ...]
 ) -> dict[str, Any]:
     """Flatten a rules table: the extended file's knobs, then this table's."""
-    if not isinstance(table, dict):
-        raise ConfigError(f"{src}: {where}: must be a table of rule knobs, got {table!r}")
+    _checked(src, table, _rules_schema(tuple(_rule_keys(game)), False), where)
     out: dict[str, Any] = {}
     if "extends" in table:
         out.update(_resolve_extends(game, src, f"{where}.extends", table["extends"], base_dir, chain))
-    allowed = [*_rule_keys(game), "extends"]
     for k, v in table.items():
-        if k == "extends":
-            continue
-        if k not in allowed:
-            raise _unknown(src, where, k, allowed)
-        out[k] = _rule_value(game, k, v, base_dir)
+        if k != "extends":
+            out[k] = _rule_value(game, k, v, base_dir)
     return out
 
 
@@ -329,33 +403,16 @@ def _strategy_label(ref: str, params: Mapping[str, Any]) -> str:
     return f"{ref}({inner})"
 
 
-def _strategies(game: Any, src: str, seat: str, value: Any) -> list[StrategySpec]:
+def _strategies(game: Any, src: str, seat: str, value: str | Strategy | list[str | Strategy]) -> list[StrategySpec]:
+    """A seat's strategies (as the schema read them), each built once to check it."""
     from rnsim.strategy import load_strategy
 
     key = f"strategies.{seat}"
     items = value if isinstance(value, list) else [value]
-    if not items:
-        raise ConfigError(f"{src}: {key}: needs at least one strategy")
     specs: list[StrategySpec] = []
     for n, item in enumerate(items):
         k = f"{key}[{n}]" if isinstance(value, list) else key
-        if isinstance(item, str):
-            ref, params, label = item, {}, None
-        elif isinstance(item, dict):
-            _check_keys(src, k, item, STRATEGY_KEYS)
-            if "ref" not in item:
-                raise ConfigError(f"{src}: {k}: missing 'ref' (a strategy name like 'random' or 'module:Class')")
-            ref, params, label = item["ref"], item.get("params", {}), item.get("label")
-        else:
-            raise ConfigError(
-                f"{src}: {k}: must be a strategy name or a table {{ ref = ..., params = {{...}}, label = ... }}, got {item!r}"
-            )
-        if not isinstance(ref, str) or not ref:
-            raise ConfigError(f"{src}: {k}.ref: must be a strategy name or 'module:Class', got {ref!r}")
-        if not isinstance(params, dict):
-            raise ConfigError(f"{src}: {k}.params: must be a table of parameters, got {params!r}")
-        if label is not None and (not isinstance(label, str) or not label):
-            raise ConfigError(f"{src}: {k}.label: must be a non-empty string, got {label!r}")
+        ref, params, label = (item, {}, None) if isinstance(item, str) else (item.ref, item.params, item.label)
         try:
             load_strategy(ref, params, game)  # unknown strategies and params fail here, before any game
         except RnsimError as e:
@@ -433,16 +490,12 @@ def load_config(
     )
 
 
-def _workers(s: str, src: str, v: Any) -> int:
-    """run.workers: "auto" (every core) or a whole number; a flag's digits
-    are read as one."""
-    if isinstance(v, str) and v.isdigit() and s != src:
-        v = int(v)
-    if v == "auto":
-        return max(1, os.cpu_count() or 1)
-    if isinstance(v, str):
-        raise ConfigError(f'{s}: run.workers: must be "auto" or a whole number 1..{MAX_WORKERS}, got {v!r}')
-    return _whole(s, "run.workers", v, 1, MAX_WORKERS)
+def _flag_value(key: str, v: Any) -> Any:
+    """A flag's value as the file would hold it: digits for a number of
+    workers, a path as text."""
+    if key == "workers" and isinstance(v, str) and v.isdigit():
+        return int(v)
+    return str(v) if isinstance(v, os.PathLike) else v
 
 
 def _backend(s: str, v: Any) -> str:
@@ -460,13 +513,10 @@ def _backend(s: str, v: Any) -> str:
     return backend_name
 
 
-def _address(s: str, v: Any, backend_name: str) -> str | None:
+def _address(s: str, v: str | None, backend_name: str) -> str | None:
     """run.address: a Ray cluster's address, with the 'ray' backend only."""
-    if v is not None:
-        if not isinstance(v, str) or not v:
-            raise ConfigError(f'{s}: run.address: must be a Ray cluster address like "10.0.0.5:6379" or "auto", got {v!r}')
-        if backend_name != "ray":
-            raise ConfigError(f"{s}: run.address: only the 'ray' backend connects to a cluster; backend is {backend_name!r}")
+    if v is not None and backend_name != "ray":
+        raise ConfigError(f"{s}: run.address: only the 'ray' backend connects to a cluster; backend is {backend_name!r}")
     return v
 
 
@@ -475,8 +525,6 @@ def _variant(game: Any, src: str, n: int, vt: Any, variants: list[Variant], base
     """``[[variants]]`` table ``n``: its name, and the rules of [rules] (or of
     the file it extends) with its knobs on top."""
     where = f"variants[{n}]"
-    if not isinstance(vt, dict):
-        raise ConfigError(f"{src}: {where}: must be a table, got {vt!r}")
     name = vt.get("name")
     if not isinstance(name, str) or not _NAME_RE.match(name):
         raise ConfigError(
@@ -484,16 +532,13 @@ def _variant(game: Any, src: str, n: int, vt: Any, variants: list[Variant], base
         )
     if any(x.name == name for x in variants):
         raise ConfigError(f"{src}: {where}.name: variant name {name!r} is used twice")
+    _checked(src, vt, _rules_schema(tuple(_rule_keys(game)), True), f"variants[{name}]")
     table = dict(base_table)
     if "extends" in vt:
         table.update(_resolve_extends(game, src, f"{where}.extends", vt["extends"], base_dir, chain))
-    allowed = [*VARIANT_META_KEYS, *_rule_keys(game)]
     for k, val in vt.items():
-        if k in VARIANT_META_KEYS:
-            continue
-        if k not in allowed:
-            raise _unknown(src, f"variants[{name}]", k, allowed)
-        table[k] = _rule_value(game, k, val, base_dir)
+        if k not in VARIANT_META_KEYS:
+            table[k] = _rule_value(game, k, val, base_dir)
     rules = game.rules(table, f"{src}: variants[{name}]")
     return Variant(name, rules, game.rules_hash(rules), _setups(game, src, setups_value, name, rules))
 
@@ -505,8 +550,6 @@ def _variants(game: Any, src: str, raw_variants: Any, base_table: dict[str, Any]
     if raw_variants is None:
         return [Variant("base", base_rules, game.rules_hash(base_rules),
                         _setups(game, src, setups_value, "base", base_rules))]
-    if not isinstance(raw_variants, list) or not raw_variants:
-        raise ConfigError(f"{src}: variants: must be one or more [[variants]] tables, got {raw_variants!r}")
     variants: list[Variant] = []
     for n, vt in enumerate(raw_variants):
         variants.append(_variant(game, src, n, vt, variants, base_table, setups_value, base_dir, chain))
@@ -518,12 +561,12 @@ def _seat_strategies(game: Any, src: str, strat: Any, base_rules: Any
     """[strategies]: per seat, its strategies (the game's default for a seat
     left out); pooled over the seats in a game whose seats rotate."""
     seats = tuple(game.seats(base_rules))
-    if not isinstance(strat, dict):
+    if not isinstance(strat, dict):  # the schema would say "a table"; this names the seats
         names = " and ".join(repr(x) for x in seats)
         raise ConfigError(f"{src}: strategies: must be a table with {names}, got {strat!r}")
-    _check_keys(src, "strategies", strat, seats)
+    given = _checked(src, strat, _strategies_schema(seats), "strategies")
     best = default_strategy(game)
-    strategies = {seat: _strategies(game, src, seat, strat[seat]) if seat in strat
+    strategies = {seat: _strategies(game, src, seat, getattr(given, seat)) if getattr(given, seat) is not None
                   else [replace(spec, default=True) for spec in _strategies(game, src, seat, best)]
                   for seat in seats}
     choices: dict[str, int] = {}
@@ -546,36 +589,19 @@ def config_from_mapping(
     chunk_size: int | None = None,
     address: str | None = None,
 ) -> RunConfig:
-    _check_keys(src, "", raw, TOP_KEYS)
-    run = raw.get("run", {})
-    if not isinstance(run, dict):
-        raise ConfigError(f"{src}: run: must be a table, got {run!r}")
+    top = _checked(src, raw, File)
+    run = top.run
     game_name, game = _game_of(src, run)
-    _check_keys(src, "run", run, (*RUN_KEYS, game.setup_key))
-
+    flags = {"games": games, "seed": seed, "workers": workers, "backend": backend, "address": address,
+             "chunk_size": chunk_size, "out": out}
     # Overrides are validated like the file's values, but named as flags.
-    def pick(key: str, override: Any, default: Any) -> tuple[Any, str]:
-        if override is not None:
-            return override, f"--{key.replace('_', '-')} (overriding {src})"
-        return run.get(key, default), src
-
-    v, s = pick("games", games, DEFAULT_GAMES)
-    n_games = _whole(s, "run.games", v, 1, MAX_GAMES)
-    v, s = pick("seed", seed, 0)
-    master = _whole(s, "run.seed", v, 0, MAX_SEED)
-    v, s = pick("workers", workers, "auto")
-    n_workers = _workers(s, src, v)
-    v, s = pick("backend", backend, "process")
-    backend_name = _backend(s, v)
-    v, s = pick("address", address, None)
-    ray_address = _address(s, v, backend_name)
-    v, s = pick("chunk_size", chunk_size, DEFAULT_CHUNK)
-    chunk = _whole(s, "run.chunk_size", v, 1, MAX_CHUNK)
-    stem = path.stem if path is not None else "run"
-    v, s = pick("out", out, f"runs/{stem}")
-    if not isinstance(v, str | os.PathLike) or not str(v):
-        raise ConfigError(f"{s}: run.out: must be a directory path, got {v!r}")
-    out_dir = Path(v)
+    given = {k: _flag_value(k, v) for k, v in flags.items() if v is not None}
+    sources = {f"run.{k}": f"--{k.replace('_', '-')} (overriding {src})" for k in given}
+    r = _checked(src, {**run, **given}, _run_schema(game.setup_key), "run", sources)
+    n_workers = max(1, os.cpu_count() or 1) if r.workers == "auto" else r.workers
+    backend_name = _backend(sources.get("run.backend", src), r.backend)
+    ray_address = _address(sources.get("run.address", src), r.address, backend_name)
+    out_dir = Path(r.out if r.out is not None else f"runs/{path.stem if path is not None else 'run'}")
 
     setups_value = run.get(game.setup_key)
     check = getattr(game, "check_setup_value", None)
@@ -583,14 +609,14 @@ def config_from_mapping(
         check(setups_value, source=f"{src}: run")
 
     chain = (path.resolve(),) if path else ()
-    base_table = _rules_table(game, src, raw.get("rules", {}), "rules", base_dir, chain)
+    base_table = _rules_table(game, src, top.rules, "rules", base_dir, chain)
     base_rules = game.rules(base_table, f"{src}: rules")
-    variants = _variants(game, src, raw.get("variants"), base_table, base_rules, setups_value, base_dir, chain)
-    strategies, choices = _seat_strategies(game, src, raw.get("strategies", {}), base_rules)
+    variants = _variants(game, src, top.variants, base_table, base_rules, setups_value, base_dir, chain)
+    strategies, choices = _seat_strategies(game, src, {} if top.strategies is None else top.strategies, base_rules)
 
     return RunConfig(
-        path=path, games=n_games, seed=master, workers=n_workers, backend=backend_name, out=out_dir, address=ray_address,
-        chunk_size=chunk, setups=setups_value, variants=variants, strategies=strategies, game=game_name,
+        path=path, games=r.games, seed=r.seed, workers=n_workers, backend=backend_name, out=out_dir, address=ray_address,
+        chunk_size=r.chunk_size, setups=setups_value, variants=variants, strategies=strategies, game=game_name,
         choices=choices,
         sources={"config": str(path) if path else None, "raw": raw, "overrides": {
             k: str(v) if isinstance(v, Path) else v for k, v in (

@@ -48,6 +48,9 @@ BROKEN = [
     ("[run\ngames = 3", ["cfg.toml: not valid TOML"]),
     ('[run]\ngame = "red_notic"', ["run.game: unknown game 'red_notic'", "did you mean 'red_notice'"]),
     ('[run]\nplayers = 4', ["unknown key 'run.players'", "valid keys in run: game, games"]),
+    ('[strategies]\nangela = []', ["strategies.angela: must be a strategy name or a table", "a non-empty list", "got []"]),
+    ('[strategies]\njessah = ["random", { label = "x" }]', ["strategies.jessah[1]: missing 'ref' (a strategy name"]),
+    ('[run]\nworkers = 0', ["run.workers: must be 1..1024, got 0"]),
 ]
 
 

@@ -25,7 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent / "rnsim"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("rnsim.game", "rnsim.errors", "rnsim.seeding", "rnsim.compiled"),
+    ("rnsim.game", "rnsim.errors", "rnsim.schema", "rnsim.seeding", "rnsim.compiled"),
     ("rnsim.games",),
     ("rnsim.strategy", "rnsim.play", "rnsim.results"),
     ("rnsim.config", "rnsim.examples", "rnsim.provenance", "rnsim.tournament"),
