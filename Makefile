@@ -16,7 +16,7 @@ EXTRAS ?= test,ray,docs
 # with them (--no-build-isolation) and the compiled builds are made once.
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip "setuptools>=70.1" "mypy>=1.8"
+	$(BIN)/python -m pip install --quiet --upgrade pip "setuptools>=70.1" "mypy>=1.8" "msgspec>=0.18"
 	$(BIN)/python setup.py -q build_ext --inplace
 	$(BIN)/python -m pip install --quiet --no-build-isolation -e ".[$(EXTRAS)]"
 	rm -f $(VENV)/.installed-*
