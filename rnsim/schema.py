@@ -46,6 +46,7 @@ class Problem:
     value: Any = None  # the value refused
     expected: str = ""  # what the schema allows there, in words
     bounds: str = ""  # "1..10", ">= 0" (range)
+    described: bool = False  # ``expected`` is the field's own description
 
     def where(self, prefix: str = "") -> str:
         """The dotted path: ``continents[0].id``."""
@@ -118,7 +119,8 @@ def problem(raw: Any, schema: Any, message: str) -> Problem:
         return Problem("missing", tuple(path), key=g["key"], allowed=fields(base),
                        expected=describe(field_type(base, g["key"])))
     kind: Literal["type", "range"] = "range" if _RANGE.match(what) and _fits(node, value) else "type"
-    return Problem(kind, tuple(path), value=value, expected=describe(node), bounds=_bounds(node))
+    said = any(m.description for m in _strip(node)[1])
+    return Problem(kind, tuple(path), value=value, expected=describe(node), bounds=_bounds(node), described=said)
 
 
 def _get(value: Any, key: Step) -> Any:

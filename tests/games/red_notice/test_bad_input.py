@@ -176,3 +176,10 @@ def test_a_raising_strategy_names_itself():
     assert e.value.strategy == "Crasher" and e.value.decision == "place_token"
     assert "ZeroDivisionError: boom" in str(e.value) and "game seed" in str(e.value)
     assert "ZeroDivisionError" in e.value.traceback
+
+
+def test_a_bad_check_value_is_named_by_colour_and_place(tmp_path):
+    """checks.toml's values are a table keyed by colour: the message names
+    the colour and the place of the value, not just the table."""
+    msg = component_error(tmp_path, "checks.toml", "red = [", "red = [0, ")
+    assert "values.red[0]: must be a positive whole number of dollars, got 0" in msg

@@ -17,10 +17,13 @@ import tomllib
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from msgspec import Meta
 
 from rnsim.errors import ComponentError, did_you_mean, read_utf8, shown_path
 from rnsim.games.red_notice.rules.effect_names import IDENTITY_EFFECTS, UPGRADE_PERMANENT
+from rnsim.schema import Problem, SchemaError, Table, convert
 
 # Action kinds printed on card halves.
 CHECK, BANK, SECURITY, MOVEMENT, JOKER = range(5)
@@ -241,6 +244,78 @@ def load_components(source: str | Path = "classic") -> Components:
     return comps
 
 
+# ------------------------------------------------------------------ schemas
+# Each file's tables (rnsim.schema): keys, types and ranges. What a schema
+# cannot say (names that must exist, ids seen once, a connected map, a
+# card's halves) is checked in the functions after.
+
+_TABLES = Meta(description="an array of tables")
+
+
+class _Continent(Table):
+    id: str
+    name: str
+    colour: str
+    cities: Annotated[list[Annotated[str, Meta(description="a city name")]], Meta(description="an array of city names")]
+
+
+class MapFile(Table):
+    continents: Annotated[list[_Continent], _TABLES]
+    routes: Annotated[list[Annotated[str, Meta(description='a "City|City" string')]],
+                      Meta(description='an array of "City|City" strings')]
+
+
+class CardsFile(Table):
+    cards: Annotated[list[Any], Meta(description="an array of [half, half] pairs")]
+
+
+class TokensFile(Table):
+    action_tokens: list[Annotated[int, Meta(ge=0, le=POW - 1)] | Literal["POW"]]
+    radars: int
+    barriers: int
+
+
+class ChecksFile(Table):
+    values: Annotated[
+        dict[str, Annotated[list[Annotated[int, Meta(ge=1, description="a positive whole number of dollars")]],
+                            Meta(description="an array of dollar values")]],
+        Meta(description="a table of colour = [values]"),
+    ]
+
+
+_COUNT = Annotated[int, Meta(ge=0, le=10)]
+
+
+class _Identity(Table):
+    id: str
+    name: str
+    effect: str
+    moves: _COUNT
+    checks: _COUNT = 0
+
+
+class IdentitiesFile(Table):
+    identities: Annotated[list[_Identity], _TABLES]
+
+
+class _Upgrade(Table):
+    id: str
+    name: str
+    kind: str
+    effect: str
+    copies: Annotated[int, Meta(ge=1, le=10)] = 1
+
+
+class UpgradesFile(Table):
+    upgrades: Annotated[list[_Upgrade], _TABLES]
+
+
+SCHEMAS: dict[str, type[Table]] = {
+    "map.toml": MapFile, "cards.toml": CardsFile, "tokens.toml": TokensFile, "checks.toml": ChecksFile,
+    "identities.toml": IdentitiesFile, "upgrades.toml": UpgradesFile,
+}
+
+
 class _Ctx:
     def __init__(self, folder: Path | None, fname: str) -> None:
         self.path = shown_path(folder / fname) if folder else fname
@@ -248,30 +323,35 @@ class _Ctx:
     def err(self, key: str, msg: str) -> ComponentError:
         return ComponentError(f"{self.path}: {key}: {msg}")
 
-    def keys(self, table: dict[str, Any], allowed: set[str], where: str, required: set[str]) -> None:
-        for k in table:
-            if k not in allowed:
-                raise self.err(f"{where}{k}", f"unknown key{did_you_mean(k, allowed)}; allowed keys: "
-                                              f"{', '.join(sorted(allowed))}")
-        for k in sorted(required):
-            if k not in table:
-                raise self.err(f"{where}{k}", "missing")
+    def read(self, raw: Any, schema: type[Any]) -> Any:
+        """The file's tables as its schema reads them; a one-line error at the first problem."""
+        try:
+            return convert(raw, schema)
+        except SchemaError as e:
+            raise self.refused(e.problem) from None
 
-    def typed(self, value: Any, typ: type | tuple[type, ...], key: str, what: str) -> Any:
-        if not isinstance(value, typ) or (isinstance(value, bool) and typ is not bool):
-            raise self.err(key, f"must be {what}, got {value!r}")
-        return value
+    def refused(self, p: Problem) -> ComponentError:
+        if p.kind == "unknown":
+            return self.err(p.at(), f"unknown key{did_you_mean(p.key, p.allowed)}; allowed keys: "
+                                    f"{', '.join(sorted(p.allowed))}")
+        if p.kind == "missing":
+            return self.err(p.at(), "missing")
+        if p.kind == "range" and not p.described:
+            return self.err(p.where(), f"must be {p.bounds}, got {p.value}")
+        return self.err(p.where(), f"must be {p.expected}, got {p.value!r}")
 
 
 def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | None = None) -> Components:
     """Validate the parsed TOML of the six files and build :class:`Components`."""
-    continents, cities, city_cont, colours = _continents(_Ctx(folder, "map.toml"), raw["map.toml"])
-    routes = _routes(_Ctx(folder, "map.toml"), raw["map.toml"], cities)
-    cards = _cards(_Ctx(folder, "cards.toml"), raw["cards.toml"])
-    tokens, radars, barriers = _tokens(_Ctx(folder, "tokens.toml"), raw["tokens.toml"], len(continents), len(routes))
-    checks = _checks(_Ctx(folder, "checks.toml"), raw["checks.toml"], colours)
-    idents = _identities(_Ctx(folder, "identities.toml"), raw["identities.toml"])
-    deck = _upgrades(_Ctx(folder, "upgrades.toml"), raw["upgrades.toml"])
+    files = {f: _Ctx(folder, f) for f in FILES}
+    t = {f: files[f].read(raw[f], SCHEMAS[f]) for f in FILES}
+    continents, cities, city_cont, colours = _continents(files["map.toml"], t["map.toml"])
+    routes = _routes(files["map.toml"], t["map.toml"], cities)
+    cards = _cards(files["cards.toml"], t["cards.toml"])
+    tokens, radars, barriers = _tokens(files["tokens.toml"], t["tokens.toml"], len(continents), len(routes))
+    checks = _checks(files["checks.toml"], t["checks.toml"], colours)
+    idents = _identities(files["identities.toml"], t["identities.toml"])
+    deck = _upgrades(files["upgrades.toml"], t["upgrades.toml"])
     return Components(
         name=name,
         continents=tuple(continents),
@@ -289,44 +369,35 @@ def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | N
     )
 
 
-def _continents(cx: _Ctx, m: Any) -> tuple[list[Continent], list[str], list[int], dict[str, int]]:
+def _continents(cx: _Ctx, m: MapFile) -> tuple[list[Continent], list[str], list[int], dict[str, int]]:
     """map.toml's continents: each with its colour and cities (a city on one continent only)."""
-    cx.keys(m, {"continents", "routes"}, "", {"continents", "routes"})
-    conts_raw = cx.typed(m["continents"], list, "continents", "an array of tables")
-    if not conts_raw:
+    if not m.continents:
         raise cx.err("continents", "needs at least one continent")
     cities: list[str] = []
     city_cont: list[int] = []
     continents: list[Continent] = []
     colours: dict[str, int] = {}
-    for k, c in enumerate(conts_raw):
+    for k, c in enumerate(m.continents):
         where = f"continents[{k}]."
-        cx.typed(c, dict, f"continents[{k}]", "a table")
-        cx.keys(c, {"id", "name", "colour", "cities"}, where, {"id", "name", "colour", "cities"})
-        cid = cx.typed(c["id"], str, where + "id", "a string")
-        cname = cx.typed(c["name"], str, where + "name", "a string")
-        colour = cx.typed(c["colour"], str, where + "colour", "a string")
-        if any(x.id == cid for x in continents):
-            raise cx.err(where + "id", f"duplicate continent id {cid!r}")
-        if colour in colours:
-            raise cx.err(where + "colour", f"colour {colour!r} is already the colour of another continent")
-        colours[colour] = k
-        idx = _cities_of(cx, c["cities"], where + "cities", cities)
+        if any(x.id == c.id for x in continents):
+            raise cx.err(where + "id", f"duplicate continent id {c.id!r}")
+        if c.colour in colours:
+            raise cx.err(where + "colour", f"colour {c.colour!r} is already the colour of another continent")
+        colours[c.colour] = k
+        idx = _cities_of(cx, c.cities, where + "cities", cities)
         city_cont += [k] * len(idx)
-        continents.append(Continent(cid, cname, colour, tuple(idx)))
+        continents.append(Continent(c.id, c.name, c.colour, tuple(idx)))
     if len(cities) > 62:
         raise cx.err("continents", f"at most 62 cities are supported, got {len(cities)}")
     return continents, cities, city_cont, colours
 
 
-def _cities_of(cx: _Ctx, cl: Any, key: str, cities: list[str]) -> list[int]:
+def _cities_of(cx: _Ctx, cl: list[str], key: str, cities: list[str]) -> list[int]:
     """A continent's cities, appended to ``cities``; their indices."""
-    cx.typed(cl, list, key, "an array of city names")
     if not cl:
         raise cx.err(key, "a continent needs at least one city")
     idx = []
     for name_ in cl:
-        cx.typed(name_, str, key, "an array of city names")
         if name_ in cities:
             raise cx.err(key, f"city {name_!r} is listed twice")
         idx.append(len(cities))
@@ -334,13 +405,12 @@ def _cities_of(cx: _Ctx, cl: Any, key: str, cities: list[str]) -> list[int]:
     return idx
 
 
-def _routes(cx: _Ctx, m: Any, cities: list[str]) -> list[tuple[int, int]]:
+def _routes(cx: _Ctx, m: MapFile, cities: list[str]) -> list[tuple[int, int]]:
     """map.toml's routes: "City|City" pairs, each once, joining every city."""
     index = {n: i for i, n in enumerate(cities)}
     routes: list[tuple[int, int]] = []
-    for i, r in enumerate(cx.typed(m["routes"], list, "routes", 'an array of "City|City" strings')):
+    for i, r in enumerate(m.routes):
         key = f"routes[{i}]"
-        cx.typed(r, str, key, 'a "City|City" string')
         parts = r.split("|")
         if len(parts) != 2:
             raise cx.err(key, f'{r!r} is not of the form "City|City"')
@@ -377,10 +447,9 @@ def _unreachable(n: int, routes: list[tuple[int, int]]) -> list[int]:
     return [i for i in range(n) if i not in seen]
 
 
-def _cards(cx: _Ctx, cr: Any) -> list[tuple[Half, Half]]:
-    cx.keys(cr, {"cards"}, "", {"cards"})
+def _cards(cx: _Ctx, cr: CardsFile) -> list[tuple[Half, Half]]:
     cards: list[tuple[Half, Half]] = []
-    for i, card in enumerate(cx.typed(cr["cards"], list, "cards", "an array of [half, half] pairs")):
+    for i, card in enumerate(cr.cards):
         key = f"cards[{i}]"
         if not isinstance(card, list) or len(card) != 2:
             raise cx.err(key, f"a card has exactly two halves, got {card!r}")
@@ -390,104 +459,65 @@ def _cards(cx: _Ctx, cr: Any) -> list[tuple[Half, Half]]:
     return cards
 
 
-def _tokens(cx: _Ctx, tr: Any, n_continents: int, n_routes: int) -> tuple[list[int], int, int]:
+def _tokens(cx: _Ctx, tr: TokensFile, n_continents: int, n_routes: int) -> tuple[list[int], int, int]:
     """tokens.toml: the action tokens, and the radar and barrier supplies."""
-    cx.keys(tr, {"action_tokens", "radars", "barriers"}, "", {"action_tokens", "radars", "barriers"})
-    tokens: list[int] = []
-    for i, t in enumerate(cx.typed(tr["action_tokens"], list, "action_tokens", "an array")):
-        if t == "POW":
-            tokens.append(POW)
-        elif isinstance(t, int) and not isinstance(t, bool) and 0 <= t < POW:
-            tokens.append(t)
-        else:
-            raise cx.err(f"action_tokens[{i}]", f'a token is a whole number 0..{POW - 1} or "POW", got {t!r}')
+    tokens = [POW if t == "POW" else t for t in tr.action_tokens]
     if not tokens:
         raise cx.err("action_tokens", "needs at least one token")
-    radars = cx.typed(tr["radars"], int, "radars", "a whole number")
-    barriers = cx.typed(tr["barriers"], int, "barriers", "a whole number")
-    if not 0 <= radars <= n_continents:
-        raise cx.err("radars", f"must be 0..{n_continents} (one radar space per continent), got {radars}")
-    if not 0 <= barriers <= n_routes:
-        raise cx.err("barriers", f"must be 0..{n_routes} (one barrier per route), got {barriers}")
-    return tokens, radars, barriers
+    if not 0 <= tr.radars <= n_continents:
+        raise cx.err("radars", f"must be 0..{n_continents} (one radar space per continent), got {tr.radars}")
+    if not 0 <= tr.barriers <= n_routes:
+        raise cx.err("barriers", f"must be 0..{n_routes} (one barrier per route), got {tr.barriers}")
+    return tokens, tr.radars, tr.barriers
 
 
-def _checks(cx: _Ctx, chr_: Any, colours: dict[str, int]) -> list[Check]:
+def _checks(cx: _Ctx, chr_: ChecksFile, colours: dict[str, int]) -> list[Check]:
     """checks.toml: the dollar values of each continent colour's checks."""
-    cx.keys(chr_, {"values"}, "", {"values"})
-    vals = cx.typed(chr_["values"], dict, "values", "a table of colour = [values]")
     checks: list[Check] = []
-    for colour, lst in vals.items():
-        key = f"values.{colour}"
+    for colour, lst in chr_.values.items():
         if colour not in colours:
-            raise cx.err(key, f"colour {colour!r} has no continent{did_you_mean(colour, colours)}; map colours "
-                              f"are: {', '.join(colours)}")
-        cx.typed(lst, list, key, "an array of dollar values")
-        for v in lst:
-            if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-                raise cx.err(key, f"a check value is a positive whole number of dollars, got {v!r}")
-            checks.append(Check(colours[colour], v))
+            raise cx.err(f"values.{colour}", f"colour {colour!r} has no continent{did_you_mean(colour, colours)}; "
+                                             f"map colours are: {', '.join(colours)}")
+        checks += [Check(colours[colour], v) for v in lst]
     if not checks:
         raise cx.err("values", "needs at least one check")
     return checks
 
 
-def _effect(cx: _Ctx, d: Any, where: str, known: Any) -> str:
+def _effect(cx: _Ctx, eff: str, where: str, known: Any) -> str:
     """A card's effect: one of the rules' vocabulary (rules/effect_names.py)."""
-    eff = cx.typed(d["effect"], str, where + "effect", "a string")
     if eff not in known:
         raise cx.err(where + "effect", f"unknown effect {eff!r}{did_you_mean(eff, known)}; known "
                                        f"effects: {', '.join(known)}")
-    return str(eff)
+    return eff
 
 
-def _count(cx: _Ctx, value: Any, key: str, lo: int) -> int:
-    n = cx.typed(value, int, key, "a whole number")
-    if not lo <= n <= 10:
-        raise cx.err(key, f"must be {lo}..10, got {n}")
-    return int(n)
-
-
-def _identities(cx: _Ctx, ir: Any) -> list[Identity]:
-    cx.keys(ir, {"identities"}, "", {"identities"})
+def _identities(cx: _Ctx, ir: IdentitiesFile) -> list[Identity]:
     idents: list[Identity] = []
-    for i, d in enumerate(cx.typed(ir["identities"], list, "identities", "an array of tables")):
+    for i, d in enumerate(ir.identities):
         where = f"identities[{i}]."
-        cx.typed(d, dict, f"identities[{i}]", "a table")
-        cx.keys(d, {"id", "name", "effect", "moves", "checks"}, where, {"id", "name", "effect", "moves"})
-        iid = cx.typed(d["id"], str, where + "id", "a string")
-        if any(x.id == iid for x in idents):
-            raise cx.err(where + "id", f"duplicate identity id {iid!r}")
-        eff = _effect(cx, d, where, IDENTITY_EFFECTS)
-        moves = _count(cx, d["moves"], where + "moves", 0)
-        nchk = _count(cx, d.get("checks", 0), where + "checks", 0)
-        idents.append(Identity(iid, cx.typed(d["name"], str, where + "name", "a string"), eff, moves, nchk))
+        if any(x.id == d.id for x in idents):
+            raise cx.err(where + "id", f"duplicate identity id {d.id!r}")
+        idents.append(Identity(d.id, d.name, _effect(cx, d.effect, where, IDENTITY_EFFECTS), d.moves, d.checks))
     return idents
 
 
-def _upgrades(cx: _Ctx, ur: Any) -> list[Upgrade]:
+def _upgrades(cx: _Ctx, ur: UpgradesFile) -> list[Upgrade]:
     """upgrades.toml: the deck, each card as many times as its copies."""
-    cx.keys(ur, {"upgrades"}, "", {"upgrades"})
     deck: list[Upgrade] = []
     uids: set[str] = set()
-    for i, d in enumerate(cx.typed(ur["upgrades"], list, "upgrades", "an array of tables")):
+    for i, d in enumerate(ur.upgrades):
         where = f"upgrades[{i}]."
-        cx.typed(d, dict, f"upgrades[{i}]", "a table")
-        cx.keys(d, {"id", "name", "kind", "effect", "copies"}, where, {"id", "name", "kind", "effect"})
-        uid = cx.typed(d["id"], str, where + "id", "a string")
-        if uid in uids:
-            raise cx.err(where + "id", f"duplicate upgrade id {uid!r}")
-        if not uid.replace("_", "").isalnum() or not uid.islower():
-            raise cx.err(where + "id", f"an id is lower-case letters, digits and _, got {uid!r}")
-        uids.add(uid)
-        eff = _effect(cx, d, where, UPGRADE_PERMANENT)
-        kind = cx.typed(d["kind"], str, where + "kind", "a string")
+        if d.id in uids:
+            raise cx.err(where + "id", f"duplicate upgrade id {d.id!r}")
+        if not d.id.replace("_", "").isalnum() or not d.id.islower():
+            raise cx.err(where + "id", f"an id is lower-case letters, digits and _, got {d.id!r}")
+        uids.add(d.id)
+        eff = _effect(cx, d.effect, where, UPGRADE_PERMANENT)
         expected = "permanent" if UPGRADE_PERMANENT[eff] else "immediate"
-        if kind != expected:
-            raise cx.err(where + "kind", f"effect {eff!r} is {expected!r}, got {kind!r}")
-        copies = _count(cx, d.get("copies", 1), where + "copies", 1)
-        up = Upgrade(uid, cx.typed(d["name"], str, where + "name", "a string"), kind, eff)
-        deck.extend([up] * copies)
+        if d.kind != expected:
+            raise cx.err(where + "kind", f"effect {eff!r} is {expected!r}, got {d.kind!r}")
+        deck.extend([Upgrade(d.id, d.name, d.kind, eff)] * d.copies)
     return deck
 
 
