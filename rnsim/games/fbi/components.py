@@ -17,10 +17,15 @@ import hashlib
 import json
 import tomllib
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
 
 from rnsim.errors import ComponentError, did_you_mean, shown_path
+from rnsim.schema import Problem, SchemaError, Table, convert
 
 FILES = ("agents.toml", "characters.toml", "bonus.toml")
 PURPLE = -1
@@ -123,6 +128,53 @@ def load_components(source: str | Path = "classic") -> Components:
     return comps
 
 
+# ------------------------------------------------------------------ schemas
+# The three files' tables (rnsim.schema); characters.toml and bonus.toml are
+# keyed by the colours agents.toml names. What a schema cannot say (distinct
+# names, the slammer's 1..n, the purple pairs, non-zero values) is code below.
+
+_INTS = Annotated[list[int], Meta(min_length=1, description="a non-empty list of whole numbers")]
+
+
+class _FieldAgents(Table):
+    colours: Annotated[list[Annotated[str, Meta(min_length=1, description="a colour name")]],
+                       Meta(min_length=1, description="a non-empty list of colour names")]
+    copies: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS,
+                                description=f"{MIN_PLAYERS}..{MAX_PLAYERS} (one per player)")]
+    doubler: Annotated[str, Meta(min_length=1, description="a name distinct from the colours")] = "2x"
+
+
+class _Slammer(Table):
+    values: _INTS
+
+
+class _Handcuffs(Table):
+    count: Literal[1]
+
+
+class AgentsFile(Table):
+    field_agents: _FieldAgents
+    slammer: _Slammer
+    handcuffs: _Handcuffs
+
+
+class _Purple(Table):
+    values: _INTS
+
+
+@cache
+def _characters_schema(colours: tuple[str, ...]) -> Any:
+    table = msgspec.defstruct("Characters", [(c, _INTS | None, None) for c in colours], bases=(Table,))
+    return msgspec.defstruct("CharactersFile", [("purple", _Purple), ("characters", table)], bases=(Table,))
+
+
+@cache
+def _bonus_schema(colours: tuple[str, ...]) -> Any:
+    value = Annotated[int, Meta(ge=0, description="a whole number >= 0 (every colour has a bonus card)")]
+    table = msgspec.defstruct("Bonus", [(c, value) for c in colours], bases=(Table,))
+    return msgspec.defstruct("BonusFile", [("bonus", table)], bases=(Table,))
+
+
 class _Ctx:
     def __init__(self, folder: Path | None, fname: str) -> None:
         self.path = shown_path(folder / fname) if folder else fname
@@ -130,86 +182,75 @@ class _Ctx:
     def err(self, key: str, msg: str) -> ComponentError:
         return ComponentError(f"{self.path}: {key}: {msg}")
 
-    def table(self, data: dict[str, Any], key: str, allowed: set[str]) -> dict[str, Any]:
-        t = data.get(key)
-        if not isinstance(t, dict):
-            raise self.err(f"[{key}]", "missing table")
-        for k in t:
-            if k not in allowed:
-                raise self.err(f"{key}.{k}",
-                               f"unknown key{did_you_mean(k, allowed)}; allowed: {', '.join(sorted(allowed))}")
-        return t
+    def read(self, raw: Any, schema: Any) -> Any:
+        """The file's tables as its schema reads them; a one-line error at the first problem."""
+        try:
+            return convert(raw, schema)
+        except SchemaError as e:
+            raise self.refused(e.problem) from None
 
-    def ints(self, value: Any, key: str, nonzero: bool = False) -> list[int]:
-        if not isinstance(value, list) or not value:
-            raise self.err(key, f"must be a non-empty list of whole numbers, got {value!r}")
-        for v in value:
-            if not isinstance(v, int) or isinstance(v, bool) or (nonzero and v == 0):
-                what = "non-zero whole numbers" if nonzero else "whole numbers"
-                raise self.err(key, f"must hold {what} only, got {v!r}")
-        return list(value)
+    def refused(self, p: Problem) -> ComponentError:
+        if p.kind == "unknown":
+            return self.err(p.at(), f"unknown key{did_you_mean(p.key, p.allowed)}; allowed: {', '.join(sorted(p.allowed))}")
+        if p.kind == "missing":
+            return self.err(f"[{p.key}]", "missing table") if not p.path and p.expected == "a table" else \
+                self.err(p.at(), f"missing; must be {p.expected}")
+        if not p.path or (len(p.path) == 1 and not isinstance(p.value, dict)):
+            return self.err(f"[{p.where()}]", f"must be a table, got {p.value!r}")
+        if p.kind == "range" and not p.described:
+            return self.err(p.where(), f"must be {p.bounds}, got {p.value}")
+        return self.err(p.where(), f"must be {p.expected}, got {p.value!r}")
+
+    def nonzero(self, values: list[int], key: str) -> list[int]:
+        for v in values:
+            if v == 0:
+                raise self.err(key, f"must hold non-zero whole numbers only, got {v!r}")
+        return values
 
 
 def build_components(raw: dict[str, Any], name: str = "custom", folder: Path | None = None) -> Components:
     """Validate raw TOML tables (file name -> table) into Components."""
     ax = _Ctx(folder, "agents.toml")
-    agents = raw.get("agents.toml", {})
-    fa = ax.table(agents, "field_agents", {"colours", "doubler", "copies"})
-    colours = fa.get("colours")
-    if not isinstance(colours, list) or not colours or not all(isinstance(c, str) and c for c in colours):
-        raise ax.err("field_agents.colours", f"must be a non-empty list of colour names, got {colours!r}")
+    agents: AgentsFile = ax.read(raw.get("agents.toml", {}), AgentsFile)
+    fa = agents.field_agents
+    colours = fa.colours
     if len(set(colours)) != len(colours):
         raise ax.err("field_agents.colours", "colour names must be distinct")
     if "purple" in colours:
         raise ax.err("field_agents.colours", '"purple" is the colour of the setup cards, not a field agent colour')
-    doubler = fa.get("doubler", "2x")
-    if not isinstance(doubler, str) or not doubler or doubler in colours:
-        raise ax.err("field_agents.doubler", f"must be a name distinct from the colours, got {doubler!r}")
-    copies = fa.get("copies")
-    if not isinstance(copies, int) or isinstance(copies, bool) or not MIN_PLAYERS <= copies <= MAX_PLAYERS:
-        raise ax.err("field_agents.copies", f"must be {MIN_PLAYERS}..{MAX_PLAYERS} (one per player), got {copies!r}")
-    sl = ax.table(agents, "slammer", {"values"})
-    slammer = ax.ints(sl.get("values"), "slammer.values")
+    if fa.doubler in colours:
+        raise ax.err("field_agents.doubler", f"must be a name distinct from the colours, got {fa.doubler!r}")
+    slammer = agents.slammer.values
     if slammer != list(range(1, len(slammer) + 1)) or len(slammer) < MIN_PLAYERS:
         raise ax.err("slammer.values", f"must be 1, 2, ..., n with n >= {MIN_PLAYERS}, got {slammer}")
-    hc = ax.table(agents, "handcuffs", {"count"})
-    if hc.get("count") != 1:
-        raise ax.err("handcuffs.count", f"must be 1, got {hc.get('count')!r}")
 
     cx = _Ctx(folder, "characters.toml")
-    chars = raw.get("characters.toml", {})
-    pu = cx.table(chars, "purple", {"values"})
-    purple = cx.ints(pu.get("values"), "purple.values", nonzero=True)
+    chars = cx.read(raw.get("characters.toml", {}), _characters_schema(tuple(colours)))
+    purple = cx.nonzero(chars.purple.values, "purple.values")
     for k in range(1, MIN_PLAYERS + 1):
         if k not in purple or -k not in purple:
             raise cx.err("purple.values", f"must hold {k} and {-k} (one pair per player, setup)")
     if len(set(purple)) != len(purple):
         raise cx.err("purple.values", "values must be distinct (a player is dealt k and -k)")
-    ch = cx.table(chars, "characters", set(colours))
     card_colour = [PURPLE] * len(purple)
     card_value = list(purple)
     for ci, c in enumerate(colours):
-        if c not in ch:
+        vals = getattr(chars.characters, c)
+        if vals is None:
             raise cx.err(f"characters.{c}", "missing (every field agent colour needs character cards)")
-        vals = cx.ints(ch[c], f"characters.{c}", nonzero=True)
         card_colour.extend([ci] * len(vals))
-        card_value.extend(vals)
+        card_value.extend(cx.nonzero(vals, f"characters.{c}"))
 
     bx = _Ctx(folder, "bonus.toml")
-    bt = bx.table(raw.get("bonus.toml", {}), "bonus", set(colours))
-    bonus = []
-    for c in colours:
-        v = bt.get(c)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise bx.err(f"bonus.{c}", f"must be a whole number >= 0 (every colour has a bonus card), got {v!r}")
-        bonus.append(v)
+    bt = bx.read(raw.get("bonus.toml", {}), _bonus_schema(tuple(colours))).bonus
+    bonus = [getattr(bt, c) for c in colours]
 
     n_purple = len(purple)
     return Components(
         name=name,
         colours=tuple(colours),
-        doubler=doubler,
-        agent_copies=copies,
+        doubler=fa.doubler,
+        agent_copies=fa.copies,
         slammer_values=tuple(slammer),
         handcuffs=1,
         purple=tuple(range(n_purple)),

@@ -48,6 +48,8 @@ def _copy(tmp_path: Path) -> Path:
     ("agents.toml", "values = [1, 2, 3, 4, 5]", "values = [1, 3]", r"agents.toml: slammer.values: must be 1, 2, ..., n"),
     ("characters.toml", "values = [1, 2, 3, 4, 5, -1, -2, -3, -4, -5]", "values = [1, 2, 4, -1, -2, -4]",
      r"characters.toml: purple.values: must hold 3 and -3"),
+    ("bonus.toml", "[bonus]", "[bonuses]", r"bonus.toml: bonuses: unknown key \(did you mean 'bonus'\?\); allowed: bonus"),
+    ("characters.toml", "red = [5,", 'red = ["5",', r"characters.toml: characters.red\[0\]: must be a whole number, got '5'"),
 ])
 def test_bad_component_files_name_file_and_key(tmp_path, fname, old, new, msg):
     folder = _copy(tmp_path)
