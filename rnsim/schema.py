@@ -119,7 +119,7 @@ def problem(raw: Any, schema: Any, message: str) -> Problem:
         return Problem("missing", tuple(path), key=g["key"], allowed=fields(base),
                        expected=describe(field_type(base, g["key"])))
     kind: Literal["type", "range"] = "range" if _RANGE.match(what) and _fits(node, value) else "type"
-    said = any(m.description for m in _strip(node)[1])
+    said = _said(node)
     return Problem(kind, tuple(path), value=value, expected=describe(node), bounds=_bounds(node), described=said)
 
 
@@ -222,6 +222,20 @@ def _bounds(t: Any) -> str:
     return ""
 
 
+def _options(base: Any) -> list[Any]:
+    """A union's members that hold a value (not null, not left out)."""
+    return [m for m in get_args(base) if m is not type(None) and m is not msgspec.UnsetType]
+
+
+def _said(t: Any) -> bool:
+    """Whether the type carries its own description."""
+    base, metas = _strip(t)
+    if any(m.description for m in metas):
+        return True
+    options = _options(base) if get_origin(base) in (Union, types.UnionType) else []
+    return len(options) == 1 and _said(options[0])
+
+
 _WORDS = {str: "a string", int: "a whole number", bool: "true or false", float: "a number", dict: "a table",
           list: "a list", type(None): "null"}
 
@@ -233,7 +247,7 @@ def describe(t: Any) -> str:
         if m.description:
             return m.description
     if get_origin(base) in (Union, types.UnionType):
-        return " or ".join(describe(m) for m in get_args(base) if m is not type(None))
+        return " or ".join(describe(m) for m in _options(base))
     if get_origin(base) is Literal:
         return " or ".join(json.dumps(x) for x in get_args(base))
     if base is typing.Any:

@@ -161,6 +161,18 @@ def test_bad_side():
     assert "board.radars.AF" in msg and "white" in msg
 
 
+@pytest.mark.parametrize("edit, expected", [
+    (lambda d: d["rng"][1].__setitem__(0, -1), "rng[1][0]: must be 0..4294967295, got -1"),
+    (lambda d: d["rng"].__setitem__(2, "x"), "rng[2]: must be a number or null, got 'x'"),
+    (lambda d: d["board"].__setitem__("barriers", {"London|Paris": ["white"]}),
+     "board.barriers.London|Paris: must be \"white\" or \"black\", got ['white']"),
+])
+def test_a_bad_chance_stream_or_side_is_a_one_line_error(edit, expected):
+    """A negative number in the chance stream was an OverflowError, a side
+    given as a list a TypeError, and a gauss value of text was accepted."""
+    assert expected in _broken(edit)
+
+
 def test_too_many_checks():
     def edit(d):
         d["angela"]["hand"].append(copy.deepcopy(d["check_deck"][0]))

@@ -36,11 +36,14 @@ from __future__ import annotations
 import functools
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from rnsim.errors import PositionError, RnsimError
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+from rnsim.errors import PositionError, RnsimError, did_you_mean
 from rnsim.games.red_notice.engine.decision import SEATS
 from rnsim.games.red_notice.engine.frames import KINDS, Frame, Move
 from rnsim.games.red_notice.engine.history import FIELDS as EVENT_FIELDS
@@ -48,6 +51,7 @@ from rnsim.games.red_notice.engine.history import Record
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import BLACK, POW, WHITE, Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
+from rnsim.schema import Problem, SchemaError, Table, convert
 
 FORMAT = "rnsim-position"
 VERSION = 1
@@ -71,6 +75,163 @@ SAVED = frozenset({
     "history",
 })
 DERIVED = frozenset({"comps", "n_radars", "n_barriers", "cash_total", "pending", "log", "recording"})
+
+
+# ------------------------------------------------------------------- schema
+# The file's tables (rnsim.schema): keys, types and the ranges that do not
+# depend on the rules. A name (city, continent, route, check, identity,
+# upgrade, card) is read by _Names, whose message lists the names the
+# component set knows; counts, supplies and the rules' ranges are code below.
+
+_WHOLE0 = Annotated[int, Meta(ge=0)]
+_WHOLE1 = Annotated[int, Meta(ge=1)]
+_TOKEN = Annotated[Annotated[int, Meta(ge=0, le=POW - 1)] | Literal["POW"], Meta(description='a whole number 0..999 or "POW"')]
+_SIDE = Literal["white", "black"]
+
+
+_ACTION_CARDS_LIST = Annotated[list[Any], Meta(description="a list of action cards")]
+_CHECKS_LIST = Annotated[list[Any], Meta(description="a list of checks")]
+_CITY_NAMES_LIST = Annotated[list[Any], Meta(description="a list of city names")]
+_CONTINENT_IDS_LIST = Annotated[list[Any], Meta(description="a list of continent ids")]
+_EVENTS_LIST = Annotated[list[Any], Meta(description="a list of events")]
+_IDENTITY_IDS_LIST = Annotated[list[Any], Meta(description="a list of identity ids")]
+_UPGRADES_LIST = Annotated[list[Any], Meta(description="a list of upgrades")]
+_WHOLE_NUMBERS_LIST = Annotated[list[int], Meta(description="a list of whole numbers")]
+_TOKENS_LIST = Annotated[list[_TOKEN], Meta(description='a list of token values (numbers or "POW")')]
+
+
+class _Angela(Table):
+    city: Any
+    hand: _CHECKS_LIST = []
+    cashed: _CHECKS_LIST = []
+    security: int | UnsetType = UNSET  # 0..security_cap; left out: the rules' start
+    identities_up: _IDENTITY_IDS_LIST = []
+    identities_down: _IDENTITY_IDS_LIST = []
+    burnt: _IDENTITY_IDS_LIST = []
+    captures: _WHOLE0 = 0
+
+
+class _Jessah(Table):
+    city: Any
+    hand: _CHECKS_LIST = []
+    cashed: _CHECKS_LIST = []
+
+
+class _Board(Table):
+    radars: Annotated[dict[str, _SIDE], Meta(description='a table continent = "white"|"black"')] = {}
+    barriers: Annotated[dict[str, _SIDE], Meta(description='a table "City|City" = "white"|"black"')] = {}
+    radars_triggered: _CONTINENT_IDS_LIST = []
+
+
+class _Upgrades(Table):
+    deck: _UPGRADES_LIST = []
+    face_up: _UPGRADES_LIST = []
+    permanent: _UPGRADES_LIST = []
+    gone: _UPGRADES_LIST = []
+    gained_round: Annotated[dict[str, _WHOLE1], Meta(description="a table upgrade id = round")] = {}
+
+
+class _ActionCards(Table):
+    deck: _ACTION_CARDS_LIST = []
+    round: _ACTION_CARDS_LIST = []
+    # default: nothing on the round's cards, none revealed
+    slots: Annotated[list[Any], Meta(description="one [half 0, half 1] pair per card of the round")] | UnsetType = UNSET
+    revealed: Annotated[list[bool], Meta(description="one true/false per card")] | UnsetType = UNSET
+
+
+class _SeatTokens(Table):
+    pool: _TOKENS_LIST = []
+    hand: _TOKENS_LIST = []
+    spent: _TOKENS_LIST = []
+
+
+class _Tokens(Table):
+    angela: _SeatTokens = msgspec.field(default_factory=_SeatTokens)
+    jessah: _SeatTokens = msgspec.field(default_factory=_SeatTokens)
+
+
+class _LastSeen(Table):
+    continent: Any
+    round: _WHOLE0
+    city: Any = None
+
+
+class _Announced(Table):
+    continent: Any
+    city: Any = None
+
+
+class _RevealedHand(Table):
+    round: _WHOLE1
+    hand: _CHECKS_LIST
+
+
+class _Public(Table):
+    belief: _CITY_NAMES_LIST | UnsetType = UNSET  # left out: every city
+    last_seen: _LastSeen | None = None
+    last_announcement: Annotated[list[_Announced], Meta(description="a list of {continent, city}")] = []
+    revealed_hand: _RevealedHand | None = None
+
+
+class _ByRound(Table):
+    angela_cash: _WHOLE_NUMBERS_LIST = []
+    jessah_cash: _WHOLE_NUMBERS_LIST = []
+    captures: _WHOLE_NUMBERS_LIST = []
+
+
+class _Placed(Table):
+    """A token on a card half."""
+
+    seat: Any
+    value: _TOKEN
+
+
+class _CheckName(Table):
+    colour: Any
+    value: _WHOLE1
+
+
+class _Frame(Table):
+    frame: Any
+    fields: Any
+
+
+class _History(Table):
+    angela: _EVENTS_LIST = []
+    jessah: _EVENTS_LIST = []
+
+
+_RNG = Annotated[tuple[int, list[Annotated[int, Meta(ge=0, le=2**32 - 1)]],
+                       Annotated[int | float | None, Meta(description="a number or null")]],
+                 Meta(description="a random.Random state saved by rnsim: [version, [625 numbers], null]")]
+
+
+class PositionFile(Table):
+    """A position file's top level."""
+
+    angela: _Angela
+    jessah: _Jessah
+    format: Any = FORMAT
+    version: Any = VERSION
+    rules: Annotated[dict[str, Any], Meta(description="a table of rule knobs")] = {}
+    seed: _WHOLE0 = 0
+    round: int = 1  # 1..max_rounds
+    initiative: Any = "angela"
+    over: bool = False
+    winner: Any = None
+    end_reason: Any = None
+    decision: Any = None
+    board: _Board = msgspec.field(default_factory=_Board)
+    check_deck: _CHECKS_LIST = []
+    upgrades: _Upgrades = msgspec.field(default_factory=_Upgrades)
+    action_cards: _ActionCards = msgspec.field(default_factory=_ActionCards)
+    tokens: _Tokens = msgspec.field(default_factory=_Tokens)
+    public: _Public = msgspec.field(default_factory=_Public)
+    stats: Annotated[dict[str, _WHOLE0], Meta(description="a table of counters")] = {}
+    by_round: _ByRound = msgspec.field(default_factory=_ByRound)
+    stack: Annotated[list[_Frame], Meta(description="a list of {frame, fields}")] = []
+    rng: _RNG | UnsetType = UNSET  # left out: seeded from ``seed``
+    history: _History = msgspec.field(default_factory=_History)
 
 
 # ------------------------------------------------------------------- saving
@@ -200,92 +361,80 @@ def load_position(
     A malformed position raises PositionError naming the key and the problem.
     """
     r = _Reader(source)
-    r.table(data, "", {"format", "version", "rules", "seed", "round", "initiative", "over", "winner",
-                       "end_reason", "decision", "angela", "jessah", "board", "check_deck", "upgrades",
-                       "action_cards", "tokens", "public", "stats", "by_round", "stack", "rng", "history"},
-            required={"angela", "jessah"})
-    if data.get("format", FORMAT) != FORMAT:
-        raise r.err("format", f"must be {FORMAT!r}, got {data.get('format')!r}")
-    if data.get("version", VERSION) != VERSION:
-        raise r.err("version", f"this rnsim reads version {VERSION}, got {data.get('version')!r}")
+    doc: PositionFile = r.read(data, PositionFile)
+    if doc.format != FORMAT:
+        raise r.err("format", f"must be {FORMAT!r}, got {doc.format!r}")
+    if doc.version != VERSION:
+        raise r.err("version", f"this rnsim reads version {VERSION}, got {doc.version!r}")
     if rules is None:
-        raw_rules = data.get("rules", {})
-        r.typed(raw_rules, dict, "rules", "a table of rule knobs")
         try:
-            rules = RuleSet.from_mapping(raw_rules, source=f"{source}: rules")
+            rules = RuleSet.from_mapping(doc.rules, source=f"{source}: rules")
         except RnsimError as e:
             raise PositionError(str(e)) from None
     comps = rules.load_components()
     s: Any = GameState()
     s.rules, s.comps = rules, comps
     s.log = [] if log else None
-    s.seed = r.int_(data.get("seed", 0), "seed", 0, None)
-    s.round = r.int_(data.get("round", 1), "round", 1, rules.max_rounds)
-    s.initiative = r.seat(data.get("initiative", "angela"), "initiative")
+    s.seed = doc.seed
+    s.round = r.int_(doc.round, "round", 1, rules.max_rounds)
+    s.initiative = r.seat(doc.initiative, "initiative")
     ids = _Names(r, comps)
-    checks = _pieces(s, r, ids, data)
-    _board(s, r, ids, data)
-    _upgrades(s, r, ids, data)
-    _action_cards(s, r, ids, data)
-    _tokens(s, r, data)
-    _public(s, r, ids, data, checks)
-    _results(s, r, ids, data)
-    _stack(s, r, data)
-    _resume(s, r, data)
+    checks = _pieces(s, r, ids, doc)
+    _board(s, r, ids, doc.board)
+    _upgrades(s, r, ids, doc.upgrades)
+    _action_cards(s, r, ids, doc.action_cards)
+    _tokens(s, r, doc.tokens)
+    _public(s, ids, doc.public, checks)
+    _results(s, r, ids, doc)
+    _stack(s, r, doc)
+    _resume(s, r, doc)
     result: GameState = s
     return result
 
 
-def _pieces(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> _Allocator:
+def _pieces(s: Any, r: _Reader, ids: _Names, doc: PositionFile) -> _Allocator:
     """Both seats' cities, checks, security, identities and captures; the checks' allocator."""
     comps, rules = s.comps, s.rules
-    a = data["angela"]
-    j = data["jessah"]
-    r.table(a, "angela.", {"city", "hand", "cashed", "security", "identities_up", "identities_down", "burnt",
-                           "captures"}, required={"city"})
-    r.table(j, "jessah.", {"city", "hand", "cashed"}, required={"city"})
-    s.angela_city = ids.city(a["city"], "angela.city", allow_none=True)
-    s.jessah_city = ids.city(j["city"], "jessah.city", allow_none=True)
+    a, j = doc.angela, doc.jessah
+    s.angela_city = ids.city(a.city, "angela.city", allow_none=True)
+    s.jessah_city = ids.city(j.city, "jessah.city", allow_none=True)
     checks = _Allocator(r, [comps.continents[c.continent].colour + f" ${c.value // 1000}k" for c in comps.checks],
                         "check")
-    s.hands = [checks.many(a.get("hand", []), "angela.hand", ids.check_key),
-               checks.many(j.get("hand", []), "jessah.hand", ids.check_key)]
-    s.cashed = [checks.many(a.get("cashed", []), "angela.cashed", ids.check_key),
-                checks.many(j.get("cashed", []), "jessah.cashed", ids.check_key)]
+    s.hands = [checks.many(a.hand, "angela.hand", ids.check_key), checks.many(j.hand, "jessah.hand", ids.check_key)]
+    s.cashed = [checks.many(a.cashed, "angela.cashed", ids.check_key),
+                checks.many(j.cashed, "jessah.cashed", ids.check_key)]
     for seat in (0, 1):
         if len(s.hands[seat]) > rules.hand_limit:
             raise r.err(f"{SEATS[seat]}.hand", f"holds {len(s.hands[seat])} checks; the hand limit is {rules.hand_limit}")
-    s.deck = checks.many(data.get("check_deck", []), "check_deck", ids.check_key)
+    s.deck = checks.many(doc.check_deck, "check_deck", ids.check_key)
     checks.require_all("check_deck")
     s.cash_total = [sum(comps.checks[c].value for c in s.cashed[0]), sum(comps.checks[c].value for c in s.cashed[1])]
-    s.security = r.int_(a.get("security", rules.security_start), "angela.security", 0, rules.security_cap)
-    s.identities_up = sorted(ids.identities(a.get("identities_up", []), "angela.identities_up"))
-    s.identities_down = ids.identities(a.get("identities_down", []), "angela.identities_down")
+    security = rules.security_start if a.security is UNSET else a.security
+    s.security = r.int_(security, "angela.security", 0, rules.security_cap)
+    s.identities_up = sorted(ids.identities(a.identities_up, "angela.identities_up"))
+    s.identities_down = ids.identities(a.identities_down, "angela.identities_down")
     both = s.identities_up + s.identities_down
     if len(set(both)) != len(both):
         raise r.err("angela.identities_down", "an identity is both face up and face down, or listed twice")
-    s.burnt = [comps.identities[i].id for i in ids.identities(a.get("burnt", []), "angela.burnt")]
-    s.captures = r.int_(a.get("captures", 0), "angela.captures", 0, None)
+    s.burnt = [comps.identities[i].id for i in ids.identities(a.burnt, "angela.burnt")]
+    s.captures = a.captures
     # Each capture burns an identity; the one after the last is the arrest that ends the game (R22).
-    most = rules.identities_per_game + (1 if data.get("over") is True else 0)
+    most = rules.identities_per_game + (1 if doc.over else 0)
     if s.captures > most:
         raise r.err("angela.captures", f"at most {most} in a game {'that ended' if most > rules.identities_per_game else 'still going'} "
                     f"(one per identity, then the arrest, R22), got {s.captures}")
     return checks
 
 
-def _board(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None:
+def _board(s: Any, r: _Reader, ids: _Names, board: _Board) -> None:
     """Radars and barriers on the board, within Jessah's supplies."""
     comps = s.comps
-    board = data.get("board", {})
-    r.table(board, "board.", {"radars", "barriers", "radars_triggered"})
     s.radars = [0] * comps.n_continents
-    for key, side in r.typed(board.get("radars", {}), dict, "board.radars", 'a table continent = "white"|"black"').items():
-        s.radars[ids.continent(key, f"board.radars.{key}")] = r.side(side, f"board.radars.{key}")
+    for key, side in board.radars.items():
+        s.radars[ids.continent(key, f"board.radars.{key}")] = _SIDE_OF[side]
     s.barriers = [0] * len(comps.routes)
-    for key, side in r.typed(board.get("barriers", {}), dict, "board.barriers",
-                             'a table "City|City" = "white"|"black"').items():
-        s.barriers[ids.route(key, f"board.barriers.{key}")] = r.side(side, f"board.barriers.{key}")
+    for key, side in board.barriers.items():
+        s.barriers[ids.route(key, f"board.barriers.{key}")] = _SIDE_OF[side]
     s.n_radars = sum(1 for x in s.radars if x)
     s.n_barriers = sum(1 for x in s.barriers if x)
     if s.n_radars > comps.radar_supply:
@@ -293,47 +442,40 @@ def _board(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None:
     if s.n_barriers > comps.barrier_supply:
         raise r.err("board.barriers", f"{s.n_barriers} barriers on the board; Jessah owns {comps.barrier_supply}")
     s.radar_pending = 0
-    for i, key in enumerate(r.typed(board.get("radars_triggered", []), list, "board.radars_triggered",
-                                    "a list of continent ids")):
+    for i, key in enumerate(board.radars_triggered):
         k = ids.continent(key, f"board.radars_triggered[{i}]")
         if s.radars[k] != WHITE:
             raise r.err(f"board.radars_triggered[{i}]", f"no white radar on {key}")
         s.radar_pending |= 1 << k
 
 
-def _upgrades(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None:
+def _upgrades(s: Any, r: _Reader, ids: _Names, up: _Upgrades) -> None:
     """Jessah's upgrade deck, the face-up, permanent and gone cards."""
     comps = s.comps
-    up = data.get("upgrades", {})
-    r.table(up, "upgrades.", {"deck", "face_up", "permanent", "gone", "gained_round"})
     ucards = _Allocator(r, [u.id for u in comps.upgrade_cards], "upgrade")
-    s.upgrade_deck = ucards.many(up.get("deck", []), "upgrades.deck", ids.upgrade_key)
-    s.upgrades_face_up = ucards.many(up.get("face_up", []), "upgrades.face_up", ids.upgrade_key)
-    s.permanents = ucards.many(up.get("permanent", []), "upgrades.permanent", ids.upgrade_key)
-    s.upgrades_gone = ucards.many(up.get("gone", []), "upgrades.gone", ids.upgrade_key)
+    s.upgrade_deck = ucards.many(up.deck, "upgrades.deck", ids.upgrade_key)
+    s.upgrades_face_up = ucards.many(up.face_up, "upgrades.face_up", ids.upgrade_key)
+    s.permanents = ucards.many(up.permanent, "upgrades.permanent", ids.upgrade_key)
+    s.upgrades_gone = ucards.many(up.gone, "upgrades.gone", ids.upgrade_key)
     ucards.require_all("upgrades.gone")
     for i, u in enumerate(s.permanents):
         if comps.upgrade_cards[u].kind != "permanent":
             raise r.err(f"upgrades.permanent[{i}]", f"{comps.upgrade_cards[u].id!r} is not a permanent upgrade")
-    gained = r.typed(up.get("gained_round", {}), dict, "upgrades.gained_round", "a table upgrade id = round")
     s.upgrade_rounds = {}
-    for key, rnd in gained.items():
+    for key, rnd in up.gained_round.items():
         ids.upgrade_key(key, f"upgrades.gained_round.{key}")
-        s.upgrade_rounds[key] = r.int_(rnd, f"upgrades.gained_round.{key}", 1, None)
+        s.upgrade_rounds[key] = rnd
 
 
-def _action_cards(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None:
+def _action_cards(s: Any, r: _Reader, ids: _Names, ac: _ActionCards) -> None:
     """The action deck, the round's cards and the tokens on their halves."""
     comps = s.comps
-    ac = data.get("action_cards", {})
-    r.table(ac, "action_cards.", {"deck", "round", "slots", "revealed"})
     labels = [_card_label(comps, i) for i in range(len(comps.cards))]
     acards = _Allocator(r, labels, "action card")
-    s.action_deck = acards.many(ac.get("deck", []), "action_cards.deck", ids.card_key)
-    s.round_cards = acards.many(ac.get("round", []), "action_cards.round", ids.card_key)
+    s.action_deck = acards.many(ac.deck, "action_cards.deck", ids.card_key)
+    s.round_cards = acards.many(ac.round, "action_cards.round", ids.card_key)
     n = len(s.round_cards)
-    raw_slots = r.typed(ac.get("slots", [[None, None]] * n), list, "action_cards.slots",
-                        "one [half 0, half 1] pair per card of the round")
+    raw_slots = [[None, None]] * n if ac.slots is UNSET else ac.slots
     if len(raw_slots) != n:
         raise r.err("action_cards.slots", f"needs one pair per card of the round ({n}), got {len(raw_slots)}")
     s.slots = []
@@ -345,24 +487,21 @@ def _action_cards(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None
         if row[0] is not None and row[1] is not None and row[0][0] == row[1][0]:
             raise r.err(key, "one player's tokens on both halves of a card (R1)")
         s.slots.append(row)
-    rev = r.typed(ac.get("revealed", [False] * n), list, "action_cards.revealed", "one true/false per card")
-    if len(rev) != n or not all(isinstance(x, bool) for x in rev):
+    rev = [False] * n if ac.revealed is UNSET else ac.revealed
+    if len(rev) != n:
         raise r.err("action_cards.revealed", f"needs {n} true/false values, got {rev!r}")
     s.revealed = list(rev)
 
 
-def _tokens(s: Any, r: _Reader, data: dict[str, Any]) -> None:
+def _tokens(s: Any, r: _Reader, tok: _Tokens) -> None:
     """Each seat's tokens in pool, hand and spent: with those on the board, no more than the set holds."""
     comps = s.comps
-    tok = data.get("tokens", {})
-    r.table(tok, "tokens.", set(SEATS))
     s.token_pool, s.token_hand, s.spent = [[], []], [[], []], [[], []]
     for seat, name in enumerate(SEATS):
-        t = tok.get(name, {})
-        r.table(t, f"tokens.{name}.", {"pool", "hand", "spent"})
-        s.token_pool[seat] = r.tokens(t.get("pool", []), f"tokens.{name}.pool")
-        s.token_hand[seat] = r.tokens(t.get("hand", []), f"tokens.{name}.hand")
-        s.spent[seat] = r.tokens(t.get("spent", []), f"tokens.{name}.spent")
+        t: _SeatTokens = getattr(tok, name)
+        s.token_pool[seat] = [_token_in(v) for v in t.pool]
+        s.token_hand[seat] = [_token_in(v) for v in t.hand]
+        s.spent[seat] = [_token_in(v) for v in t.spent]
         on_board = [sl[1] for i, pair in enumerate(s.slots) if not s.revealed[i] for sl in pair
                     if sl is not None and sl[0] == seat]
         every = s.token_pool[seat] + s.token_hand[seat] + s.spent[seat] + on_board
@@ -374,103 +513,95 @@ def _tokens(s: Any, r: _Reader, data: dict[str, Any]) -> None:
             left.remove(v)
 
 
-def _public(s: Any, r: _Reader, ids: _Names, data: dict[str, Any], checks: _Allocator) -> None:
+def _public(s: Any, ids: _Names, pub: _Public, checks: _Allocator) -> None:
     """What both seats know: the belief, the last sighting and announcement, a revealed hand."""
     comps = s.comps
-    pub = data.get("public", {})
-    r.table(pub, "public.", {"belief", "last_seen", "last_announcement", "revealed_hand"})
-    if "belief" in pub:
-        s.belief = 0
-        for i, c in enumerate(r.typed(pub["belief"], list, "public.belief", "a list of city names")):
-            s.belief |= 1 << ids.city(c, f"public.belief[{i}]")
-    else:
+    if pub.belief is UNSET:
         s.belief = (1 << comps.n_cities) - 1
+    else:
+        s.belief = 0
+        for i, c in enumerate(pub.belief):
+            s.belief |= 1 << ids.city(c, f"public.belief[{i}]")
     s.last_seen = None
-    if pub.get("last_seen") is not None:
-        ls = pub["last_seen"]
-        r.table(ls, "public.last_seen.", {"city", "continent", "round"}, required={"continent", "round"})
-        s.last_seen = (ids.city(ls.get("city"), "public.last_seen.city", allow_none=True),
-                       ids.continent(ls["continent"], "public.last_seen.continent"),
-                       r.int_(ls["round"], "public.last_seen.round", 0, None))
-    ann = []
-    for i, x in enumerate(r.typed(pub.get("last_announcement", []), list, "public.last_announcement",
-                                  "a list of {continent, city}")):
-        r.table(x, f"public.last_announcement[{i}].", {"continent", "city"}, required={"continent"})
-        ann.append((ids.continent(x["continent"], f"public.last_announcement[{i}].continent"),
-                    ids.city(x.get("city"), f"public.last_announcement[{i}].city", allow_none=True)))
-    s.last_announcement = tuple(ann)
+    ls = pub.last_seen
+    if ls is not None:
+        s.last_seen = (ids.city(ls.city, "public.last_seen.city", allow_none=True),
+                       ids.continent(ls.continent, "public.last_seen.continent"), ls.round)
+    s.last_announcement = tuple(
+        (ids.continent(x.continent, f"public.last_announcement[{i}].continent"),
+         ids.city(x.city, f"public.last_announcement[{i}].city", allow_none=True))
+        for i, x in enumerate(pub.last_announcement))
     s.revealed_hand = None
-    if pub.get("revealed_hand") is not None:
-        rh = pub["revealed_hand"]
-        r.table(rh, "public.revealed_hand.", {"round", "hand"}, required={"round", "hand"})
+    rh = pub.revealed_hand
+    if rh is not None:
         # The revealed hand is a record of what was shown; its cards may have moved since.
-        shown = _Allocator(r, checks.names, "check")
-        s.revealed_hand = (r.int_(rh["round"], "public.revealed_hand.round", 1, None),
-                           tuple(shown.many(rh["hand"], "public.revealed_hand.hand", ids.check_key)))
+        shown = _Allocator(ids.r, checks.names, "check")
+        s.revealed_hand = (rh.round, tuple(shown.many(rh.hand, "public.revealed_hand.hand", ids.check_key)))
 
 
-def _results(s: Any, r: _Reader, ids: _Names, data: dict[str, Any]) -> None:
+def _results(s: Any, r: _Reader, ids: _Names, doc: PositionFile) -> None:
     """Counters, cash and captures by round, and each seat's history."""
-    stats = r.typed(data.get("stats", {}), dict, "stats", "a table of counters")
     s.stats = {k: 0 for k in _stat_keys()}
-    for k, v in stats.items():
+    for k, v in doc.stats.items():
         if k not in s.stats:
-            raise r.err(f"stats.{k}", f"unknown counter; counters are: {', '.join(s.stats)}")
-        s.stats[k] = r.int_(v, f"stats.{k}", 0, None)
-    br = data.get("by_round", {})
-    r.table(br, "by_round.", {"angela_cash", "jessah_cash", "captures"})
-    s.cash_by_round = [r.ints(br.get("angela_cash", []), "by_round.angela_cash"),
-                       r.ints(br.get("jessah_cash", []), "by_round.jessah_cash")]
-    s.captures_by_round = r.ints(br.get("captures", []), "by_round.captures")
-    hist = data.get("history", {})
-    r.table(hist, "history.", set(SEATS))
+            raise r.err(f"stats.{k}", f"unknown counter{did_you_mean(k, s.stats)}; counters are: {', '.join(s.stats)}")
+        s.stats[k] = v
+    br = doc.by_round
+    s.cash_by_round = [list(br.angela_cash), list(br.jessah_cash)]
+    s.captures_by_round = list(br.captures)
     s.history = [[], []]
     s.recording = True
     for seat, name in enumerate(SEATS):
-        events = r.typed(hist.get(name, []), list, f"history.{name}", "a list of events")
+        events = getattr(doc.history, name)
         s.history[seat] = [_event_in(r, ids, e, f"history.{name}[{i}]") for i, e in enumerate(events)]
 
 
-def _stack(s: Any, r: _Reader, data: dict[str, Any]) -> None:
+def _stack(s: Any, r: _Reader, doc: PositionFile) -> None:
     """Whether the game is over, and the pending frames."""
-    s.over = r.typed(data.get("over", False), bool, "over", "true or false")
-    winner = data.get("winner")
-    s.winner = None if winner is None else r.seat(winner, "winner")
-    end_reason = data.get("end_reason")
+    s.over = doc.over
+    s.winner = None if doc.winner is None else r.seat(doc.winner, "winner")
+    end_reason = doc.end_reason
     if s.over and end_reason not in ("million", "arrest", "timeout"):
         raise r.err("end_reason", f'a finished game ends by "million", "arrest" or "timeout", got {end_reason!r}')
     if end_reason not in (None, "million", "arrest", "timeout"):
         raise r.err("end_reason", f'null in a game still going, or "million", "arrest" or "timeout", got {end_reason!r}')
     s.end_reason = end_reason
-    s.stack = []
-    for i, f in enumerate(r.typed(data.get("stack", []), list, "stack", "a list of {frame, fields}")):
-        r.table(f, f"stack[{i}].", {"frame", "fields"}, required={"frame", "fields"})
-        kind = f["frame"]
-        if not isinstance(kind, str) or kind not in FRAMES:
-            raise r.err(f"stack[{i}].frame", f"unknown frame {kind!r}; frames are: {', '.join(FRAMES)}")
-        names = FRAMES[kind].FIELDS
-        if isinstance(f["fields"], dict):
-            # A hand-written position may name the fields (saved ones list them in FIELDS order).
-            r.table(f["fields"], f"stack[{i}].fields.", set(names), required=names)
-            fields = [f["fields"][n] for n in names]
-            keys = [f"stack[{i}].fields.{n}" for n in names]
-        else:
-            fields = r.typed(f["fields"], list, f"stack[{i}].fields",
-                             "a list, or a table of the frame's fields by name")
-            keys = [f"stack[{i}].fields[{j}]" for j in range(len(fields))]
-        for key, x in zip(keys, fields, strict=True):
-            if not _frame_field_ok(x):
-                raise r.err(key, f"a frame field is a whole number, null or a list of them, got {x!r}")
-        if len(fields) != len(names):
-            raise r.err(f"stack[{i}].fields", f"the pending frames do not fit: a {kind!r} frame has "
-                                              f"{len(names)} fields ({', '.join(names) or 'none'}), got {fields!r}")
-        try:
-            s.stack.append(frame_in(kind, **{n: _frozen(x) for n, x in zip(names, fields, strict=True)}))
-        except TypeError as e:  # the compiled engine checks field types here
-            raise r.err(f"stack[{i}].fields", f"the pending frames do not fit: {e}") from None
+    s.stack = [_frame(r, f, i) for i, f in enumerate(doc.stack)]
 
 
-def _resume(s: Any, r: _Reader, data: dict[str, Any]) -> None:
+def _frame(r: _Reader, f: _Frame, i: int) -> Frame:
+    """Pending frame ``i``: its kind, and its fields as a list (or a table by name)."""
+    kind = f.frame
+    if not isinstance(kind, str) or kind not in FRAMES:
+        raise r.err(f"stack[{i}].frame", f"unknown frame {kind!r}; frames are: {', '.join(FRAMES)}")
+    names = FRAMES[kind].FIELDS
+    if isinstance(f.fields, dict):
+        # A hand-written position may name the fields (saved ones list them in FIELDS order).
+        r.read(f.fields, _frame_schema(kind), f"stack[{i}].fields")
+        fields = [f.fields[n] for n in names]
+        keys = [f"stack[{i}].fields.{n}" for n in names]
+    else:
+        fields = r.typed(f.fields, list, f"stack[{i}].fields", "a list, or a table of the frame's fields by name")
+        keys = [f"stack[{i}].fields[{j}]" for j in range(len(fields))]
+    for key, x in zip(keys, fields, strict=True):
+        if not _frame_field_ok(x):
+            raise r.err(key, f"a frame field is a whole number, null or a list of them, got {x!r}")
+    if len(fields) != len(names):
+        raise r.err(f"stack[{i}].fields", f"the pending frames do not fit: a {kind!r} frame has "
+                                          f"{len(names)} fields ({', '.join(names) or 'none'}), got {fields!r}")
+    try:
+        return frame_in(kind, **{n: _frozen(x) for n, x in zip(names, fields, strict=True)})
+    except TypeError as e:  # the compiled engine checks field types here
+        raise r.err(f"stack[{i}].fields", f"the pending frames do not fit: {e}") from None
+
+
+@functools.cache
+def _frame_schema(kind: str) -> Any:
+    """A frame's fields by name: every one required."""
+    return msgspec.defstruct(f"Frame_{kind}", [(n, Any) for n in FRAMES[kind].FIELDS], bases=(Table,))
+
+
+def _resume(s: Any, r: _Reader, doc: PositionFile) -> None:
     """The chance stream, and the game advanced to its pending decision (the one asked for, if named)."""
     comps = s.comps
     if not s.over and not s.stack:
@@ -481,20 +612,21 @@ def _resume(s: Any, r: _Reader, data: dict[str, Any]) -> None:
     if s.angela_city >= 0 and not moving and not s.belief >> s.angela_city & 1:
         raise r.err("public.belief", f"does not contain Angela's city {comps.cities[s.angela_city]!r}")
     s.rng = random.Random()
-    if "rng" in data:
+    if doc.rng is UNSET:
+        s.rng.seed(s.seed)
+    else:
+        version, state, gauss = doc.rng
         try:
-            s.rng.setstate(_frozen(data["rng"]))
+            s.rng.setstate((version, tuple(state), gauss))
         except (TypeError, ValueError) as e:
             raise r.err("rng", f"not a random.Random state saved by rnsim: {e}") from None
-    else:
-        s.rng.seed(s.seed)
     s.pending = None
     if not s.over:
         try:
             s._advance()
         except (IndexError, KeyError, TypeError, ValueError, AssertionError) as e:
             raise r.err("stack", f"the pending frames do not fit this position ({type(e).__name__}: {e})") from None
-        want = data.get("decision")
+        want = doc.decision
         if want is not None and s.pending is not None:
             got = {"seat": SEATS[s.pending.seat], "kind": s.pending.kind}
             if want != got:
@@ -581,15 +713,23 @@ def _event_in(r: _Reader, ids: _Names, e: Any, key: str) -> Record:
     if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise r.err(f"{key}.kind", f"unknown event kind {kind!r}; kinds are: {', '.join(EVENT_FIELDS)}")
     names = EVENT_FIELDS[kind]
-    r.table(e, key + ".", {"kind", "round", "seat", "items", *(n for n in names if n is not None)},
-            required={"round", *(n for n in names if n in ("card", "half"))})
-    seat = -1 if e.get("seat") is None else r.seat(e["seat"], f"{key}.seat")
-    abc = [_event_field(r, ids, kind, name, e.get(name) if name is not None else None, f"{key}.{name}")
+    event = r.read(e, _event_schema(kind), key)
+    seat = -1 if event.seat is None else r.seat(event.seat, f"{key}.seat")
+    abc = [_event_field(r, ids, kind, name, getattr(event, name) if name is not None else None, f"{key}.{name}")
            for name in names]
-    raw = r.typed(e.get("items", []), list, f"{key}.items", "a list")
-    items = _event_items(r, ids, kind, raw, key)
-    rnd = r.int_(e["round"], f"{key}.round", 1, None)
-    return (kind, rnd, seat, abc[0], abc[1], abc[2], items)
+    items = _event_items(r, ids, kind, event.items, key)
+    return (kind, event.round, seat, abc[0], abc[1], abc[2], items)
+
+
+@functools.cache
+def _event_schema(kind: str) -> Any:
+    """An event of ``kind``: its round, seat, items and its kind's fields
+    (history.FIELDS; the card and half of a token placed are required)."""
+    names = [n for n in EVENT_FIELDS[kind] if n is not None]
+    return msgspec.defstruct(f"Event_{kind}", [
+        ("kind", str), ("round", _WHOLE1), ("seat", Any, None),
+        ("items", Annotated[list[Any], Meta(description="a list")], []),
+        *((n, Any) if n in ("card", "half") else (n, Any, None) for n in names)], bases=(Table,), kw_only=True)
 
 
 def _event_field(r: _Reader, ids: _Names, kind: str, name: str | None, x: Any, k: str) -> Any:
@@ -638,9 +778,9 @@ def _event_items(r: _Reader, ids: _Names, kind: str, raw: list[Any], key: str) -
     if kind == "announce":
         trig = []
         for i, x in enumerate(raw):
-            r.table(x, f"{key}.items[{i}].", {"continent", "city"}, required={"continent"})
-            trig.append((ids.continent(x["continent"], f"{key}.items[{i}].continent"),
-                         ids.city(x.get("city"), f"{key}.items[{i}].city", allow_none=True)))
+            a: _Announced = r.read(x, _Announced, f"{key}.items[{i}]")
+            trig.append((ids.continent(a.continent, f"{key}.items[{i}].continent"),
+                         ids.city(a.city, f"{key}.items[{i}].city", allow_none=True)))
         return tuple(trig)
     return tuple(ids.upgrade_key(x, f"{key}.items[{i}]") for i, x in enumerate(raw))
 
@@ -656,8 +796,8 @@ def _token_on(r: _Reader, x: Any, key: str) -> tuple[int, int] | None:
     """A card half: null, or the token on it as (seat, value)."""
     if x is None:
         return None
-    r.table(x, f"{key}.", {"seat", "value"}, required={"seat", "value"})
-    return r.seat(x["seat"], f"{key}.seat"), r.token(x["value"], f"{key}.value")
+    placed: _Placed = r.read(x, _Placed, key)
+    return r.seat(placed.seat, f"{key}.seat"), _token_in(placed.value)
 
 
 def _check_id(ids: _Names, v: Any, key: str) -> int:
@@ -688,6 +828,11 @@ def _card_label(comps: Components, i: int) -> str:
 
 def _token_out(v: int) -> int | str:
     return "POW" if v == POW else v
+
+
+def _token_in(v: int | str) -> int:
+    """A token value as the schema read it (a number or "POW") as the engine holds it."""
+    return POW if v == "POW" else int(v)
 
 
 def _city_namer(comps: Components) -> Callable[[int], str | None]:
@@ -730,15 +875,23 @@ class _Reader:
     def err(self, key: str, msg: str) -> PositionError:
         return PositionError(f"{self.source}: {key}: {msg}")
 
-    def table(self, t: Any, where: str, allowed: set[str], required: Iterable[str] = ()) -> None:
-        if not isinstance(t, dict):
-            raise self.err(where.rstrip(".") or "position", f"must be a table, got {t!r}")
-        for k in t:
-            if k not in allowed:
-                raise self.err(where + k, f"unknown key; allowed keys: {', '.join(sorted(allowed))}")
-        for k in sorted(required):
-            if k not in t:
-                raise self.err(where + k, "missing")
+    def read(self, raw: Any, schema: Any, where: str = "") -> Any:
+        """``raw`` (the table at ``where``) as its schema reads it; a one-line error at the first problem."""
+        try:
+            return convert(raw, schema)
+        except SchemaError as e:
+            raise self.refused(e.problem, where) from None
+
+    def refused(self, p: Problem, where: str) -> PositionError:
+        if p.kind == "unknown":
+            return self.err(p.at(where), f"unknown key{did_you_mean(p.key, p.allowed)}; allowed keys: "
+                                         f"{', '.join(sorted(p.allowed))}")
+        if p.kind == "missing":
+            return self.err(p.at(where), "missing")
+        key = p.where(where) or "position"
+        if p.kind == "range" and not p.described:
+            return self.err(key, f"must be {p.bounds}, got {p.value}")
+        return self.err(key, f"must be {p.expected}, got {p.value!r}")
 
     def typed(self, v: Any, typ: type, key: str, what: str) -> Any:
         if not isinstance(v, typ) or (isinstance(v, bool) and typ is not bool):
@@ -753,19 +906,10 @@ class _Reader:
             raise self.err(key, f"must be in {rng}, got {v}")
         return v
 
-    def ints(self, v: Any, key: str) -> list[int]:
-        self.typed(v, list, key, "a list of whole numbers")
-        return [self.int_(x, f"{key}[{i}]", None, None) for i, x in enumerate(v)]
-
     def seat(self, v: Any, key: str) -> int:
         if v not in SEATS:
             raise self.err(key, f'must be "angela" or "jessah", got {v!r}')
         return SEATS.index(v)
-
-    def side(self, v: Any, key: str) -> int:
-        if v not in _SIDE_OF:
-            raise self.err(key, f'must be "white" or "black", got {v!r}')
-        return _SIDE_OF[v]
 
     def token(self, v: Any, key: str) -> int:
         if v == "POW":
@@ -774,9 +918,6 @@ class _Reader:
             raise self.err(key, f'a token is a whole number or "POW", got {v!r}')
         return v
 
-    def tokens(self, v: Any, key: str) -> list[int]:
-        self.typed(v, list, key, 'a list of token values (numbers or "POW")')
-        return [self.token(x, f"{key}[{i}]") for i, x in enumerate(v)]
 
 
 class _Names:
@@ -811,11 +952,11 @@ class _Names:
         return r
 
     def check_key(self, v: Any, key: str) -> str:
-        self.r.table(v, key + ".", {"colour", "value"}, required={"colour", "value"})
-        if not isinstance(v["colour"], str) or v["colour"] not in self.colours:
-            raise self.r.err(key + ".colour", f"unknown colour {v['colour']!r}; colours are: {', '.join(self.colours)}")
-        value = self.r.int_(v["value"], key + ".value", 1, None)
-        return f"{v['colour']} ${value // 1000}k"
+        check: _CheckName = self.r.read(v, _CheckName, key)
+        if not isinstance(check.colour, str) or check.colour not in self.colours:
+            raise self.r.err(key + ".colour", f"unknown colour {check.colour!r}{did_you_mean(str(check.colour), self.colours)}; "
+                                              f"colours are: {', '.join(self.colours)}")
+        return f"{check.colour} ${check.value // 1000}k"
 
     def upgrade_key(self, v: Any, key: str) -> str:
         if not isinstance(v, str) or v not in self.comps.upgrade_ids:
@@ -825,8 +966,7 @@ class _Names:
     def card_key(self, v: Any, key: str) -> str:
         return str(v)
 
-    def identities(self, v: Any, key: str) -> list[int]:
-        self.r.typed(v, list, key, "a list of identity ids")
+    def identities(self, v: list[Any], key: str) -> list[int]:
         known = [x.id for x in self.comps.identities]
         out = []
         for i, x in enumerate(v):
@@ -855,8 +995,7 @@ class _Allocator:
             raise self.r.err(key, f"no {self.what} {name!r} in the component set; there are: {', '.join(known)}")
         raise self.r.err(key, f"{self.what} {name!r} is listed more often than the set holds ({total})")
 
-    def many(self, v: Any, key: str, to_name: Callable[[Any, str], str]) -> list[int]:
-        self.r.typed(v, list, key, f"a list of {self.what}s")
+    def many(self, v: list[Any], key: str, to_name: Callable[[Any, str], str]) -> list[int]:
         return [self.one(to_name(x, f"{key}[{i}]"), f"{key}[{i}]") for i, x in enumerate(v)]
 
     def require_all(self, key: str) -> None:
