@@ -221,25 +221,13 @@ def import_cycles(graph: dict[str, set[str]]) -> list[tuple[str, ...]]:
     return sorted(found)
 
 
-#: import loops still standing, each through a type-only or function-level
-#: import, with why; the test fails on any other loop, and on one of these
-#: once it is gone (then strike it here)
-KNOWN_CYCLES = {
-    # effects act on the GameState they are handed (a type-only import); the
-    # state calls the effect registered under a card's name
-    ("rnsim.games.red_notice.engine.effects", "rnsim.games.red_notice.engine.state"),
-    # View.worlds.sample hands the view to the sampler (a function-level import),
-    # which builds a world's state and view from the view alone
-    ("rnsim.games.red_notice.engine.determinize", "rnsim.games.red_notice.engine.view"),
-    # the exploit command keeps its chunk log in exploit_log (a function-level
-    # import), which names the command's Variant type (a type-only import)
-    ("rnsim.cli.exploit", "rnsim.cli.exploit_log"),
-}
-
-
-def test_no_import_cycles_but_the_known() -> None:
+def test_no_import_cycles() -> None:
+    """No module imports, even lazily or for a type only, one that imports it
+    back: each dependency runs one way (e.g. Red Notice's effects know the
+    state and register under a card's name, engine/registry.py; the state
+    looks them up there)."""
     graph = {m: _module_imports(p) - {m} for m, p in MODULES.items()}
-    assert set(import_cycles(graph)) == KNOWN_CYCLES
+    assert import_cycles(graph) == []
 
 
 def test_the_cycle_finder_finds_a_loop() -> None:
