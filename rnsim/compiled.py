@@ -2,7 +2,7 @@
 and its Python source.
 
 Four module sets (targets) have one: Red Notice's engine (rules, about 3x
-faster) and expert strategy with Jessah's dossier (about 1.4x, its inner loops
+faster) and expert strategy with its dossier (about 1.4x, its inner loops
 in C), FBI's engine and expert strategy. setup.py compiles them with mypyc when
 a wheel is built (`pip install .`, `python -m build`) or in place in a checkout
 (`make install`, `python setup.py build_ext --inplace`), and writes beside
