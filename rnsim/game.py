@@ -183,6 +183,8 @@ class Game(Protocol):
     #: ``seat_aliases``: the default game's seats that get a command-line option
     #: of their own (Red Notice: ``--angela``, an alias of ``--seat angela=``;
     #: rnsim/cli/seats.py); default none.
+    #: ``parse_setup(text, option)`` and ``setup_option_help``: the default game's
+    #: ``rnsim play --<setup_key>`` option (Red Notice: ``--identities``).
     #: ``probes``: "module:NAME" of the game's probes, each with ``name``,
     #: ``seat``, ``ref`` and ``habit`` (`rnsim exploit`); a game of two seats of
     #: different roles, the watched one first, is what `exploit` and `ladder` play.

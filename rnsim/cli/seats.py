@@ -116,6 +116,8 @@ def duel_for(game_name: str, command: str, why: Callable[[Duel], str]) -> Duel:
     plays duels only (``why``, said of the first duel installed)."""
     from rnsim.games import available_games, get_game
 
+    if game_name == DEFAULT:  # the option's default, before the command shows it
+        game_name = default_game().name
     try:
         game = get_game(game_name)
     except RnsimError as e:
