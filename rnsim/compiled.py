@@ -2,7 +2,7 @@
 and its Python source.
 
 Four module sets (targets) have one: Red Notice's engine (rules, about 3x
-faster) and expert strategy with Jessah's dossier (about 1.4x, its inner loops
+faster) and expert strategy with its dossier (about 1.4x, its inner loops
 in C), FBI's engine and expert strategy. setup.py compiles them with mypyc when
 a wheel is built (`pip install .`, `python -m build`) or in place in a checkout
 (`make install`, `python setup.py build_ext --inplace`), and writes beside
@@ -150,12 +150,13 @@ def targets(rnsim_dir: Path, strategies_dir: Path) -> dict[str, CompiledBuild]:
     fbi, fbi_strategies = rnsim_dir / "games" / "fbi", strategies_dir / "fbi"
     return {
         "engine": CompiledBuild("rnsim.games.red_notice.engine", rn_engine,
-                                ("decision", "belief", "frames", "effects", "history", "state", "view"), "engine"),
+                                ("decision", "belief", "frames", "registry", "effects", "history", "state",
+                                 "view"), "engine"),
         "strategies": CompiledBuild(
             "rnsim_strategies.red_notice", rn_strategies, ("board", "dossier", "expert"), "expert strategy",
             depends=(rn_strategies / "base.py", rn_strategies / "__init__.py", rnsim_dir / "strategy.py",
-                     *(rn_engine / f"{m}.py" for m in ("decision", "belief", "frames", "effects", "state", "view",
-                                                        "history"))),
+                     *(rn_engine / f"{m}.py" for m in ("decision", "belief", "frames", "registry", "effects", "state",
+                                                        "view", "history"))),
             c_modules=("_dossier_core",)),
         # FBI's engine and expert, built the same way (a 5-player expert game is
         # mostly the expert's play-outs, then the engine's state machine and views).

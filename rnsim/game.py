@@ -180,6 +180,14 @@ class Game(Protocol):
     #: identities dealt as the rulebook deals them); absent: the config's.
     #: ``levers(rules) -> Sequence[Lever]``: the game's one-step changes beyond
     #: the knobs' notches, and its restricted-play levers (``Lever.never``).
+    #: ``seat_aliases``: the default game's seats that get a command-line option
+    #: of their own (Red Notice: ``--angela``, an alias of ``--seat angela=``;
+    #: rnsim/cli/seats.py); default none.
+    #: ``parse_setup(text, option)`` and ``setup_option_help``: the default game's
+    #: ``rnsim play --<setup_key>`` option (Red Notice: ``--identities``).
+    #: ``probes``: "module:NAME" of the game's probes, each with ``name``,
+    #: ``seat``, ``ref`` and ``habit`` (`rnsim exploit`); a game of two seats of
+    #: different roles, the watched one first, is what `exploit` and `ladder` play.
 
     # -- the decision machine ----------------------------------------------------------
     def new_state(self, rules: Any, chance: random.Random, setup: Any = None, seed: int = 0,

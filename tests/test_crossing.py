@@ -171,7 +171,7 @@ def test_the_set_covers_the_crossing_95_percent_of_the_time_whatever_the_curve()
     """Coverage on curves the method does not model (steps, a kink, a
     plateau next to the crossing) as well as a logistic: 200 paired sweeps per
     shape, 1,000 in all, so the pooled band is +-3.5 standard errors (the
-    1,000-per-shape measurement is scripts/bench_tune.py, in docs/levers.md).
+    1,000-per-shape measurement is benchmarks/crossing.py, in docs/levers.md).
     The bracket around the set covers the true crossing of the continuous
     curve at least as often."""
     results = {s: sweep_coverage(s, 200, 400) for s in SHAPES}

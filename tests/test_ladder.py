@@ -13,7 +13,7 @@ from rnsim.errors import ConfigError
 
 
 def _counts(cells: dict[tuple[str, str], Cell]) -> dict[tuple[str, str], tuple[int, ...]]:
-    return {k: (c.games, c.angela, c.jessah, c.timeout, c.error, c.rounds) for k, c in cells.items()}
+    return {k: (c.games, c.wins.get("angela", 0), c.wins.get("jessah", 0), c.timeout, c.error, c.rounds) for k, c in cells.items()}
 
 
 def test_results_do_not_depend_on_chunking_or_workers() -> None:
@@ -23,7 +23,7 @@ def test_results_do_not_depend_on_chunking_or_workers() -> None:
     pool = run_ladder(levels, games=8, seed=3, workers=2, chunk=4)
     assert _counts(one) == _counts(small) == _counts(pool)
     for c in one.values():
-        assert c.games == 8 and c.angela + c.jessah + c.timeout + c.error == 8
+        assert c.games == 8 and sum(c.wins.values()) + c.timeout + c.error == 8
 
 
 def test_cells_share_game_indices() -> None:
@@ -37,11 +37,11 @@ def test_cells_share_game_indices() -> None:
     rules = RuleSet()
     wins = sum(run_game(GAME, rules, [load_strategy("rule"), load_strategy("random")], 9, i).winner == "angela"
                for i in range(5))
-    assert cells[("rule", "random")].angela == wins
+    assert cells[("rule", "random")].wins["angela"] == wins
 
 
 def _cell(f: str, a: str, angela: int, jessah: int, n: int = 1000) -> Cell:
-    return Cell(f, a, games=n, angela=angela, jessah=jessah, timeout=n - angela - jessah)
+    return Cell(f, a, games=n, wins={"angela": angela, "jessah": jessah}, timeout=n - angela - jessah)
 
 
 def test_ordering_check() -> None:
@@ -87,11 +87,11 @@ def test_levels_take_params_and_seats_take_their_own_levels() -> None:
     with pytest.raises(ConfigError, match="not key=value"):
         parse_level("search@iterations")
     # A forger-only plugin is a row, never a column: 2 forger levels x 1 agent level.
-    cells = run_ladder(("random", "rule"), games=4, seed=2, workers=1, jessah_levels=("rule@",))
+    cells = run_ladder(("random", "rule"), games=4, seed=2, workers=1, second_levels=("rule@",))
     assert set(cells) == {("random", "rule@"), ("rule", "rule@")}
     # The same strategy at two params is two levels; the agent's param reaches the game.
     with pytest.raises(ConfigError, match="param 'risk' must be in 0.0..1.0"):
-        run_ladder(("random",), games=1, jessah_levels=("expert@risk=2",))
+        run_ladder(("random",), games=1, second_levels=("expert@risk=2",))
 
 
 def test_ordering_and_skill_curve_with_one_seat_levels() -> None:

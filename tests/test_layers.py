@@ -10,8 +10,11 @@ registry, rnsim.games). A game's report sections (``rnsim/games/<g>/report*``,
 ``analysis*``, ``figures*``, ``synthetic*``) are plug-ins of the report layer.
 
 And the core knows no game by name: no Red Notice word appears in the code
-(names, attributes, arguments, string literals; docstrings and comments are
-prose and may give examples) of the core modules.
+(names, attributes, arguments, string literals; docstrings, comments and the
+command line's help texts are prose and may give examples) of any module
+outside rnsim/games/ but the few in GAME_WORDS_ALLOWED. A command asks the
+game for its seats, roles, watched seat, setups and knobs (rnsim/game.py,
+rnsim/cli/seats.py).
 """
 
 from __future__ import annotations
@@ -35,9 +38,16 @@ LAYERS: list[tuple[str, ...]] = [
     ("rnsim.cli",),
 ]
 
-#: core modules that must not name Red Notice (module prefixes)
-CORE = ["rnsim.game", "rnsim.play", "rnsim.seeding", "rnsim.config", "rnsim.strategy", "rnsim.results",
-        "rnsim.provenance", "rnsim.tournament", "rnsim.drift", "rnsim.analysis", "rnsim.report"]
+#: modules outside rnsim/games/ that may name a game, and why
+GAME_WORDS_ALLOWED = {
+    # the package face: `rnsim.play_game`, `GameResult`, `RuleSet` of the built-in game
+    "rnsim",
+    # the list of compiled modules of each game, which setup.py reads by path
+    # before anything can be imported (standard library only)
+    "rnsim.compiled",
+    # `rnsim init`'s example files: text that configures the games by name
+    "rnsim.examples",
+}
 
 RED_NOTICE_WORDS = re.compile(
     r"angela|jessah|forger|identit|upgrade|red_notice|rednotice|radar|barrier|journalist|wiretap|interpol",
@@ -107,12 +117,16 @@ def test_no_upward_import(module: str) -> None:
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
+    """The prose of a module: its docstrings, and the strings of ``help=``
+    arguments (the command line's help texts)."""
     ids = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 ids.add(id(body[0].value))
+        elif isinstance(node, ast.keyword) and node.arg == "help":
+            ids |= {id(n) for n in ast.walk(node.value) if isinstance(n, ast.Constant)}
     return ids
 
 
@@ -145,11 +159,21 @@ def game_words(path: Path) -> list[str]:
     return found
 
 
-def _core_modules(prefixes: list[str]) -> list[str]:
-    return [m for m in MODULES if any(m == p or m.startswith(p + ".") for p in prefixes)]
+def _core_modules() -> list[str]:
+    """Every module outside rnsim/games/ (a game's own package names it) but
+    those allowed to name a game."""
+    return [m for m in MODULES if m != "rnsim.games" and not m.startswith("rnsim.games.")
+            and m not in GAME_WORDS_ALLOWED]
 
 
-@pytest.mark.parametrize("module", _core_modules(CORE))
+def test_the_core_is_every_module_outside_the_games() -> None:
+    core = _core_modules()
+    assert {"rnsim.cli.exploit", "rnsim.cli.ladder", "rnsim.cli.play", "rnsim.levers.balance",
+            "rnsim.drift.gate", "rnsim.analysis.sequential"} <= set(core)
+    assert not any(m.startswith("rnsim.games") for m in core)
+
+
+@pytest.mark.parametrize("module", _core_modules())
 def test_core_names_no_game(module: str) -> None:
     found = game_words(MODULES[module])
     assert not found, f"{module} names Red Notice: " + "; ".join(found)
@@ -158,8 +182,9 @@ def test_core_names_no_game(module: str) -> None:
 def test_the_checks_can_fail(tmp_path: Path) -> None:
     """The checks above catch what they are meant to catch."""
     p = tmp_path / "m.py"
-    p.write_text('"""Docstrings may say angela."""\nimport rnsim.cli\n\ndef f(jessah):\n    return "forger"\n')
-    assert [w.split(":")[1].strip() for w in game_words(p)] == ["'jessah'", "'forger'"]
+    p.write_text('"""Docstrings may say angela."""\nimport rnsim.cli\n\ndef f(jessah):\n    return "forger"\n'
+                 'o = option("--x", help="Help texts may say " + "angela", default="jessah")\n')
+    assert [w.split(":")[1].strip() for w in game_words(p)] == ["'jessah'", "'forger'", "'jessah'"]
     assert imports_of(p) == [(2, "rnsim.cli")]
     assert layer_of("rnsim.cli.run") > layer_of("rnsim.tournament.worker")  # type: ignore[operator]
     assert layer_of("rnsim.games.red_notice.report") == 5
@@ -221,25 +246,13 @@ def import_cycles(graph: dict[str, set[str]]) -> list[tuple[str, ...]]:
     return sorted(found)
 
 
-#: import loops still standing, each through a type-only or function-level
-#: import, with why; the test fails on any other loop, and on one of these
-#: once it is gone (then strike it here)
-KNOWN_CYCLES = {
-    # effects act on the GameState they are handed (a type-only import); the
-    # state calls the effect registered under a card's name
-    ("rnsim.games.red_notice.engine.effects", "rnsim.games.red_notice.engine.state"),
-    # View.worlds.sample hands the view to the sampler (a function-level import),
-    # which builds a world's state and view from the view alone
-    ("rnsim.games.red_notice.engine.determinize", "rnsim.games.red_notice.engine.view"),
-    # the exploit command keeps its chunk log in exploit_log (a function-level
-    # import), which names the command's Variant type (a type-only import)
-    ("rnsim.cli.exploit", "rnsim.cli.exploit_log"),
-}
-
-
-def test_no_import_cycles_but_the_known() -> None:
+def test_no_import_cycles() -> None:
+    """No module imports, even lazily or for a type only, one that imports it
+    back: each dependency runs one way (e.g. Red Notice's effects know the
+    state and register under a card's name, engine/registry.py; the state
+    looks them up there)."""
     graph = {m: _module_imports(p) - {m} for m, p in MODULES.items()}
-    assert set(import_cycles(graph)) == KNOWN_CYCLES
+    assert import_cycles(graph) == []
 
 
 def test_the_cycle_finder_finds_a_loop() -> None:

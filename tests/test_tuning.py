@@ -129,7 +129,7 @@ def test_tune_keeps_its_coverage_and_needs_fewer_games_than_a_paired_sweep() -> 
     tolerance set to the median width a 9-value paired sweep of 400 games per
     value reaches: tune's set covers the interpolated crossing (pooled over
     the 500 searches, a band of +-3.5 standard errors; 1,000 per shape in
-    scripts/bench_tune.py), and where the curve is steep at the crossing its
+    benchmarks/crossing.py), and where the curve is steep at the crossing its
     median games are below the sweep's 3,600. (Where it is shallow over
     several values, a kink's flat side, the set spans those values and tune
     plays them all: no saving, see docs/levers.md.)"""

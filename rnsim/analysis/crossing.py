@@ -52,7 +52,7 @@ dips, flat). When no two values bracket the target there is no crossing: the
 closest value and its rate are what there is to report.
 
 Coverage on synthetic curves of several shapes (logistic, steps, kinks,
-plateaus) is checked in tests/test_crossing.py and scripts/bench_tune.py.
+plateaus) is checked in tests/test_crossing.py and benchmarks/crossing.py.
 """
 
 from __future__ import annotations

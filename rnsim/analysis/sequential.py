@@ -1,7 +1,8 @@
-"""The balance-drift gate: a sequential test of "did the forger's win rate move?".
+"""The balance-drift gate: a sequential test of "did the watched seat's win rate move?".
 
-The question per cell (variant x identity pair x strategy pair) is whether
-Angela's win rate now, ``p``, differs from the baseline's, ``p0``. Write
+The question per cell (variant x setup x strategy pair) is whether the
+watched seat's win rate (Red Notice: Angela's) now, ``p``, differs from the
+baseline's, ``p0``. Write
 ``theta = p - p0`` and ``delta`` for the designer's tolerance.
 
 Hypotheses and errors (per cell)
@@ -41,7 +42,7 @@ benchmark.)
 The baseline is an estimate too
 -------------------------------
 ``p0`` comes from ``n0`` baseline games, not from an oracle. With ``S_n`` the
-forger's wins in ``n`` current games (independent of the baseline's games: the
+watched seat's wins in ``n`` current games (independent of the baseline's games: the
 check plays fresh game indices), the estimate ``D_n = S_n / n - x0 / n0`` has
 variance ``V_n = p(1-p)/n + p0(1-p0)/n0``, and the baseline's error is one
 offset shared by every ``D_n``. In "information time" ``I_n = 1 / V_n`` the
@@ -161,7 +162,7 @@ class GateDesign:
 def drift_statistics(x0, n0, x, n):  # type: ignore[no-untyped-def]
     """Difference, its variance, the information and the score W (arrays or floats).
 
-    ``x0`` of ``n0`` baseline games and ``x`` of ``n`` current games were won by the forger.
+    ``x0`` of ``n0`` baseline games and ``x`` of ``n`` current games were won by the watched seat.
     """
     x0 = np.asarray(x0, dtype=float)
     n0 = np.asarray(n0, dtype=float)
@@ -242,7 +243,7 @@ class SequentialGate:
         self.state = np.zeros(design.cells, dtype=np.int8)
 
     def update(self, counts: Sequence[tuple[int, int]]) -> None:
-        """Give the cumulative (forger wins, games) of the current run, per cell.
+        """Give the cumulative (watched seat's wins, games) of the current run, per cell.
         Decided cells keep their verdict and numbers whatever comes after."""
         x = np.array([w for w, _ in counts], dtype=np.int64)
         n = np.array([g for _, g in counts], dtype=np.int64)
@@ -365,11 +366,11 @@ def batch_sizes(batch: int, remaining, open_cells):  # type: ignore[no-untyped-d
 # ------------------------------------------------------------------ exact replay
 #
 # When the check runs under the baseline's own master seed it can first replay
-# the baseline's first games: game i gets the same chance stream, so the forger's
+# the baseline's first games: game i gets the same chance stream, so the watched seat's
 # outcome under the current code and under the baseline's code form a pair. A move
 # of the win rate by theta needs the two outcomes to differ in a share of at least
 # |theta| of the games (theta = P(win now, lost then) - P(lost now, won then)), so if
-# the first k replayed games all end the same way for the forger, a move of 2 delta
+# the first k replayed games all end the same way for the watched seat, a move of 2 delta
 # had probability at most (1 - 2 delta)^k of hiding: an exact bound, no
 # approximation. The usual case in CI, a change that does not touch the balance,
 # is then decided in k games per cell instead of hundreds; a cell where one replayed

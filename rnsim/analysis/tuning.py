@@ -43,7 +43,7 @@ A value's games are a prefix ``0..n-1`` of the game indices; growing it plays
 ``n..n'-1``. Every game of every value is used by the final confidence set
 only through the values next to the crossing; the rest is the price of
 finding them. Coverage under sequential stopping is measured by
-scripts/bench_tune.py (and at a smaller size by tests/test_tuning.py).
+benchmarks/crossing.py (and at a smaller size by tests/test_tuning.py).
 
 :class:`SyntheticCurve` is a known curve with paired binary outcomes, of
 several shapes, for the tests and the benchmark.

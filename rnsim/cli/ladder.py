@@ -1,19 +1,21 @@
-"""`rnsim ladder`: the strength ladder of the built-in strategies.
+"""`rnsim ladder`: the strength ladder of the built-in strategies, for a game
+of two seats of different roles (:class:`rnsim.cli.seats.Duel`; Red Notice:
+the forger Angela, the agent Jessah).
 
-Every forger level plays every agent level on the same game indices under one
-master seed (so every cell sees the same deals: the cells are comparable), and
-the win-rate matrices are printed with 95% Wilson intervals. The ladder holds
-when, in every column, the forger's win rate rises with the forger's level and,
-in every row, the agent's win rate rises with the agent's level, each step with
-intervals that do not overlap.
+Every level of the first seat plays every level of the second on the same game
+indices under one master seed (so every cell sees the same deals: the cells
+are comparable), and the win-rate matrices are printed with 95% Wilson
+intervals. The ladder holds when, in every column, the first seat's win rate
+rises with its level and, in every row, the second seat's win rate rises with
+its level, each step with intervals that do not overlap.
 
 A level is a strategy reference with optional params after ``@``
 (``search@iterations=2``, ``expert@risk=0.8+greed=0.2``), so one strategy can
-stand at several strengths. The seats may have their own levels
-(``--angela-levels``, ``--jessah-levels``): a forger-only plugin is then a row
-and not a column, and is only ordered against the other forgers. Where both
+stand at several strengths. The seats may have their own levels (the game's
+per-seat options, ``--<seat>-levels``): a plugin for one seat is then a row
+(or a column) only, ordered against that seat's other levels. Where both
 seats have the same levels, the diagonal (equal levels) is the skill curve:
-Angela's win rate as both players get stronger, the balance verdict a
+the first seat's win rate as both players get stronger, the balance verdict a
 designer reads at each strength.
 """
 
@@ -23,7 +25,7 @@ import json
 import os
 import time
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ import click
 import polars as pl
 
 from rnsim.analysis.stats import wilson
+from rnsim.cli.seats import DEFAULT, Duel, SeatOptions, as_duel, default_game, duel_for, given_seats, seat_title
 from rnsim.errors import ConfigError
 
 DEFAULT_LEVELS = ("random", "rule", "expert")
@@ -59,20 +62,40 @@ def parse_level(level: str) -> tuple[str, dict[str, Any]]:
 
 @dataclass
 class Cell:
-    forger: str
-    agent: str
+    """One cell: the first seat's level (a row) against the second's (a column)."""
+
+    first: str
+    second: str
     games: int = 0
-    angela: int = 0
-    jessah: int = 0
+    wins: dict[str, int] = field(default_factory=dict)  # by seat
     timeout: int = 0
     error: int = 0
     rounds: int = 0
     seconds: float = 0.0
 
+    def count(self, who: str) -> int:
+        """A seat's wins, or the timeouts or errors."""
+        return getattr(self, who) if who in ("timeout", "error") else self.wins.get(who, 0)
+
     def rate(self, who: str) -> tuple[float, float, float]:
-        k = getattr(self, who)
+        k = self.count(who)
         lo, hi = wilson(k, self.games)
         return k / self.games, lo, hi
+
+    def record(self, duel: Duel) -> dict[str, Any]:
+        """The cell as `--json` writes it: the levels by role, the wins by seat."""
+        return {duel.roles[0]: self.first, duel.roles[1]: self.second, "games": self.games,
+                **{seat: self.wins.get(seat, 0) for seat in duel.seats},
+                "timeout": self.timeout, "error": self.error, "rounds": self.rounds, "seconds": self.seconds}
+
+
+def _duel(duel: Duel | None) -> Duel:
+    """The duel given, or the default game's."""
+    if duel is not None:
+        return duel
+    got = as_duel(default_game())
+    assert got is not None, "the default game is not a game of two seats of different roles"
+    return got
 
 
 def run_ladder(
@@ -84,14 +107,16 @@ def run_ladder(
     params: dict[str, dict[str, Any]] | None = None,
     progress: bool = False,
     backend: str | None = None,
-    jessah_levels: tuple[str, ...] | None = None,
+    second_levels: tuple[str, ...] | None = None,
+    duel: Duel | None = None,
 ) -> dict[tuple[str, str], Cell]:
-    """Play the ladder; returns the cells keyed by (forger level, agent level).
+    """Play the ladder; returns the cells keyed by (first seat's level, second seat's level).
 
-    ``levels`` are the forger's levels, and the agent's too unless
-    ``jessah_levels`` gives hers. The ladder is a tournament (a round robin of
-    the forger levels against the agent levels, setups drawn as in the
-    rulebook) played through the tournament backends: the same game indices
+    ``levels`` are the first seat's levels, and the second's too unless
+    ``second_levels`` gives them. The ladder is a tournament (a round robin of
+    the first seat's levels against the second's, setups drawn as the game
+    deals them for its balance measures, ``lever_setups``) of ``duel`` (default:
+    the default game's) played through the tournament backends: the same game indices
     ``0..games-1`` in every cell, so the results do not depend on ``workers``,
     ``chunk`` or the backend.
     """
@@ -101,7 +126,8 @@ def run_ladder(
     params = params or {}
     if games < 1:
         raise ConfigError(f"ladder: games must be at least 1, got {games}")
-    agents = levels if jessah_levels is None else jessah_levels
+    d = _duel(duel)
+    agents = levels if second_levels is None else second_levels
 
     def specs(lvs: tuple[str, ...]) -> list[dict[str, Any]]:
         out = []
@@ -110,8 +136,10 @@ def run_ladder(
             out.append({"ref": ref, "params": {**p, **params.get(lv, {})}, "label": lv})
         return out
 
-    raw = {"run": {"games": games, "seed": seed, "identities": "random", "chunk_size": chunk},
-           "strategies": {"angela": specs(levels), "jessah": specs(agents)}}
+    run: dict[str, Any] = {"game": d.game.name, "games": games, "seed": seed, "chunk_size": chunk}
+    if getattr(d.game, "lever_setups", None) is not None:
+        run[d.game.setup_key] = d.game.lever_setups
+    raw = {"run": run, "strategies": {d.seats[0]: specs(levels), d.seats[1]: specs(agents)}}
     cfg = config_from_mapping(raw, src="ladder", workers=max(1, workers),
                               backend=backend or ("process" if workers > 1 else "serial"))
     cells = {(f, a): Cell(f, a) for f in levels for a in agents}
@@ -129,16 +157,17 @@ def run_ladder(
             rows = play_ranges(cfg, [(cid, start, stop) for cid in by_id], pool=pool)
             counts = rows.group_by("cell").agg(
                 pl.len().alias("games"),
-                (pl.col("winner") == "angela").sum().alias("angela"),
-                (pl.col("winner") == "jessah").sum().alias("jessah"),
+                *((pl.col("winner") == seat).sum().alias(seat) for seat in d.seats),
                 (pl.col("winner").is_null() & (pl.col("end_reason") != "error")).sum().alias("timeout"),
                 (pl.col("end_reason") == "error").sum().alias("error"),
                 pl.col("rounds").cast(pl.Int64).sum().alias("rounds"),
             )
             for r in counts.iter_rows(named=True):
                 c = by_id[r["cell"]]
-                for k in ("games", "angela", "jessah", "timeout", "error"):
+                for k in ("games", "timeout", "error"):
                     setattr(c, k, getattr(c, k) + int(r[k]))
+                for seat in d.seats:
+                    c.wins[seat] = c.wins.get(seat, 0) + int(r[seat])
                 c.rounds += int(r["rounds"] or 0)
             bar.update(rows.height)
     bar.close()
@@ -153,36 +182,39 @@ def run_ladder(
 
 
 def ladder_holds(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
-                 jessah_levels: tuple[str, ...] | None = None) -> list[str]:
+                 second_levels: tuple[str, ...] | None = None, duel: Duel | None = None) -> list[str]:
     """The failures of the ladder's ordering (empty when it holds)."""
-    agents = levels if jessah_levels is None else jessah_levels
+    d = _duel(duel)
+    (one, two), (r1, r2) = d.seats, d.roles
+    agents = levels if second_levels is None else second_levels
     bad = []
-    for a in agents:  # forger's win rate rises down every column
+    for a in agents:  # the first seat's win rate rises down every column
         for lo_lv, hi_lv in zip(levels, levels[1:], strict=False):
-            _, _, hi_of_low = cells[(lo_lv, a)].rate("angela")
-            _, lo_of_high, _ = cells[(hi_lv, a)].rate("angela")
+            _, _, hi_of_low = cells[(lo_lv, a)].rate(one)
+            _, lo_of_high, _ = cells[(hi_lv, a)].rate(one)
             if not lo_of_high > hi_of_low:
-                bad.append(f"forger {hi_lv} does not beat forger {lo_lv} against agent {a}")
-    for f in levels:  # agent's win rate rises along every row
+                bad.append(f"{r1} {hi_lv} does not beat {r1} {lo_lv} against {r2} {a}")
+    for f in levels:  # the second seat's win rate rises along every row
         for lo_lv, hi_lv in zip(agents, agents[1:], strict=False):
-            _, _, hi_of_low = cells[(f, lo_lv)].rate("jessah")
-            _, lo_of_high, _ = cells[(f, hi_lv)].rate("jessah")
+            _, _, hi_of_low = cells[(f, lo_lv)].rate(two)
+            _, lo_of_high, _ = cells[(f, hi_lv)].rate(two)
             if not lo_of_high > hi_of_low:
-                bad.append(f"agent {hi_lv} does not beat agent {lo_lv} against forger {f}")
+                bad.append(f"{r2} {hi_lv} does not beat {r2} {lo_lv} against {r1} {f}")
     return bad
 
 
 def skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
-                jessah_levels: tuple[str, ...] | None = None) -> list[str]:
-    """Angela's win rate at equal levels, weakest first, and whether the
+                second_levels: tuple[str, ...] | None = None, duel: Duel | None = None) -> list[str]:
+    """The first seat's win rate at equal levels, weakest first, and whether the
     verdict is stable at the top (the two strongest levels' intervals overlap).
     Empty when the seats have no level in common."""
-    agents = levels if jessah_levels is None else jessah_levels
+    d = _duel(duel)
+    agents = levels if second_levels is None else second_levels
     equal = [lv for lv in levels if lv in agents]
     if not equal:
         return []
-    rates = [(lv, *cells[(lv, lv)].rate("angela")) for lv in equal]
-    out = ["Skill curve (equal levels), Angela's win rate: " + "; ".join(
+    rates = [(lv, *cells[(lv, lv)].rate(d.seats[0])) for lv in equal]
+    out = [f"Skill curve (equal levels), {d.titles[0]}'s win rate: " + "; ".join(
         f"{lv} {100 * p:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]" for lv, p, lo, hi in rates)]
     if len(rates) >= 2:
         (a, _, alo, ahi), (b, _, blo, bhi) = rates[-2], rates[-1]
@@ -195,19 +227,21 @@ def skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
 
 
 def plot_skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...], path: Path,
-                     jessah_levels: tuple[str, ...] | None = None) -> None:
-    """Angela's win rate at equal levels with 95% intervals, and each forger
-    level against the other agent levels as lighter points (the cross cells)."""
+                     second_levels: tuple[str, ...] | None = None, duel: Duel | None = None) -> None:
+    """The first seat's win rate at equal levels with 95% intervals, and each of
+    its levels against the second seat's other levels as lighter points (the
+    cross cells)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    agents = levels if jessah_levels is None else jessah_levels
+    d = _duel(duel)
+    agents = levels if second_levels is None else second_levels
     fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(levels)), 4.0))
     for x, f in enumerate(levels):
         for a in agents:
-            p, lo, hi = cells[(f, a)].rate("angela")
+            p, lo, hi = cells[(f, a)].rate(d.seats[0])
             same = a == f
             ax.errorbar([x + (0 if same else 0.12)], [100 * p], yerr=[[100 * (p - lo)], [100 * (hi - p)]],
                         fmt="o" if same else ".", color="C0" if same else "0.6", capsize=3,
@@ -215,8 +249,8 @@ def plot_skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...]
             if not same:
                 ax.annotate(a, (x + 0.14, 100 * p), fontsize=7, color="0.4")
     ax.set_xticks(range(len(levels)), levels)
-    ax.set_xlabel("forger level (grey: against the other agent levels)")
-    ax.set_ylabel("Angela wins (%), 95% Wilson interval")
+    ax.set_xlabel(f"{d.roles[0]} level (grey: against the other {d.roles[1]} levels)")
+    ax.set_ylabel(f"{d.titles[0]} wins (%), 95% Wilson interval")
     ax.set_title("Skill curve: the balance as players get stronger")
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -225,13 +259,14 @@ def plot_skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...]
 
 
 def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
-                  jessah_levels: tuple[str, ...] | None = None) -> str:
-    agents = levels if jessah_levels is None else jessah_levels
+                  second_levels: tuple[str, ...] | None = None, duel: Duel | None = None) -> str:
+    d = _duel(duel)
+    agents = levels if second_levels is None else second_levels
     w = max(10, *(len(x) for x in (*levels, *agents))) + 2
     col = 24
 
     def table(title: str, who: str) -> list[str]:
-        lines = [title, "forger \\ agent".ljust(w + 6) + "".join(a.ljust(col) for a in agents)]
+        lines = [title, f"{d.roles[0]} \\ {d.roles[1]}".ljust(w + 6) + "".join(a.ljust(col) for a in agents)]
         for f in levels:
             row = f.ljust(w + 6)
             for a in agents:
@@ -241,9 +276,10 @@ def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
         return lines
 
     out = []
-    out += table("Forger (Angela) win rate, 95% Wilson interval:", "angela")
-    out.append("")
-    out += table("Agent (Jessah) win rate, 95% Wilson interval:", "jessah")
+    for k, (seat, role) in enumerate(zip(d.seats, d.roles, strict=True)):
+        if k:
+            out.append("")
+        out += table(f"{seat_title(role)} ({seat_title(seat)}) win rate, 95% Wilson interval:", seat)
     out.append("")
     out += table("Timeouts (no winner):", "timeout")
     errors = sum(c.error for c in cells.values())
@@ -252,46 +288,48 @@ def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
     out.append(f"games per cell: {', '.join(map(str, sorted(n)))}; errors: {errors}")
     out.append("mean rounds: " + ", ".join(
         f"{f}/{a} {c.rounds / max(1, c.games - c.error):.1f}" for (f, a), c in cells.items()))
-    curve = skill_curve(cells, levels, jessah_levels)
+    curve = skill_curve(cells, levels, second_levels, d)
     if curve:
         out.append("")
         out += curve
     return "\n".join(out)
 
 
-@click.command()
-@click.option("--game", "game_name", default="red_notice", show_default=True,
+def _level_options(game: Any, seat: str, i: int) -> list[click.Option]:
+    roles = getattr(game, "seat_roles", {})
+    tail = "; e.g. one-seat plugins." if i == 0 else "."
+    return [click.Option([f"--{seat}-levels"], default=None,
+                         help=f"The {roles.get(seat, seat)}'s levels (default --levels){tail}")]
+
+
+def _levels(text: str, flag: str) -> tuple[str, ...]:
+    out = tuple(x.strip() for x in text.split(",") if x.strip())
+    if len(out) < 1:
+        raise ConfigError(f"ladder: {flag} names no strategy, got {text!r}")
+    return out
+
+
+@click.command(cls=SeatOptions, per_seat=_level_options, after="levels")
+@click.option("--game", "game_name", default=DEFAULT, show_default=True,
               help="The game: the ladder plays Red Notice's seats (forger levels against agent levels).")
 @click.option("--games", type=int, default=5000, show_default=True, help="Games per cell (same indices in every cell).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed.")
 @click.option("--levels", default=",".join(DEFAULT_LEVELS), show_default=True,
               help="Comma-separated levels, weakest first, each played in both seats: a strategy reference "
                    "with optional params after @ (search@iterations=2, expert@risk=0.8+greed=0.2).")
-@click.option("--angela-levels", default=None, help="The forger's levels (default --levels); e.g. one-seat plugins.")
-@click.option("--jessah-levels", default=None, help="The agent's levels (default --levels).")
 @click.option("--workers", type=int, default=os.cpu_count() or 1, show_default=True, help="Worker processes.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the cell counts here as JSON.")
 @click.option("--plot", "plot_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also draw the skill curve (equal levels, with the cross cells) to this PNG/SVG/PDF.")
-def ladder(game_name: str, games: int, seed: int, levels: str, angela_levels: str | None, jessah_levels: str | None,
-           workers: int, json_out: Path | None, plot_out: Path | None) -> None:
+def ladder(game_name: str, games: int, seed: int, levels: str, workers: int, json_out: Path | None,
+           plot_out: Path | None, **seat_levels: str | None) -> None:
     """Play every forger level against every agent level and print the win-rate
     matrices with 95% Wilson intervals, and the skill curve (Red Notice)."""
-    from rnsim.cli.exploit import only_red_notice
-
-    only_red_notice(game_name, "ladder", "forger levels against agent levels")
-
-    def split(text: str, flag: str) -> tuple[str, ...]:
-        out = tuple(x.strip() for x in text.split(",") if x.strip())
-        if len(out) < 1:
-            raise ConfigError(f"ladder: {flag} names no strategy, got {text!r}")
-        return out
-
-    lv = split(angela_levels if angela_levels is not None else levels,
-               "--angela-levels" if angela_levels is not None else "--levels")
-    jv = split(jessah_levels if jessah_levels is not None else levels,
-               "--jessah-levels" if jessah_levels is not None else "--levels")
+    d = duel_for(game_name, "ladder", lambda x: f"{x.roles[0]} levels against {x.roles[1]} levels")
+    own = given_seats(d.game, seat_levels, "_levels")
+    lv, jv = (_levels(own[seat], f"--{seat}-levels") if seat in own else _levels(levels, "--levels")
+              for seat in d.seats)
     if len(lv) < 2 and len(jv) < 2:
         raise ConfigError(f"ladder: --levels needs at least two strategies, got {levels!r}")
     if plot_out is not None and plot_out.suffix.lower() not in (".png", ".svg", ".pdf"):
@@ -299,15 +337,15 @@ def ladder(game_name: str, games: int, seed: int, levels: str, angela_levels: st
     for x in (*lv, *jv):
         parse_level(x)  # a malformed level fails before any game
     t0 = time.perf_counter()
-    cells = run_ladder(lv, games=games, seed=seed, workers=workers, progress=True, jessah_levels=jv)
+    cells = run_ladder(lv, games=games, seed=seed, workers=workers, progress=True, second_levels=jv, duel=d)
     wall = time.perf_counter() - t0
-    click.echo(format_ladder(cells, lv, jv))
+    click.echo(format_ladder(cells, lv, jv, d))
     total = sum(c.games for c in cells.values())
     click.echo(f"{total} games in {wall:.0f} s with {workers} worker(s); master seed {seed}")
     if plot_out is not None:
-        plot_skill_curve(cells, lv, plot_out, jv)
+        plot_skill_curve(cells, lv, plot_out, jv, d)
         click.echo(f"skill curve written to {plot_out}")
-    bad = ladder_holds(cells, lv, jv)
+    bad = ladder_holds(cells, lv, jv, d)
     if bad:
         click.echo("ladder ordering FAILS:\n  " + "\n  ".join(bad))
     else:
@@ -315,5 +353,5 @@ def ladder(game_name: str, games: int, seed: int, levels: str, angela_levels: st
                    "(non-overlapping 95% intervals)")
     if json_out is not None:
         json_out.write_text(json.dumps(
-            {"seed": seed, "games": games, "levels": list(lv), "jessah_levels": list(jv),
-             "cells": [vars(c) for c in cells.values()]}, indent=1))
+            {"seed": seed, "games": games, "levels": list(lv), f"{d.seats[1]}_levels": list(jv),
+             "cells": [c.record(d) for c in cells.values()]}, indent=1))

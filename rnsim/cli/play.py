@@ -9,12 +9,22 @@ from typing import Any
 
 import click
 
+from rnsim.cli.seats import SeatOptions, alias_seats, default_game, game_label, given_seats, seat_title
 from rnsim.errors import PositionError, RnsimError, read_utf8
-from rnsim.games.red_notice.rules.ruleset import RuleSet
-from rnsim.play import play_game
 
 
-@click.command()
+def _default_game_options(game: Any, seat: str, i: int) -> list[click.Option]:
+    """The default game's own options: a strategy per aliased seat, then (after
+    the last seat) its setup named after its setup key (Red Notice: --identities)."""
+    out = [click.Option([f"--{seat}"], default=None,
+                        help=f"{game_label(game)}: {seat_title(seat)}'s strategy (name or module:Class; "
+                             "default: random).")]
+    if i == len(alias_seats(game)) - 1 and hasattr(game, "parse_setup"):
+        out.append(click.Option([f"--{game.setup_key}"], default=None, help=getattr(game, "setup_option_help", None)))
+    return out
+
+
+@click.command(cls=SeatOptions, per_seat=_default_game_options, after="game_index")
 @click.option("--game", "game_name", default=None,
               help="The game to play (a registered name, e.g. fbi; default: Red Notice).")
 @click.option("--seat", "seat_refs", multiple=True, metavar="SEAT=STRATEGY",
@@ -23,9 +33,6 @@ from rnsim.play import play_game
               help="Another game's setup (FBI: the player count, 3-5; default: the game's).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the game.")
 @click.option("--game-index", type=int, default=0, show_default=True, help="Game index under the seed.")
-@click.option("--angela", default=None, help="Red Notice: Angela's strategy (name or module:Class; default: random).")
-@click.option("--jessah", default=None, help="Red Notice: Jessah's strategy (name or module:Class; default: random).")
-@click.option("--identities", default=None, help='Angela\'s identities, e.g. "journalist,pilot" (default: random).')
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the omniscient event log here (JSON lines).")
 @click.option("--save-position", "save_to", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -38,38 +45,44 @@ from rnsim.play import play_game
 @click.option("--keep-chance", is_flag=True,
               help="With --from: keep the position's chance stream (every game sees the same future draws).")
 def play(game_name: str | None, seat_refs: tuple[str, ...], setup_value: str | None, seed: int, game_index: int,
-         angela: str | None, jessah: str | None, identities: str | None, log_file: Path | None, save_to: Path | None,
-         at_round: int | None, from_file: Path | None, games: int, keep_chance: bool) -> None:
+         log_file: Path | None, save_to: Path | None, at_round: int | None, from_file: Path | None, games: int,
+         keep_chance: bool, **game_options: str | None) -> None:
     """Play one game and print a summary; or play on from a saved position."""
-    if game_name not in (None, "red_notice") or seat_refs or setup_value is not None:
-        if from_file is not None or save_to is not None or at_round is not None or identities is not None:
-            raise click.UsageError("--from, --save-position, --at-round and --identities are Red Notice's; "
-                                   "with --game, --seat or --setup play one game")
-        given = {k: v for k, v in (("angela", angela), ("jessah", jessah)) if v is not None}
-        _play_any(game_name or "red_notice", seat_refs, setup_value, seed, game_index, log_file, given)
+    g = default_game()
+    given = given_seats(g, game_options)
+    setup_text = game_options.get(g.setup_key)
+    if game_name not in (None, g.name) or seat_refs or setup_value is not None:
+        if from_file is not None or save_to is not None or at_round is not None or setup_text is not None:
+            raise click.UsageError(f"--from, --save-position, --at-round and --{g.setup_key} are "
+                                   f"{game_label(g)}'s; with --game, --seat or --setup play one game")
+        _play_any(game_name or g.name, seat_refs, setup_value, seed, game_index, log_file, given)
         return
-    angela, jessah = angela or "random", jessah or "random"
-    _check_strategies("red_notice", {"--angela": angela, "--jessah": jessah})
+    refs = {seat: given.get(seat) or "random" for seat in alias_seats(g)}
+    _check_strategies(g.name, {f"--{seat}": ref for seat, ref in refs.items()})
     if from_file is not None:
-        _play_from(from_file, angela, jessah, games, seed, keep_chance)
+        _play_from(g, from_file, refs, games, seed, keep_chance)
         return
     if (save_to is None) != (at_round is None):
         raise click.UsageError("--save-position and --at-round go together")
-    idents = tuple(x.strip() for x in identities.split(",")) if identities else None
-    if idents is not None:
-        twice = sorted({i for i in idents if idents.count(i) > 1})
-        if twice:
-            raise RnsimError(f"--identities: {', '.join(twice)} given twice; Angela's identities are distinct")
+    setup = g.parse_setup(setup_text, f"--{g.setup_key}") if setup_text else None
     if log_file is not None:
         _check_writable("--log", log_file)
     if save_to is not None:
         _check_writable("--save-position", save_to)
     if save_to is not None:
         assert at_round is not None
-        _save_at_round(save_to, at_round, angela, jessah, idents, seed, game_index)
+        _save_at_round(g, save_to, at_round, refs, setup, seed, game_index)
         return
-    r = play_game(RuleSet(), angela=angela, jessah=jessah, identities=idents, seed=seed,
-                  game_index=game_index, log=log_file is not None)
+    _play_default(g, refs, setup, seed, game_index, log_file)
+
+
+def _play_default(g: Any, refs: dict[str, str], setup: Any, seed: int, game_index: int, log_file: Path | None) -> None:
+    """One game of the default game, its strategies given by its own options."""
+    from rnsim.play import run_game, seat_strategies
+
+    rules = g.rules()
+    strategies = seat_strategies(g, g.seats(rules, setup), refs)
+    r = run_game(g, rules, strategies, seed, game_index, setup=setup, log=log_file is not None)
     if log_file is not None:
         # Before any output: `rnsim play --log F | head -1` closes stdout early and must still get F.
         assert r.events is not None
@@ -78,10 +91,8 @@ def play(game_name: str | None, seat_refs: tuple[str, ...], setup_value: str | N
                 f.write(json.dumps(ev) + "\n")
     winner = r.winner or "nobody"
     click.echo(f"seed {seed} game {game_index}: {winner} wins ({r.end_reason}) after {r.rounds} rounds")
-    click.echo(f"  identities: {', '.join(r.identities)}; burnt: {', '.join(r.identities_burnt) or 'none'}")
-    click.echo(f"  Angela cashed ${r.angela_cashed:,}; Jessah cashed ${r.jessah_cashed:,}; captures: {r.captures}")
-    ups = ", ".join(f"{u} (round {n})" for u, n in r.upgrades_gained.items()) or "none"
-    click.echo(f"  upgrades gained by Jessah: {ups}")
+    for line in g.summary(r):
+        click.echo(f"  {line}")
     if log_file is not None:
         assert r.events is not None
         click.echo(f"  event log: {log_file} ({len(r.events)} events)")
@@ -96,7 +107,7 @@ def setup_arg(text: str) -> object:
 def seat_args(game: Any, items: tuple[str, ...], seats: tuple[str, ...],
               refs: dict[str, str] | None = None) -> dict[str, str]:
     """``--seat SEAT=STRATEGY`` options as {seat: strategy}, on top of ``refs``
-    (Red Notice's ``--angela`` / ``--jessah``, keyed by seat); a seat not among
+    (the default game's own options, e.g. ``--<seat>``, keyed by seat); a seat not among
     ``seats`` is refused, naming them."""
     out = dict(refs or {})
     foreign = [s for s in out if s not in seats]
@@ -135,10 +146,10 @@ def _check_strategies(game: Any, refs: dict[str, str]) -> None:
 
 
 def _play_any(name: str, seat_refs: tuple[str, ...], setup_value: str | None, seed: int, game_index: int,
-              log_file: Path | None, red_notice_seats: dict[str, str] | None = None) -> None:
+              log_file: Path | None, aliased: dict[str, str] | None = None) -> None:
     """One game of any registered game: strategies per seat, the game's own summary.
-    ``red_notice_seats``: --angela / --jessah as given, refused for another game
-    (its seats are named with --seat)."""
+    ``aliased``: the default game's per-seat options as given (``--<seat>``),
+    refused for another game (its seats are named with --seat)."""
     from rnsim.games import get_game
     from rnsim.play import run_game, seat_strategies
 
@@ -153,7 +164,7 @@ def _play_any(name: str, seat_refs: tuple[str, ...], setup_value: str | None, se
     # the seats of the game played: without --setup, those of the game's own default
     # (FBI: 4 players), so a seat that would not play is refused, not ignored
     refs = seat_args(g, seat_refs, g.seats(rules, setup if setup is not None else _default_setup(g, rules)),
-                     red_notice_seats)
+                     aliased)
     _check_strategies(g, {f"--seat {seat}": ref for seat, ref in refs.items()})
     if log_file is not None:
         _check_writable("--log", log_file)
@@ -267,33 +278,30 @@ def _narrate_any(events: list[tuple[int, dict[str, Any]]], log_file: Path) -> li
     raise max(failures, key=lambda e: e.narrated)
 
 
-def _save_at_round(path: Path, at_round: int, angela: str, jessah: str, idents: tuple[str, ...] | None,
+def _save_at_round(g: Any, path: Path, at_round: int, refs: dict[str, str], setup: Any,
                    seed: int, game_index: int) -> None:
     import random
 
-    from rnsim.games import get_game
     from rnsim.play import play_out, seat_strategies
     from rnsim.seeding import game_seeds
 
-    game = get_game("red_notice")
-    rules = RuleSet()
-    strats = seat_strategies(game, game.seats(rules, idents), {"angela": angela, "jessah": jessah})
+    rules = g.rules()
+    strats = seat_strategies(g, g.seats(rules, setup), refs)
     seeds = game_seeds(seed, game_index, len(strats))
     chance = random.Random(seeds.chance)
     for i, (s, x) in enumerate(zip(strats, seeds.seats, strict=True)):
         s.new_game(i, random.Random(x))
-    state = game.new_state(rules, chance, setup=idents, seed=seeds.chance)
+    state = g.new_state(rules, chance, setup=setup, seed=seeds.chance)
     # the one game loop (and its error reporting), stopped at the round's first decision
-    play_out(game, state, strats, stop=lambda st: st.round >= at_round)
+    play_out(g, state, strats, stop=lambda st: st.round >= at_round)
     if state.over:
         raise click.UsageError(f"the game ended in round {state.round}, before round {at_round}")
-    path.write_text(json.dumps(game.save_position(state), indent=1) + "\n")
+    path.write_text(json.dumps(g.save_position(state), indent=1) + "\n")
     click.echo(f"position at round {state.round} ({state.decision().kind} decision) saved to {path}")
 
 
-def _play_from(path: Path, angela: str, jessah: str, games: int, seed: int, keep_chance: bool) -> None:
+def _play_from(g: Any, path: Path, refs: dict[str, str], games: int, seed: int, keep_chance: bool) -> None:
     from rnsim.analysis.stats import wilson
-    from rnsim.games.red_notice.engine.position import load_position
     from rnsim.play import play_from
 
     try:
@@ -302,12 +310,13 @@ def _play_from(path: Path, angela: str, jessah: str, games: int, seed: int, keep
         raise PositionError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(position, dict):
         raise PositionError(f"{path}: not a saved position (expected a JSON object, as --save-position writes)")
-    load_position(position, source=str(path))  # a bad position is named by its file, before any game
-    results = play_from(position, angela=angela, jessah=jessah, games=games, seed=seed, keep_chance=keep_chance)
+    g.load_position(position, source=str(path))  # a bad position is named by its file, before any game
+    results = play_from(position, game=g, games=games, seed=seed, keep_chance=keep_chance, **refs)
     n = len(results)
     click.echo(f"{n} game(s) from {path} (round {position.get('round')}), "
-               f"{'same' if keep_chance else 're-drawn'} chance, {angela} vs {jessah}:")
-    for who, label in (("angela", "Angela wins"), ("jessah", "Jessah wins"), (None, "timeouts")):
+               f"{'same' if keep_chance else 're-drawn'} chance, {' vs '.join(refs.values())}:")
+    rows: list[tuple[str | None, str]] = [(seat, f"{seat_title(seat)} wins") for seat in refs]
+    for who, label in (*rows, (None, "timeouts")):
         k = sum(1 for r in results if r.winner == who)
         lo, hi = wilson(k, n)
         click.echo(f"  {label:12s} {k:6d}  {k / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]")

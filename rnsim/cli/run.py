@@ -7,8 +7,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import click
+
+from rnsim.cli.seats import SeatOptions, game_label, given_seats, seat_title
+
+
+def _strategy_aliases(game: Any, seat: str, _i: int) -> list[click.Option]:
+    return [click.Option([f"--{seat}"], default=None,
+                         help=f"{game_label(game)}: {seat_title(seat)}'s strategy (same as --seat {seat}=...).")]
 
 
 @click.command()
@@ -77,22 +85,20 @@ def _cpu() -> float:
     return time.process_time() + c.ru_utime + c.ru_stime
 
 
-@click.command()
+@click.command(cls=SeatOptions, per_seat=_strategy_aliases, after="setup_value")
 @click.option("--games", type=int, default=3000, show_default=True, help="Games per measurement.")
 @click.option("--game", "game_name", default=None, help="The game (a registered name; default: Red Notice).")
 @click.option("--seat", "seat_refs", multiple=True, metavar="SEAT=STRATEGY",
               help="A seat's strategy, e.g. --seat ann=expert (default: random at every seat).")
 @click.option("--setup", "setup_value", default=None,
               help="The game's setup to play (e.g. FBI's player count; default: Red Notice's random identities).")
-@click.option("--angela", default=None, help="Red Notice: Angela's strategy (same as --seat angela=...).")
-@click.option("--jessah", default=None, help="Red Notice: Jessah's strategy (same as --seat jessah=...).")
 @click.option("--workers", "worker_counts", default="1,2", show_default=True,
               help="Comma-separated worker counts to measure with the process backend.")
 @click.option("--repeat", type=int, default=3, show_default=True,
               help="Rounds of measurements (interleaved, so load changes hit all alike); medians are shown.")
 @click.option("--chunk-size", type=int, default=250, show_default=True)
 def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_value: str | None,
-          angela: str | None, jessah: str | None, worker_counts: str, repeat: int, chunk_size: int) -> None:
+          worker_counts: str, repeat: int, chunk_size: int, **seat_options: str | None) -> None:
     """Games/s of the engine in a plain loop, of the runner (serial backend: its
     overhead), and of the process backend for each worker count (scaling).
 
@@ -104,6 +110,7 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     import statistics
 
     from rnsim.cli.play import seat_args, setup_arg
+    from rnsim.cli.seats import default_game
     from rnsim.compiled import chosen
     from rnsim.config import config_from_mapping
     from rnsim.games import DEFAULT_GAME, get_game
@@ -113,13 +120,12 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
 
     counts = [int(x) for x in worker_counts.split(",") if x.strip()]
     g = get_game(game_name or DEFAULT_GAME)
-    refs = seat_args(g, seat_refs, g.seats(None),
-                     {k: v for k, v in (("angela", angela), ("jessah", jessah)) if v is not None})
+    refs = seat_args(g, seat_refs, g.seats(None), given_seats(default_game(), seat_options))
     run: dict[str, object] = {"game": g.name, "games": games, "seed": 0, "chunk_size": chunk_size}
     if setup_value is not None:
         run[g.setup_key] = setup_arg(setup_value)
-    elif g.name == DEFAULT_GAME:
-        run[g.setup_key] = "random"
+    elif getattr(g, "lever_setups", None) is not None:
+        run[g.setup_key] = g.lever_setups  # setups drawn game by game, as the rulebook deals them
     raw = {"run": run, "strategies": {seat: refs.get(seat, "random") for seat in g.seats(None)}}
     cfg0 = config_from_mapping(raw, src="bench")
     cell = cfg0.cells()[0]

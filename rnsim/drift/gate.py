@@ -2,14 +2,15 @@
 orchestration that plays games through the tournament backends and hands the
 counts to :mod:`rnsim.analysis.sequential`.
 
-A baseline is a small JSON file: per cell the forger's and the agent's wins,
+A baseline is a small JSON file: per cell each seat's wins (and the watched
+seat's, when the game names it game by game),
 timeouts, errors and games, plus the config it came from, the rules hash of
 every variant, the rnsim version, the master seed and the gate's design
 (tolerance, error rates, batch, budget), so `rnsim check --baseline FILE`
 needs nothing else.
 
 Under the baseline's master seed the check first replays the baseline's first
-games of each cell (the baseline stores their forger outcomes): a cell whose
+games of each cell (the baseline stores the watched seat's outcomes): a cell whose
 replayed outcomes all match is settled as no drift with an exact bound
 (:func:`rnsim.analysis.sequential.replay_games_needed`). The other cells get the
 SPRT on *fresh* games: game indices ``n0, n0+1, ...`` of the baseline's master
@@ -152,7 +153,7 @@ def save_baseline(
             "delta": delta, "alpha": alpha, "beta": beta,
             "batch": default_batch(design, fixed_total / len(cells)),
             "budget": budget,
-            # the forger's outcomes of each cell's first games ("replay" below), for
+            # the watched seat's outcomes of each cell's first games ("replay" below), for
             # the exact replay a check under this seed starts with
             "replay_games": replay_k,
             "replay_miss": replay_miss,

@@ -83,6 +83,13 @@ class RedNotice:
     balance_seat: ClassVar[int] = ANGELA
     #: how a seat's role reads in prose (reports, the gate's messages)
     seat_roles: ClassVar[dict[str, str]] = {"angela": "forger", "jessah": "agent"}
+    #: the seats with a command-line option of their own (`rnsim play --angela
+    #: expert`, aliases of `--seat angela=expert`; `exploit`'s pair, `ladder`'s levels)
+    seat_aliases: ClassVar[tuple[str, ...]] = ("angela", "jessah")
+    #: `rnsim play --identities` (the option named after setup_key): its help
+    setup_option_help: ClassVar[str] = 'Angela\'s identities, e.g. "journalist,pilot" (default: random).'
+    #: the probes `rnsim exploit` plays (specialists that punish one habit)
+    probes: ClassVar[str] = "rnsim_strategies.red_notice.probes:PROBES"
     #: `rnsim sweep`, `tune` and `levers` deal the identities as the rulebook
     #: does (R20): every game index is then one independent game, and a change
     #: of identities_per_game still pairs game i with game i
@@ -217,6 +224,14 @@ class RedNotice:
                 raise ConfigError(f"{k_n}: pair {list(canon)} is listed twice")
             out.append(("+".join(canon), canon))
         return out
+
+    def parse_setup(self, text: str, option: str) -> tuple[str, ...]:
+        """`rnsim play --identities journalist,pilot`: Angela's identities, as given."""
+        idents = tuple(x.strip() for x in text.split(","))
+        twice = sorted({i for i in idents if idents.count(i) > 1})
+        if twice:
+            raise ConfigError(f"{option}: {', '.join(twice)} given twice; Angela's identities are distinct")
+        return idents
 
     def check_setup_value(self, value: Any, source: str = "run") -> None:
         """The shape of a ``[run] identities`` value, before any rules are known."""

@@ -94,35 +94,17 @@ class Dodger(Expert):
 
     def _plan_whole(self, view: View, b: Board, decision: Decision, left: int) -> Path | None:
         here = view.angela_city
-        opts = decision.options
-        first_ok = {o[1] for o in opts if isinstance(o, tuple) and o[0] == "move"}
+        first_ok = {o[1] for o in decision.options if isinstance(o, tuple) and o[0] == "move"}
         barriers = view.barriers
         if any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here]):
             return None  # the Journalist: her announcement tells nothing; the expert plan is fine
-        escape = bool(decision.info.get("escape"))
-        radars = view.radars
-        precise = "precise_radars" in view.permanents
-        cont = b.cont
-        # Every (end city, announcement) reachable, with one path to it.
-        ends: dict[tuple[int, Trig], Path] = {(here, ()): ()}
-        layer: list[tuple[int, Trig, Path]] = [(here, (), ())]
-        for _ in range(left):
-            nxt: list[tuple[int, Trig, Path]] = []
-            for c, trig, path in layer:
-                steps = [(nx, r) for nx, r in b.nbr_routes[c] if not barriers[r]] + [(c, -1)]
-                for nx, _r in steps:
-                    k = cont[nx]
-                    rk = radars[k]
-                    t2 = trig
-                    if rk == 2 or (rk == 1 and all(k != t[0] for t in trig)):
-                        t2 = (*trig, (k, nx if precise else -1))
-                    key = (nx, t2)
-                    if key not in ends:
-                        p2 = (*path, ("move", nx) if nx != c else "stay")
-                        ends[key] = p2
-                        nxt.append((nx, t2, p2))
-            layer = nxt
-        masks = b.open_masks(barriers)
+        ends = _reachable_ends(view, b, left)
+        return self._best_end(view, b, ends, left, bool(decision.info.get("escape")))
+
+    def _best_end(self, view: View, b: Board, ends: dict[tuple[int, Trig], Path], left: int,
+                  escape: bool) -> Path | None:
+        """The path to the end (city, announcement) the dodger scores best."""
+        masks = b.open_masks(view.barriers)
         targets = self._angela_targets(view, b)
         dt = self._way(view, b, targets) if targets else None
         jc = view.jessah_city
@@ -137,7 +119,7 @@ class Dodger(Expert):
         for (c, trig), path in ends.items():
             post = posts.get(trig)
             if post is None:
-                post = posts[trig] = after_movement(view.belief, left, masks, radars, b.cont_mask, trig)
+                post = posts[trig] = after_movement(view.belief, left, masks, view.radars, b.cont_mask, trig)
             if not post >> c & 1:
                 continue  # cannot happen; kept as a guard against a model slip
             s = hide * math.log2(post.bit_count()) - 0.1 * len(trig)
@@ -157,6 +139,39 @@ class Dodger(Expert):
             if s > best_s + 1e-9:
                 best, best_s = path, s
         return best
+
+
+def _announced(view: View, b: Board, trig: Trig, nx: int) -> Trig:
+    """The radar announcement ``trig`` once the forger enters ``nx``: a
+    continent's radar triggers there (a white one once per movement); precise
+    radars name the city."""
+    k = b.cont[nx]
+    rk = view.radars[k]
+    if rk == 2 or (rk == 1 and all(k != t[0] for t in trig)):
+        return (*trig, (k, nx if "precise_radars" in view.permanents else -1))
+    return trig
+
+
+def _reachable_ends(view: View, b: Board, left: int) -> dict[tuple[int, Trig], Path]:
+    """Every (end city, announcement) reachable in ``left`` steps (a step is a
+    move along an open route or a stay), with one path to it."""
+    barriers = view.barriers
+    here = view.angela_city
+    ends: dict[tuple[int, Trig], Path] = {(here, ()): ()}
+    layer: list[tuple[int, Trig, Path]] = [(here, (), ())]
+    for _ in range(left):
+        nxt: list[tuple[int, Trig, Path]] = []
+        for c, trig, path in layer:
+            steps = [(nx, r) for nx, r in b.nbr_routes[c] if not barriers[r]] + [(c, -1)]
+            for nx, _r in steps:
+                t2 = _announced(view, b, trig, nx)
+                key = (nx, t2)
+                if key not in ends:
+                    p2 = (*path, ("move", nx) if nx != c else "stay")
+                    ends[key] = p2
+                    nxt.append((nx, t2, p2))
+        layer = nxt
+    return ends
 
 
 class MixedDodger(Dodger):
@@ -223,43 +238,29 @@ class DossierDodger(Dodger):
 
     def _plan_whole(self, view: View, b: Board, decision: Decision, left: int) -> Path | None:
         here = view.angela_city
-        opts = decision.options
-        first_ok = {o[1] for o in opts if isinstance(o, tuple) and o[0] == "move"}
+        first_ok = {o[1] for o in decision.options if isinstance(o, tuple) and o[0] == "move"}
         barriers = view.barriers
         dossier = self._dossier
         if not dossier.started or any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here]):
             return None  # before her start, or the Journalist: the expert plan
         escape = bool(decision.info.get("escape"))
-        radars = view.radars
-        precise = "precise_radars" in view.permanents
-        cont = b.cont
-        # Every (end city, announcement) reachable by moves, with one path to it.
-        ends: dict[tuple[int, Trig], Path] = {(here, ()): ()}
-        layer: list[tuple[int, Trig, Path]] = [(here, (), ())]
-        for _ in range(left):
-            nxt: list[tuple[int, Trig, Path]] = []
-            for c, trig, path in layer:
-                for nx, r in b.nbr_routes[c]:
-                    if barriers[r] or (not path and nx not in first_ok):
-                        continue
-                    k = cont[nx]
-                    rk = radars[k]
-                    t2 = trig
-                    if rk == 2 or (rk == 1 and all(k != t[0] for t in trig)):
-                        t2 = (*trig, (k, nx if precise else -1))
-                    if (nx, t2) not in ends:
-                        p2 = (*path, ("move", nx))
-                        ends[(nx, t2)] = p2
-                        nxt.append((nx, t2, p2))
-            layer = nxt
+        ends = _moved_ends(view, b, left, first_ok)
         # The expert forger's score of each end (the dossier's model of her).
-        dossier.jessah, dossier.barriers, dossier.radars = view.jessah_city, tuple(barriers), list(radars)
-        dossier.pub, dossier.precise, dossier.up = view.belief, precise, len(view.identities_up)
+        dossier.jessah, dossier.barriers, dossier.radars = view.jessah_city, tuple(barriers), list(view.radars)
+        dossier.pub, dossier.precise = view.belief, "precise_radars" in view.permanents
+        dossier.up = len(view.identities_up)
         targets = self._angela_targets(view, b)
         states, scores = dossier.plans(b, here, targets, left, escape, False)
         scored = [(s, c, trig) for (c, trig), s in zip(states, scores, strict=True) if (c, trig) in ends]
         if not scored:
             return None
+        return self._least_believed(b, ends, scored, left, escape)
+
+    def _least_believed(self, b: Board, ends: dict[tuple[int, Trig], Path], scored: list[tuple[float, int, Trig]],
+                        left: int, escape: bool) -> Path | None:
+        """Among the ends scoring within ``margin`` of the best, the path to the
+        one the dossier believes least likely after its announcement."""
+        dossier = self._dossier
         top = max(s for s, _, _ in scored)
         margin = float(self.params["margin"])
         # The dossier's belief in each near-best end, after its announcement.
@@ -282,6 +283,28 @@ class DossierDodger(Dodger):
             if best_key is None or key < best_key:
                 best, best_key = ends[(c, trig)], key
         return best
+
+
+def _moved_ends(view: View, b: Board, left: int, first_ok: set[int]) -> dict[tuple[int, Trig], Path]:
+    """Every (end city, announcement) reachable by moves only (no stay; the
+    first step among the decision's moves), with one path to it."""
+    barriers = view.barriers
+    here = view.angela_city
+    ends: dict[tuple[int, Trig], Path] = {(here, ()): ()}
+    layer: list[tuple[int, Trig, Path]] = [(here, (), ())]
+    for _ in range(left):
+        nxt: list[tuple[int, Trig, Path]] = []
+        for c, trig, path in layer:
+            for nx, r in b.nbr_routes[c]:
+                if barriers[r] or (not path and nx not in first_ok):
+                    continue
+                t2 = _announced(view, b, trig, nx)
+                if (nx, t2) not in ends:
+                    p2 = (*path, ("move", nx))
+                    ends[(nx, t2)] = p2
+                    nxt.append((nx, t2, p2))
+        layer = nxt
+    return ends
 
 
 class DecoySpender(Expert):

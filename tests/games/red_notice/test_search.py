@@ -1,7 +1,7 @@
 """The ``search`` player: legal, deterministic games, and
 choices that never depend on what its seat cannot see (R24, R25).
 
-Its strength against the expert is a benchmark (scripts/bench_search.py
+Its strength against the expert is a benchmark (benchmarks/search.py
 cells), not a unit test: it needs thousands of games."""
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ from typing import NamedTuple
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH
 from rnsim.games.red_notice.engine.history import public
 from rnsim.games.red_notice.engine.state import GameState
-from rnsim.games.red_notice.engine.view import View, WorldFacts, build_view
+from rnsim.games.red_notice.engine.view import View, WorldFacts, build_view, register_sampler
 from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
 from rnsim.seeding import game_seeds
@@ -238,3 +238,6 @@ def possible(state: GameState, seat: int) -> Support:
         if not state.revealed[i]:
             toks.extend(x[1] for x in pair if x is not None and x[0] == opponent)
     return Support(cities, checks, tuple(sorted(toks)))
+
+
+register_sampler(sample_world)  # View.worlds draws with it

@@ -4,7 +4,8 @@ A component set names each card's effect (``effect = "lawyer"`` in
 identities.toml, ``effect = "bank_alert"`` in upgrades.toml); that name is
 the ``NAME`` of one class below, and all of the card's rules live in that
 class: its hooks, and the handlers of any decision only that card asks.
-``IDENTITY_EFFECTS`` and ``UPGRADE_EFFECTS`` register each class once. The
+Each class registers one instance in engine/registry.py, where the state
+finds it by name. The
 names, and whether each upgrade is permanent, are the rules' vocabulary
 (rnsim/games/red_notice/rules/effect_names.py, which the component loader
 checks a card against); this module refuses to load unless it implements
@@ -30,8 +31,7 @@ holds. Ruling ids (R1..R27) are those of docs/reference/rulings.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
 from rnsim.games.red_notice.engine import belief as bel
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
@@ -51,6 +51,14 @@ from rnsim.games.red_notice.engine.frames import (
     RemoveBlackRadar,
     SecurityToCap,
 )
+from rnsim.games.red_notice.engine.registry import (
+    FRAME_HANDLERS,
+    IDENTITY_EFFECTS,
+    UPGRADE_EFFECTS,
+    IdentityEffect,
+    Later,
+    UpgradeEffect,
+)
 from rnsim.games.red_notice.rules import effect_names as names
 from rnsim.games.red_notice.rules.components import BLACK as _BLACK
 from rnsim.games.red_notice.rules.components import WHITE as _WHITE
@@ -64,24 +72,9 @@ if TYPE_CHECKING:
 BLACK: Final[int] = _BLACK
 WHITE: Final[int] = _WHITE
 
-# What follows a cash, in order: ("bonus", seat, steps) the $100k bonus
-# movement, ("upgrade", chooser, 0) Jessah's upgrade, ("move", seat, steps).
-Later = list[tuple[str, int, int]]
-
-# Handlers of the frames only one card pushes: name -> (step, answer or None).
-FRAME_HANDLERS: dict[str, tuple[Callable[..., Any], Callable[..., Any] | None]] = {}
 
 
 # ================================================================ identities
-
-
-class IdentityEffect:
-    """An identity: an escape movement of its ``moves`` steps."""
-
-    NAME: ClassVar[str] = ""
-
-    def on_escape(self, s: GameState, ident: Identity) -> None:
-        s._push_move(ANGELA, ident.moves, M_ESCAPE)
 
 
 class Pilot(IdentityEffect):
@@ -218,29 +211,6 @@ FRAME_HANDLERS["destroy"] = (_s_destroy, _a_destroy)
 
 
 # ================================================================== upgrades
-
-
-class UpgradeEffect:
-    """An upgrade card of Jessah's. ``PERMANENT`` cards stay in front of her
-    (their while-held hooks apply); the others apply once, on gain."""
-
-    NAME: ClassVar[str] = ""
-    PERMANENT: ClassVar[bool] = False
-
-    def on_gain(self, s: GameState) -> None:
-        pass
-
-    def on_destroy(self, s: GameState) -> None:
-        pass
-
-    def movement_bonus(self, s: GameState, seat: int, mode: int) -> int:
-        return 0
-
-    def on_cash(self, s: GameState, seat: int, value: int, later: Later) -> None:
-        pass
-
-    def on_trigger(self, s: GameState, continent: int, city: int, shown: int) -> int:
-        return shown
 
 
 # ---------------------------------------------------------- permanent cards
@@ -455,15 +425,13 @@ FRAME_HANDLERS["informant"] = (_s_informant, _a_informant)
 
 # ================================================================ registries
 
-IDENTITY_EFFECTS: dict[str, IdentityEffect] = {
-    e.NAME: e for e in (Lawyer(), Journalist(), SecretAgent(), Doctor(), Businesswoman(), Pilot())
-}
-UPGRADE_EFFECTS: dict[str, UpgradeEffect] = {
-    e.NAME: e for e in (
-        PreciseRadars(), PermanentUnits(), PrivateJet(), FrozenAccounts(), BankAlert(),
-        Wiretap(), SatelliteSweep(), Roadblocks(), RapidResponse(), InformantEffect(),
-    )
-}
+_IDENTITIES: list[IdentityEffect] = [Lawyer(), Journalist(), SecretAgent(), Doctor(), Businesswoman(), Pilot()]
+_UPGRADES: list[UpgradeEffect] = [
+    PreciseRadars(), PermanentUnits(), PrivateJet(), FrozenAccounts(), BankAlert(),
+    Wiretap(), SatelliteSweep(), Roadblocks(), RapidResponse(), InformantEffect(),
+]
+IDENTITY_EFFECTS.update({e.NAME: e for e in _IDENTITIES})
+UPGRADE_EFFECTS.update({e.NAME: e for e in _UPGRADES})
 
 
 def _check_vocabulary() -> None:

@@ -24,7 +24,6 @@ from typing import Any, Final
 from rnsim.errors import IllegalOption
 from rnsim.games.red_notice.engine import belief as bel
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, SEATS, Decision, JessahSecurityOptions, Option
-from rnsim.games.red_notice.engine.effects import FRAME_HANDLERS, IDENTITY_EFFECTS, UPGRADE_EFFECTS, UpgradeEffect
 from rnsim.games.red_notice.engine.frames import (
     KINDS,
     M_CARD,
@@ -53,6 +52,7 @@ from rnsim.games.red_notice.engine.frames import (
     SetupRadar,
 )
 from rnsim.games.red_notice.engine.history import Record
+from rnsim.games.red_notice.engine.registry import FRAME_HANDLERS, IDENTITY_EFFECTS, UPGRADE_EFFECTS, UpgradeEffect
 from rnsim.games.red_notice.rules.components import BANK as _BANK
 from rnsim.games.red_notice.rules.components import BLACK as _BLACK
 from rnsim.games.red_notice.rules.components import CHECK as _CHECK
@@ -1073,7 +1073,7 @@ def _token_name(v: int) -> int | str:
 def _handlers(name: str) -> tuple[Any, Any]:
     """The step and answer handlers of the frame kind ``name``: GameState's
     ``_s_<name>``/``_a_<name>``, or those of the one card that pushes it
-    (effects.FRAME_HANDLERS). A frame that never asks answers with _a_never."""
+    (registry.FRAME_HANDLERS, filled by engine/effects.py). A frame that never asks answers with _a_never."""
     step = getattr(GameState, f"_s_{name}", None)
     if step is not None:
         return step, getattr(GameState, f"_a_{name}", GameState._a_never)

@@ -14,7 +14,7 @@ costs the same however long the game has run.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -143,9 +143,20 @@ class Worlds:
         (Angela's city from ``weights`` over cities if given, else uniform over
         the public belief; for Jessah, ``angela`` = (city, hand) sets both
         from a model of the caller's own). Draw ``rng`` from the seat's own stream."""
-        from rnsim.games.red_notice.engine.determinize import sample_world
+        return _SAMPLER[0](self.view, rng, weights, angela)
 
-        return sample_world(self.view, rng, weights, angela)
+
+#: the sampler Worlds.sample draws with: engine/determinize.py's sample_world,
+#: which registers itself when it loads (the engine package loads it), so the
+#: sampler depends on the view and not the other way round
+_SAMPLER: list[Callable[[View, random.Random, Sequence[float] | None, tuple[int, Sequence[int]] | None],
+                        GameState]] = []
+
+
+def register_sampler(sampler: Callable[[View, random.Random, Sequence[float] | None,
+                                        tuple[int, Sequence[int]] | None], GameState]) -> None:
+    """Set the sampler of View.worlds (engine/determinize.py calls it once)."""
+    _SAMPLER[:] = [sampler]
 
 
 @dataclass(slots=True, eq=True, init=False)

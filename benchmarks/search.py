@@ -1,30 +1,31 @@
-"""Benchmarks of the ``search`` player. Not unit tests:
-run them on an idle machine and quote the command next to each number.
+"""Benchmarks of the ``search`` player (strength and cost; not part of the asv
+suite, whose runs must stay short). Not unit tests: run them from the
+repository root on an idle machine and quote the command next to each number.
 
-    python scripts/bench_search.py costs --games 20 --samples 5
+    python -m benchmarks.search costs --games 20 --samples 5
         clone and determinize microseconds, expert rollouts per second (CPU)
-    python scripts/bench_search.py speed --games 20 --budgets 1,2,4,8
+    python -m benchmarks.search speed --games 20 --budgets 1,2,4,8
         games/s of search vs search per budget (CPU seconds of one core)
-    python scripts/bench_search.py stakes --first 100 --games 40 --worlds 20 --share 0.3
+    python -m benchmarks.search stakes --first 100 --games 40 --worlds 20 --share 0.3
         where the stakes are: decisions of expert-vs-expert games played out
         on many paired worlds per option; a search rule (--rule-worlds) picks
         on some worlds and is scored on the others (held-out gain per kind);
         --seat jessah --kinds jessah_move,place_token restricts it, --leak 0
         draws Jessah's worlds uniformly (as the first table did)
-    python scripts/bench_search.py seat --angela search --games 300 --workers 2 --out a.json
+    python -m benchmarks.search seat --angela search --games 300 --workers 2 --out a.json
         one seat's paired shift: the given pair against expert vs expert on
         the same game indices (cheaper than cells when tuning one seat)
-    python scripts/bench_search.py compare a.json b.json
+    python -m benchmarks.search compare a.json b.json
         the paired shift between two such runs (b against a, same games)
-    python scripts/bench_search.py predict --games 100 --seed 7
+    python -m benchmarks.search predict --games 100 --seed 7
         how well models of where the forger is predict the expert forger's
         city: the weighted public belief (search's Jessah worlds), the
         uniform set, the expert's set with its leak focus, each with the
         ``avoid`` prior (search's param) at several strengths
-    python scripts/bench_search.py oracle --games 1000 --seed 1
+    python -m benchmarks.search oracle --games 1000 --seed 1
         what information is worth to Jessah: the expert agent handed
         Angela's true city, or a belief with half its wrong cities struck
-    python scripts/bench_search.py cells --games 1000 --budget 2 --workers 2
+    python -m benchmarks.search cells --games 1000 --budget 2 --workers 2
         the ordering cells: search and expert in each seat, against expert
         and against search, on the same game indices (master seed --seed);
         Angela's win rate with 95% Wilson intervals, and each seat's paired
@@ -220,7 +221,7 @@ def stakes(args: argparse.Namespace) -> None:
     chunk = args.chunk
     unknown = set(args.kinds.split(",")) - set(STAKE_KINDS.split(","))
     if unknown:
-        raise SystemExit(f"bench_search.py stakes: --kinds: unknown {', '.join(sorted(unknown))}; "
+        raise SystemExit(f"benchmarks.search stakes: --kinds: unknown {', '.join(sorted(unknown))}; "
                          f"allowed: {STAKE_KINDS}")
     jobs = [(lo, min(args.first + args.games, lo + chunk), args.worlds, args.share, args.seed,
              args.kinds, args.seat, args.leak, args.memory)
@@ -422,7 +423,7 @@ def compare(args: argparse.Namespace) -> None:
             runs.append(json.load(f))
     a, b = runs
     if a["seed"] != b["seed"] or len(a["pair"]) != len(b["pair"]):
-        raise SystemExit(f"bench_search.py compare: {args.a} and {args.b} are not on the same games "
+        raise SystemExit(f"benchmarks.search compare: {args.a} and {args.b} are not on the same games "
                          f"(seed {a['seed']} vs {b['seed']}, {len(a['pair'])} vs {len(b['pair'])} games)")
     m, lo, hi = _paired(a["pair"], b["pair"])
     print(f"angela {b['angela']} vs jessah {b['jessah']} against angela {a['angela']} vs jessah {a['jessah']}: "

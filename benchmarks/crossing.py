@@ -18,8 +18,8 @@ Two designs on the same lattice (``--lo``..``--hi`` by ``--step``):
   sweep's median width on that shape, so the two reach the same precision;
   its games are compared with the sweep's.
 
-    python scripts/bench_tune.py                     # 1,000 trials per shape
-    python scripts/bench_tune.py --trials 200 --shape step --coupling 0
+    python -m benchmarks.crossing                     # 1,000 trials per shape
+    python -m benchmarks.crossing --trials 200 --shape step --coupling 0
 
 Prints a Markdown table: per shape and design, coverage of the interpolated
 crossing with its 95% Wilson interval, coverage of the true crossing by the

@@ -1,6 +1,6 @@
 """FBI's strength ladder: random, rule and expert at one table.
 
-    python scripts/fbi_ladder.py --games 1200 --players 3
+    python -m benchmarks.fbi_ladder --games 1200 --players 3
 
 Plays tables holding random, rule and expert together (3 players: one each;
 4 players: random again in the fourth seat; 5: random and rule again), rotating

@@ -2,8 +2,8 @@
 other models of where the forger is. Not built-in players; they are probes
 for ``rnsim exploit``, run from the repository root:
 
-    PYTHONPATH=scripts rnsim exploit --probes none --probe jessah=hunt_models:WalkHunter \
-        --probe jessah=hunt_models:AwayHunter --games 4000 --seed 11 --workers 1
+    PYTHONPATH=. rnsim exploit --probes none --probe jessah=benchmarks.hunt_models:WalkHunter \
+        --probe jessah=benchmarks.hunt_models:AwayHunter --games 4000 --seed 11 --workers 1
 
 Each is the expert with one change: the inspection path she hunts weighs
 each city of the belief by a model's probability instead of counting it
