@@ -62,6 +62,15 @@ RED_NOTICE_GROUPS: list[tuple[str, str]] = [
     ("engine: outcome", r"outcome \(|___outcome"),
 ]
 
+# search's decisions: its own steps first, then the rollouts' expert and engine
+SEARCH_GROUPS: list[tuple[str, str]] = [
+    ("search: drawing worlds (determinize)", r"sample_world|determinize\.py|_deal_hand|_deal_tokens|_known"),
+    ("search: clones (state copy, RNG state)", r"clone \(|___clone|random_Random_getstate|random_Random_setstate"),
+    ("search: rollout players' new game and memory", r"search\.py.*|copy_memory_from|new_game"),
+    ("search: value model", r"value\.py|angela_wins|features"),
+    *RED_NOTICE_GROUPS,
+]
+
 FBI_GROUPS: list[tuple[str, str]] = [
     ("engine: views", r"CPyDef_view___|fbi/view\.py|build_view"),
     ("expert: the model's play-outs", r"CPyDef_model___|fbi/model\.py"),
@@ -82,7 +91,7 @@ GC = re.compile(r"^gc_collect|^collect_with_callback")
 
 
 def groups_for(case: str) -> list[tuple[str, re.Pattern[str]]]:
-    table = FBI_GROUPS if case == "fbi" else RED_NOTICE_GROUPS
+    table = FBI_GROUPS if case == "fbi" else SEARCH_GROUPS if case == "search" else RED_NOTICE_GROUPS
     return [(name, re.compile(p)) for name, p in table]
 
 

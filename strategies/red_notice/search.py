@@ -209,6 +209,8 @@ class Search(Strategy):
         # Jessah without a dossier (one per rollout would cost ten rollouts).
         self._players = (Expert(**style, dossier=0), Expert(**style, dossier=0))
         self._rngs = (random.Random(0), random.Random(0))
+        # the chance stream of each copy of a world (_search)
+        self._chance = random.Random(0)
         # ... unless ``rollout_dossier`` > 0: then Jessah's rollout player
         # hunts, as she does, on a copy of her dossier cut to that many
         # guesses, looking as far ahead as she does (her worlds then keep
@@ -380,22 +382,29 @@ class Search(Strategy):
         alive = list(range(len(opts)))
         scores: list[list[float]] = [[] for _ in opts]
         dossier = self.expert.dossier if me == 1 else None
+        # The rollout players read no history: a world of a game that keeps
+        # one (Jessah's dossier reads it) need not copy it on or grow it.
+        history = dossier is not None and self.rollout_dossier > 0
         for i in range(n):
             if dossier is not None:
                 assert self._weights is not None
-                world = worlds.sample(rng, angela=dossier.draw(rng, self._weights))
+                world = worlds.sample(rng, angela=dossier.draw(rng, self._weights), history=history)
             else:
-                world = worlds.sample(rng, self._weights if me == 1 else None)
-            # The rollout players read no history: a world of a game that keeps
-            # one (Jessah's dossier reads it) need not copy it on or grow it.
-            if dossier is None or not self.rollout_dossier:
-                world.stop_history()
+                world = worlds.sample(rng, self._weights if me == 1 else None, history=history)
             seeds = (rng.getrandbits(63), rng.getrandbits(63))
             # the rollout players' streams, seeded once a world and restored for each option
             streams = (random.Random(seeds[0]).getstate(), random.Random(seeds[1]).getstate())
+            # Each option but the last plays on a copy of the world, its chance
+            # stream set to the world's by one generator reused from copy to
+            # copy (a copy lives for its rollout only).
+            chance = world.rng.getstate()
             for j, k in enumerate(alive):
-                scores[k].append(self._rollout(world if j == len(alive) - 1 else world.clone(), opts[k], seeds, streams,
-                                               me))
+                if j < len(alive) - 1:
+                    self._chance.setstate(chance)
+                    state = world.clone(self._chance)
+                else:
+                    state = world
+                scores[k].append(self._rollout(state, opts[k], seeds, streams, me))
             if i + 1 < 2:
                 continue
             # Successive elimination on the paired gains against the expert's

@@ -138,14 +138,16 @@ class Worlds:
         self.view = view
 
     def sample(self, rng: random.Random, weights: Sequence[float] | None = None,
-               angela: tuple[int, Sequence[int]] | None = None) -> GameState:
+               angela: tuple[int, Sequence[int]] | None = None, history: bool = True) -> GameState:
         """A full state the seat cannot tell from the real one, drawn from ``rng``
         (Angela's city from ``weights`` over cities if given, else uniform over
         the public belief; for Jessah, ``angela`` = (city, hand) sets both
-        from a model of the caller's own). Draw ``rng`` from the seat's own stream."""
+        from a model of the caller's own). Draw ``rng`` from the seat's own stream.
+        ``history=False``: a game that records no history, for players that
+        read none (the same draws)."""
         from rnsim.games.red_notice.engine.determinize import sample_world
 
-        return sample_world(self.view, rng, weights, angela)
+        return sample_world(self.view, rng, weights, angela, history)
 
 
 @dataclass(slots=True, eq=True, init=False)

@@ -1,0 +1,89 @@
+"""What search's rollouts start from is the world it drew, however cheaply
+it is copied: a world sampled without a history is the sample with its
+history stopped, and a copy handed a generator set to the world's chance
+stream plays the game a full copy plays."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from rnsim_strategies.red_notice.expert import Expert
+
+from rnsim.games.red_notice.engine.state import GameState
+from rnsim.games.red_notice.engine.view import build_view
+from rnsim.games.red_notice.rules.ruleset import RuleSet
+from rnsim.seeding import game_seeds
+from rnsim.strategy import load_strategy
+
+RULES = RuleSet()
+COMPS = RULES.load_components()
+
+
+def _views(games: int, seed: int, every: int):
+    """Every ``every``-th view of the seat deciding, with worlds, in expert games."""
+    a, j = load_strategy("expert"), load_strategy("expert")
+    n = 0
+    for g in range(games):
+        s = game_seeds(seed, g)
+        a.new_game(0, random.Random(s.seats[0]))
+        j.new_game(1, random.Random(s.seats[1]))
+        st = GameState.new(RULES, random.Random(s.chance), comps=COMPS, seed=s.chance)
+        while not st.over:
+            d = st.pending
+            v = build_view(st, d.seat)
+            if n % every == 0 and v.worlds is not None:
+                yield v
+            n += 1
+            st.apply((a if d.seat == 0 else j).choose(v, d))
+
+
+def _position(state: GameState) -> str:
+    from rnsim.games.red_notice.game import GAME
+
+    return json.dumps(GAME.save_position(state), sort_keys=True)
+
+
+def _play_out(state: GameState, seed: int) -> tuple[object, ...]:
+    # search's rollout players: experts reading no history (no dossier)
+    players = (Expert(dossier=0), Expert(dossier=0))
+    players[0].new_game(0, random.Random(seed))
+    players[1].new_game(1, random.Random(seed + 1))
+    decisions = []
+    while not state.over:
+        d = state.pending
+        o = players[d.seat].choose(build_view(state, d.seat), d)
+        decisions.append(o)
+        state.apply(o)
+    return state.winner, state.end_reason, state.round, tuple(decisions), state.rng.getstate()
+
+
+def test_a_world_drawn_without_history_is_the_sample_with_its_history_stopped():
+    n = 0
+    for v in _views(3, 4, every=9):
+        with_history = v.worlds.sample(random.Random(n))
+        with_history.stop_history()
+        rng = random.Random(n)
+        without = v.worlds.sample(rng, history=False)
+        assert without.history == [[], []] and not without.recording
+        assert _position(without) == _position(with_history)
+        assert without.rng.getstate() == with_history.rng.getstate()
+        again = random.Random(n)
+        v.worlds.sample(again)
+        assert rng.getstate() == again.getstate()  # the same draws from the caller's stream
+        n += 1
+    assert n > 10
+
+
+def test_a_copy_given_the_worlds_stream_plays_the_game_a_full_copy_plays():
+    n = 0
+    chance = random.Random(0)
+    for v in _views(2, 5, every=11):
+        world = v.worlds.sample(random.Random(n), history=False)
+        chance.setstate(world.rng.getstate())
+        cheap = world.clone(chance)
+        full = world.clone()
+        assert _position(cheap) == _position(full)
+        assert _play_out(cheap, n) == _play_out(full, n)
+        n += 1
+    assert n > 5
