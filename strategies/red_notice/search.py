@@ -113,6 +113,35 @@ SEATS = ("angela", "jessah")
 BELIEFS = ("dossier", "walk", "expert")
 
 
+class _Stream(random.Random):
+    """A rollout player's stream, started again from the same seed for each
+    option of a world (``restart``). The generator is seeded again only when
+    it was drawn from since it was last seeded for that seed: the rollouts of
+    most options draw little or nothing from their players' streams, and a
+    seeding costs about as much as a short decision. Every draw goes through
+    ``random`` or ``getrandbits`` (``random.Random``'s own methods build the
+    others on these two), so none escapes the flag."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self._seed = 0
+        self._drawn = False
+
+    def restart(self, seed: int) -> None:
+        """The stream of ``random.Random(seed)``, from its start."""
+        if self._drawn or seed != self._seed:
+            self.seed(seed)
+            self._seed, self._drawn = seed, False
+
+    def random(self) -> float:
+        self._drawn = True
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self._drawn = True
+        return super().getrandbits(k)
+
+
 class Search(Strategy):
     """Plays either seat; see the module docstring."""
 
@@ -208,7 +237,7 @@ class Search(Strategy):
         # The rollout players: the expert in both seats, re-seeded per world,
         # Jessah without a dossier (one per rollout would cost ten rollouts).
         self._players = (Expert(**style, dossier=0), Expert(**style, dossier=0))
-        self._rngs = (random.Random(0), random.Random(0))
+        self._rngs = (_Stream(), _Stream())
         # the chance stream of each copy of a world (_search)
         self._chance = random.Random(0)
         # ... unless ``rollout_dossier`` > 0: then Jessah's rollout player
@@ -391,9 +420,8 @@ class Search(Strategy):
                 world = worlds.sample(rng, angela=dossier.draw(rng, self._weights), history=history)
             else:
                 world = worlds.sample(rng, self._weights if me == 1 else None, history=history)
+            # the rollout players' streams: the same for every option of the world
             seeds = (rng.getrandbits(63), rng.getrandbits(63))
-            # the rollout players' streams, seeded once a world and restored for each option
-            streams = (random.Random(seeds[0]).getstate(), random.Random(seeds[1]).getstate())
             # Each option but the last plays on a copy of the world, its chance
             # stream set to the world's by one generator reused from copy to
             # copy (a copy lives for its rollout only).
@@ -404,7 +432,7 @@ class Search(Strategy):
                     state = world.clone(self._chance)
                 else:
                     state = world
-                scores[k].append(self._rollout(state, opts[k], seeds, streams, me))
+                scores[k].append(self._rollout(state, opts[k], seeds, me))
             if i + 1 < 2:
                 continue
             # Successive elimination on the paired gains against the expert's
@@ -436,8 +464,7 @@ class Search(Strategy):
             return pick
         return opts[best[0] if len(best) == 1 else best[rng.randrange(len(best))]]
 
-    def _rollout(self, state: GameState, option: Option, seeds: tuple[int, int],
-                 streams: tuple[Any, Any], me: int) -> float:
+    def _rollout(self, state: GameState, option: Option, seeds: tuple[int, int], me: int) -> float:
         """Play ``option`` in ``state`` and the rest of the game expert vs expert:
         1 if ``me`` wins, 0 if the other seat does, 1/2 without a winner; or,
         with a ``horizon``, play up to the start of the ``horizon``-th round
@@ -445,8 +472,8 @@ class Search(Strategy):
         from there."""
         players = self._players
         rngs = self._rngs
-        rngs[0].setstate(streams[0])
-        rngs[1].setstate(streams[1])
+        rngs[0].restart(seeds[0])
+        rngs[1].restart(seeds[1])
         players[0].new_game(0, rngs[0])
         players[1].new_game(1, rngs[1])
         dossier = self.expert.dossier

@@ -87,3 +87,24 @@ def test_a_copy_given_the_worlds_stream_plays_the_game_a_full_copy_plays():
         assert _play_out(cheap, n) == _play_out(full, n)
         n += 1
     assert n > 5
+
+
+def test_a_rollout_stream_restarted_draws_what_a_fresh_generator_of_its_seed_draws():
+    from rnsim_strategies.red_notice.search import _Stream
+
+    def by_bits(r: random.Random) -> list[object]:  # through getrandbits
+        deck = list(range(9))
+        r.shuffle(deck)
+        return [r.randrange(7), r.choice("abcdef"), r.sample(range(20), 3), deck, r.getrandbits(40)]
+
+    def by_floats(r: random.Random) -> list[object]:  # through random
+        return [r.random(), r.choices("xyz", k=2), r.uniform(0, 3)]
+
+    s = _Stream()
+    for seed, draws in [(5, by_bits), (5, None), (5, by_floats), (5, None), (9, None), (9, by_bits), (5, None),
+                        (5, by_floats), (5, by_bits)]:
+        s.restart(seed)
+        if draws is None:
+            assert s.getstate() == random.Random(seed).getstate()
+        else:
+            assert draws(s) == draws(random.Random(seed))
