@@ -62,12 +62,15 @@ RED_NOTICE_GROUPS: list[tuple[str, str]] = [
     ("engine: outcome", r"outcome \(|___outcome"),
 ]
 
-# search's decisions: its own steps first, then the rollouts' expert and engine
+# search's decisions: its own steps first, then its rollouts, then the
+# expert it consults at every decision (its prior; Jessah's dossier)
 SEARCH_GROUPS: list[tuple[str, str]] = [
-    ("search: drawing worlds (determinize)", r"sample_world|determinize\.py|_deal_hand|_deal_tokens|_known"),
-    ("search: clones (state copy, RNG state)", r"clone \(|___clone|random_Random_getstate|random_Random_setstate"),
-    ("search: rollout players' new game and memory", r"search\.py.*|copy_memory_from|new_game"),
-    ("search: value model", r"value\.py|angela_wins|features"),
+    ("search: the value model", r"angela_wins|value___features|red_notice/value\.py"),
+    ("search: drawing worlds (determinize)", r"Worlds___sample|sample_world|determinize"),
+    ("search: copying worlds (state, chance stream)", r"GameState___clone|Random\.getstate|random_Random_getstate"),
+    ("search: streams set or seeded (rollout players', copies' chance)", r"_Stream|Random\.(seed|setstate)|random_Random_(seed|setstate)"),
+    ("search: rollouts (expert decisions, state machine, views)", r"Search\._rollout|play_until|play_to_end"),
+    ("search: its own expert (the prior, Jessah's dossier)", r"Search\.choose"),
     *RED_NOTICE_GROUPS,
 ]
 

@@ -78,13 +78,13 @@ import random
 from typing import Any, ClassVar
 
 from rnsim_strategies.red_notice.board import board_for
-from rnsim_strategies.red_notice.expert import Expert, play_to_end
+from rnsim_strategies.red_notice.expert import Expert, play_to_end, play_until
 from rnsim_strategies.red_notice.value import ValueModel, shipped
 
 from rnsim.errors import ConfigError
 from rnsim.games.red_notice.engine.decision import Decision, Option
 from rnsim.games.red_notice.engine.state import GameState
-from rnsim.games.red_notice.engine.view import View, build_view
+from rnsim.games.red_notice.engine.view import View
 from rnsim.games.red_notice.engine.weighted import Tracker
 from rnsim.strategy import Strategy
 
@@ -485,12 +485,7 @@ class Search(Strategy):
         state.apply(option)
         self.rollouts += 1
         if self._value is not None:
-            left = self.steps
-            while not state.over and state.round < stop and left:
-                left -= 1
-                d = state.pending
-                assert d is not None
-                state.apply(players[d.seat].choose(build_view(state, d.seat), d))
+            play_until(state, players, stop, self.steps)
             p = self._value.angela_wins(state)
             return p if me == 0 else 1.0 - p
         play_to_end(state, players)

@@ -108,3 +108,17 @@ def test_a_rollout_stream_restarted_draws_what_a_fresh_generator_of_its_seed_dra
             assert s.getstate() == random.Random(seed).getstate()
         else:
             assert draws(s) == draws(random.Random(seed))
+
+
+def test_a_view_built_without_worlds_is_the_same_view_with_no_worlds():
+    a, j = Expert(dossier=0), Expert(dossier=0)
+    s = game_seeds(6, 0)
+    a.new_game(0, random.Random(s.seats[0]))
+    j.new_game(1, random.Random(s.seats[1]))
+    st = GameState.new(RULES, random.Random(s.chance), comps=COMPS, seed=s.chance)
+    while not st.over:
+        d = st.pending
+        full, bare = build_view(st, d.seat), build_view(st, d.seat, False)
+        assert bare.worlds is None and (full.worlds is not None or d.seat == 1)
+        assert bare == full and repr(bare) == repr(full)
+        st.apply((a if d.seat == 0 else j).choose(bare, d))

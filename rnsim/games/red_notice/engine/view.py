@@ -322,8 +322,10 @@ def _seen(s: tuple[int, int] | None, seat: int, revealed: bool) -> tuple[int, in
     return (s[0], -1)
 
 
-def build_view(state: GameState, seat: int) -> View:
-    """The view of ``seat``. Only this function reads hidden state for a view."""
+def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
+    """The view of ``seat``. Only this function reads hidden state for a view.
+    ``worlds=False``: a view without worlds (``View.worlds`` None), for players
+    that never sample them (search's rollout players): the rest is the same."""
     comps = state.comps
     ids = comps.identity_ids
     cards = comps.upgrade_card_ids
@@ -388,7 +390,7 @@ def build_view(state: GameState, seat: int) -> View:
             v.performed = f.next
             break
     d = state.pending
-    if d is not None and d.seat == seat:
+    if worlds and d is not None and d.seat == seat:
         v._world = _world_facts(state, d, mine, shown)
     return v
 
