@@ -114,24 +114,32 @@ BELIEFS = ("dossier", "walk", "expert")
 
 
 class _Stream(random.Random):
-    """A rollout player's stream, started again from the same seed for each
-    option of a world (``restart``). The generator is seeded again only when
-    it was drawn from since it was last seeded for that seed: the rollouts of
-    most options draw little or nothing from their players' streams, and a
-    seeding costs about as much as a short decision. Every draw goes through
-    ``random`` or ``getrandbits`` (``random.Random``'s own methods build the
-    others on these two), so none escapes the flag."""
+    """A stream search sets again and again to the same start: a rollout
+    player's, started from the world's seed for each option (``restart``),
+    and the chance stream of each copy of a world, set to the world's
+    (``set_to``). The generator is set again only when it was drawn from
+    since it was last set to that start: many rollouts draw nothing from
+    some of these streams, and setting a generator costs about as much as a
+    short decision. Every draw goes through ``random`` or ``getrandbits``
+    (``random.Random``'s other methods are built on these two), so none
+    escapes the flag."""
 
     def __init__(self) -> None:
         super().__init__(0)
-        self._seed = 0
+        self._start: object = 0  # the seed or state last set
         self._drawn = False
 
     def restart(self, seed: int) -> None:
         """The stream of ``random.Random(seed)``, from its start."""
-        if self._drawn or seed != self._seed:
+        if self._drawn or not (type(self._start) is int and seed == self._start):
             self.seed(seed)
-            self._seed, self._drawn = seed, False
+            self._start, self._drawn = seed, False
+
+    def set_to(self, state: tuple[Any, ...]) -> None:
+        """``setstate(state)``: ``state`` is kept and not changed by the caller."""
+        if self._drawn or state is not self._start:
+            self.setstate(state)
+            self._start, self._drawn = state, False
 
     def random(self) -> float:
         self._drawn = True
@@ -239,7 +247,7 @@ class Search(Strategy):
         self._players = (Expert(**style, dossier=0), Expert(**style, dossier=0))
         self._rngs = (_Stream(), _Stream())
         # the chance stream of each copy of a world (_search)
-        self._chance = random.Random(0)
+        self._chance = _Stream()
         # ... unless ``rollout_dossier`` > 0: then Jessah's rollout player
         # hunts, as she does, on a copy of her dossier cut to that many
         # guesses, looking as far ahead as she does (her worlds then keep
@@ -428,7 +436,7 @@ class Search(Strategy):
             chance = world.rng.getstate()
             for j, k in enumerate(alive):
                 if j < len(alive) - 1:
-                    self._chance.setstate(chance)
+                    self._chance.set_to(chance)
                     state = world.clone(self._chance)
                 else:
                     state = world

@@ -89,7 +89,7 @@ def test_a_copy_given_the_worlds_stream_plays_the_game_a_full_copy_plays():
     assert n > 5
 
 
-def test_a_rollout_stream_restarted_draws_what_a_fresh_generator_of_its_seed_draws():
+def test_a_stream_set_again_draws_what_a_fresh_generator_of_its_seed_or_state_draws():
     from rnsim_strategies.red_notice.search import _Stream
 
     def by_bits(r: random.Random) -> list[object]:  # through getrandbits
@@ -101,6 +101,15 @@ def test_a_rollout_stream_restarted_draws_what_a_fresh_generator_of_its_seed_dra
         return [r.random(), r.choices("xyz", k=2), r.uniform(0, 3)]
 
     s = _Stream()
+    a, b = random.Random(3).getstate(), random.Random(4).getstate()
+    for start, draws in [(a, by_bits), (a, None), (a, by_floats), (b, None), (a, None), (a, by_bits), (a, by_bits)]:
+        s.set_to(start)
+        r = random.Random()
+        r.setstate(start)
+        if draws is None:
+            assert s.getstate() == start
+        else:
+            assert draws(s) == draws(r)
     for seed, draws in [(5, by_bits), (5, None), (5, by_floats), (5, None), (9, None), (9, by_bits), (5, None),
                         (5, by_floats), (5, by_bits)]:
         s.restart(seed)
