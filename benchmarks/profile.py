@@ -62,6 +62,18 @@ RED_NOTICE_GROUPS: list[tuple[str, str]] = [
     ("engine: outcome", r"outcome \(|___outcome"),
 ]
 
+# search's decisions: its own steps first, then its rollouts, then the
+# expert it consults at every decision (its prior; Jessah's dossier)
+SEARCH_GROUPS: list[tuple[str, str]] = [
+    ("search: the value model", r"angela_wins|value___features|red_notice/value\.py"),
+    ("search: drawing worlds (determinize)", r"Worlds___sample|sample_world|determinize"),
+    ("search: copying worlds (state, chance stream)", r"GameState___clone|Random\.getstate|random_Random_getstate"),
+    ("search: streams set or seeded (rollout players', copies' chance)", r"_Stream|Random\.(seed|setstate)|random_Random_(seed|setstate)"),
+    ("search: rollouts (expert decisions, state machine, views)", r"Search\._rollout|play_until|play_to_end"),
+    ("search: its own expert (the prior, Jessah's dossier)", r"Search\.choose"),
+    *RED_NOTICE_GROUPS,
+]
+
 FBI_GROUPS: list[tuple[str, str]] = [
     ("engine: views", r"CPyDef_view___|fbi/view\.py|build_view"),
     ("expert: the model's play-outs", r"CPyDef_model___|fbi/model\.py"),
@@ -82,7 +94,7 @@ GC = re.compile(r"^gc_collect|^collect_with_callback")
 
 
 def groups_for(case: str) -> list[tuple[str, re.Pattern[str]]]:
-    table = FBI_GROUPS if case == "fbi" else RED_NOTICE_GROUPS
+    table = FBI_GROUPS if case == "fbi" else SEARCH_GROUPS if case == "search" else RED_NOTICE_GROUPS
     return [(name, re.compile(p)) for name, p in table]
 
 

@@ -151,12 +151,12 @@ def targets(rnsim_dir: Path, strategies_dir: Path) -> dict[str, CompiledBuild]:
     return {
         "engine": CompiledBuild("rnsim.games.red_notice.engine", rn_engine,
                                 ("decision", "belief", "frames", "registry", "effects", "history", "state",
-                                 "view"), "engine"),
+                                 "view", "determinize"), "engine"),
         "strategies": CompiledBuild(
-            "rnsim_strategies.red_notice", rn_strategies, ("board", "dossier", "expert"), "expert strategy",
+            "rnsim_strategies.red_notice", rn_strategies, ("board", "dossier", "expert", "value"), "expert strategy",
             depends=(rn_strategies / "base.py", rn_strategies / "__init__.py", rnsim_dir / "strategy.py",
                      *(rn_engine / f"{m}.py" for m in ("decision", "belief", "frames", "registry", "effects", "state",
-                                                        "view", "history"))),
+                                                        "view", "history", "determinize"))),
             c_modules=("_dossier_core",)),
         # FBI's engine and expert, built the same way (a 5-player expert game is
         # mostly the expert's play-outs, then the engine's state machine and views).

@@ -1349,4 +1349,15 @@ def play_to_end(state: GameState, players: Sequence[Expert]) -> None:
     while not state.over:
         d = state.pending
         assert d is not None
-        state.apply(players[d.seat].choose(build_view(state, d.seat), d))
+        state.apply(players[d.seat].choose(build_view(state, d.seat, False), d))
+
+
+def play_until(state: GameState, players: Sequence[Expert], stop: int, steps: int) -> None:
+    """Play ``state`` on until the start of round ``stop`` or for ``steps``
+    decisions, whichever comes first (or its end): search's cut rollouts.
+    The players' views have no worlds (they do not search)."""
+    while not state.over and state.round < stop and steps:
+        steps -= 1
+        d = state.pending
+        assert d is not None
+        state.apply(players[d.seat].choose(build_view(state, d.seat, False), d))

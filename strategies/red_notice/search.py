@@ -78,13 +78,13 @@ import random
 from typing import Any, ClassVar
 
 from rnsim_strategies.red_notice.board import board_for
-from rnsim_strategies.red_notice.expert import Expert, play_to_end
+from rnsim_strategies.red_notice.expert import Expert, play_to_end, play_until
 from rnsim_strategies.red_notice.value import ValueModel, shipped
 
 from rnsim.errors import ConfigError
 from rnsim.games.red_notice.engine.decision import Decision, Option
 from rnsim.games.red_notice.engine.state import GameState
-from rnsim.games.red_notice.engine.view import View, build_view
+from rnsim.games.red_notice.engine.view import View
 from rnsim.games.red_notice.engine.weighted import Tracker
 from rnsim.strategy import Strategy
 
@@ -111,6 +111,43 @@ SEATS = ("angela", "jessah")
 #: only in her worlds: the weighted public belief (a random walk reading the
 #: removal leak) or the expert agent's belief
 BELIEFS = ("dossier", "walk", "expert")
+
+
+class _Stream(random.Random):
+    """A stream search sets again and again to the same start: a rollout
+    player's, started from the world's seed for each option (``restart``),
+    and the chance stream of each copy of a world, set to the world's
+    (``set_to``). The generator is set again only when it was drawn from
+    since it was last set to that start: many rollouts draw nothing from
+    some of these streams, and setting a generator costs about as much as a
+    short decision. Every draw goes through ``random`` or ``getrandbits``
+    (``random.Random``'s other methods are built on these two), so none
+    escapes the flag."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self._start: object = 0  # the seed or state last set
+        self._drawn = False
+
+    def restart(self, seed: int) -> None:
+        """The stream of ``random.Random(seed)``, from its start."""
+        if self._drawn or not (type(self._start) is int and seed == self._start):
+            self.seed(seed)
+            self._start, self._drawn = seed, False
+
+    def set_to(self, state: tuple[Any, ...]) -> None:
+        """``setstate(state)``: ``state`` is kept and not changed by the caller."""
+        if self._drawn or state is not self._start:
+            self.setstate(state)
+            self._start, self._drawn = state, False
+
+    def random(self) -> float:
+        self._drawn = True
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self._drawn = True
+        return super().getrandbits(k)
 
 
 class Search(Strategy):
@@ -208,7 +245,9 @@ class Search(Strategy):
         # The rollout players: the expert in both seats, re-seeded per world,
         # Jessah without a dossier (one per rollout would cost ten rollouts).
         self._players = (Expert(**style, dossier=0), Expert(**style, dossier=0))
-        self._rngs = (random.Random(0), random.Random(0))
+        self._rngs = (_Stream(), _Stream())
+        # the chance stream of each copy of a world (_search)
+        self._chance = _Stream()
         # ... unless ``rollout_dossier`` > 0: then Jessah's rollout player
         # hunts, as she does, on a copy of her dossier cut to that many
         # guesses, looking as far ahead as she does (her worlds then keep
@@ -380,22 +419,28 @@ class Search(Strategy):
         alive = list(range(len(opts)))
         scores: list[list[float]] = [[] for _ in opts]
         dossier = self.expert.dossier if me == 1 else None
+        # The rollout players read no history: a world of a game that keeps
+        # one (Jessah's dossier reads it) need not copy it on or grow it.
+        history = dossier is not None and self.rollout_dossier > 0
         for i in range(n):
             if dossier is not None:
                 assert self._weights is not None
-                world = worlds.sample(rng, angela=dossier.draw(rng, self._weights))
+                world = worlds.sample(rng, angela=dossier.draw(rng, self._weights), history=history)
             else:
-                world = worlds.sample(rng, self._weights if me == 1 else None)
-            # The rollout players read no history: a world of a game that keeps
-            # one (Jessah's dossier reads it) need not copy it on or grow it.
-            if dossier is None or not self.rollout_dossier:
-                world.stop_history()
+                world = worlds.sample(rng, self._weights if me == 1 else None, history=history)
+            # the rollout players' streams: the same for every option of the world
             seeds = (rng.getrandbits(63), rng.getrandbits(63))
-            # the rollout players' streams, seeded once a world and restored for each option
-            streams = (random.Random(seeds[0]).getstate(), random.Random(seeds[1]).getstate())
+            # Each option but the last plays on a copy of the world, its chance
+            # stream set to the world's by one generator reused from copy to
+            # copy (a copy lives for its rollout only).
+            chance = world.rng.getstate()
             for j, k in enumerate(alive):
-                scores[k].append(self._rollout(world if j == len(alive) - 1 else world.clone(), opts[k], seeds, streams,
-                                               me))
+                if j < len(alive) - 1:
+                    self._chance.set_to(chance)
+                    state = world.clone(self._chance)
+                else:
+                    state = world
+                scores[k].append(self._rollout(state, opts[k], seeds, me))
             if i + 1 < 2:
                 continue
             # Successive elimination on the paired gains against the expert's
@@ -427,8 +472,7 @@ class Search(Strategy):
             return pick
         return opts[best[0] if len(best) == 1 else best[rng.randrange(len(best))]]
 
-    def _rollout(self, state: GameState, option: Option, seeds: tuple[int, int],
-                 streams: tuple[Any, Any], me: int) -> float:
+    def _rollout(self, state: GameState, option: Option, seeds: tuple[int, int], me: int) -> float:
         """Play ``option`` in ``state`` and the rest of the game expert vs expert:
         1 if ``me`` wins, 0 if the other seat does, 1/2 without a winner; or,
         with a ``horizon``, play up to the start of the ``horizon``-th round
@@ -436,8 +480,8 @@ class Search(Strategy):
         from there."""
         players = self._players
         rngs = self._rngs
-        rngs[0].setstate(streams[0])
-        rngs[1].setstate(streams[1])
+        rngs[0].restart(seeds[0])
+        rngs[1].restart(seeds[1])
         players[0].new_game(0, rngs[0])
         players[1].new_game(1, rngs[1])
         dossier = self.expert.dossier
@@ -449,12 +493,7 @@ class Search(Strategy):
         state.apply(option)
         self.rollouts += 1
         if self._value is not None:
-            left = self.steps
-            while not state.over and state.round < stop and left:
-                left -= 1
-                d = state.pending
-                assert d is not None
-                state.apply(players[d.seat].choose(build_view(state, d.seat), d))
+            play_until(state, players, stop, self.steps)
             p = self._value.angela_wins(state)
             return p if me == 0 else 1.0 - p
         play_to_end(state, players)

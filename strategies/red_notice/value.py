@@ -56,7 +56,8 @@ def features(state: GameState) -> list[float]:
     cash_dist = 6
     if here >= 0 and hand:
         row = _continent_dist(b)[here]
-        cash_dist = min(cash_dist, *(row[b.check_cont[c]] for c in hand))
+        for c in hand:
+            cash_dist = min(cash_dist, row[b.check_cont[c]])
     jd = b.dist[state.jessah_city][here] if here >= 0 and state.jessah_city >= 0 else 6
     return [
         banked / target,
@@ -90,7 +91,11 @@ class ValueModel:
         if state.over:
             return 0.5 if state.winner is None else 1.0 - state.winner
         w = self.weights
-        z = w[0] + sum(a * x for a, x in zip(w[1:], features(state), strict=True))
+        f = features(state)
+        dot = 0.0  # summed in the order of the features, as sum() would
+        for i in range(len(f)):
+            dot += w[i + 1] * f[i]
+        z = w[0] + dot
         if z < -30.0:
             return 0.0
         return 1.0 / (1.0 + math.exp(-z))

@@ -75,20 +75,22 @@ def determinize(state: GameState, seat: int, rng: random.Random, weights: Sequen
 
 
 def sample_world(v: View, rng: random.Random, weights: Sequence[float] | None = None,
-                 angela: tuple[int, Sequence[int]] | None = None) -> GameState:
+                 angela: tuple[int, Sequence[int]] | None = None, history: bool = True) -> GameState:
     """A game built from ``v``, the view of the seat deciding, the hidden facts
     drawn from ``rng`` (module doc; View.worlds.sample). ``angela``, for
     Jessah only: Angela's (city, hand) drawn by the caller from a model of its
     own (a particle of search's filter), instead of the city from ``weights``
     and the hand from the unseen checks; the city must be in the public
-    belief and the hand checks Jessah has not seen."""
+    belief and the hand checks Jessah has not seen. ``history=False``: the
+    game records no history (as after ``GameState.stop_history``), for
+    players that read none; the draws are the same."""
     seat = v.seat
     if angela is not None and seat != JESSAH:
         raise ValueError("determinize: only Jessah's samples take Angela's city and hand")
     w = v._world
     if w is None:
         raise ValueError("determinize: this view has no worlds (it is not of the seat deciding)")
-    s = _known(v, w)
+    s = _known(v, w, history)
     opponent = JESSAH if seat == ANGELA else ANGELA
     _deal_hand(s, v, opponent, rng, None if angela is None else angela[1])  # also orders the check deck
     _deal_tokens(s, v, w, opponent, rng)
@@ -111,7 +113,7 @@ def sample_world(v: View, rng: random.Random, weights: Sequence[float] | None = 
     return s
 
 
-def _known(v: View, w: WorldFacts) -> GameState:
+def _known(v: View, w: WorldFacts, history: bool = True) -> GameState:
     """A state of what the view holds: the hidden facts still to draw are left
     in sorted order (the opponent's hand and tokens empty, the decks sorted)."""
     comps = v.comps
@@ -146,6 +148,9 @@ def _known(v: View, w: WorldFacts) -> GameState:
     s.cash_by_round, s.captures_by_round, s.upgrade_rounds, s.burnt = [[], []], [], {}, []
     # The seat's own events as at its decision; the opponent's, the public
     # ones (her own secrets are not re-drawn).
+    if not history:
+        s.history, s.recording = [[], []], False
+        return s
     own = v.history._records[:v.history._n]
     s.history = [own, public(own, v.seat)] if v.seat == ANGELA else [public(own, v.seat), own]
     s.recording = v.history._kept

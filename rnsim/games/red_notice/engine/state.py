@@ -286,7 +286,13 @@ class GameState:
         _ANSWER[frame.kind](self, frame, option)
         self._advance()
 
-    def clone(self) -> GameState:
+    def clone(self, rng: random.Random | None = None) -> GameState:
+        """A copy to play on. Its chance stream is a copy of this state's, or
+        ``rng`` if given: a generator the caller has set to this state's
+        (``rng.setstate(state)`` from one ``getstate()`` of this state's
+        stream), for copies made by the dozen, e.g. search's rollouts (a
+        fresh generator seeds itself from the system's entropy, and each
+        ``getstate()`` allocates 625 ints)."""
         c = GameState()
         c.rules = self.rules
         c.comps = self.comps
@@ -308,8 +314,10 @@ class GameState:
         c.last_seen = self.last_seen
         c.last_announcement = self.last_announcement
         c.revealed_hand = self.revealed_hand
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        c.rng = rng
         c.log = None if self.log is None else list(self.log)
         c.radars = self.radars[:]
         c.barriers = self.barriers[:]

@@ -138,23 +138,25 @@ class Worlds:
         self.view = view
 
     def sample(self, rng: random.Random, weights: Sequence[float] | None = None,
-               angela: tuple[int, Sequence[int]] | None = None) -> GameState:
+               angela: tuple[int, Sequence[int]] | None = None, history: bool = True) -> GameState:
         """A full state the seat cannot tell from the real one, drawn from ``rng``
         (Angela's city from ``weights`` over cities if given, else uniform over
         the public belief; for Jessah, ``angela`` = (city, hand) sets both
-        from a model of the caller's own). Draw ``rng`` from the seat's own stream."""
-        return _SAMPLER[0](self.view, rng, weights, angela)
+        from a model of the caller's own). Draw ``rng`` from the seat's own stream.
+        ``history=False``: a game that records no history, for players that
+        read none (the same draws)."""
+        return _SAMPLER[0](self.view, rng, weights, angela, history)
 
 
 #: the sampler Worlds.sample draws with: engine/determinize.py's sample_world,
 #: which registers itself when it loads (the engine package loads it), so the
 #: sampler depends on the view and not the other way round
-_SAMPLER: list[Callable[[View, random.Random, Sequence[float] | None, tuple[int, Sequence[int]] | None],
-                        GameState]] = []
+_Sampler = Callable[[View, random.Random, Sequence[float] | None, tuple[int, Sequence[int]] | None, bool],
+                    GameState]
+_SAMPLER: list[_Sampler] = []
 
 
-def register_sampler(sampler: Callable[[View, random.Random, Sequence[float] | None,
-                                        tuple[int, Sequence[int]] | None], GameState]) -> None:
+def register_sampler(sampler: _Sampler) -> None:
     """Set the sampler of View.worlds (engine/determinize.py calls it once)."""
     _SAMPLER[:] = [sampler]
 
@@ -331,8 +333,10 @@ def _seen(s: tuple[int, int] | None, seat: int, revealed: bool) -> tuple[int, in
     return (s[0], -1)
 
 
-def build_view(state: GameState, seat: int) -> View:
-    """The view of ``seat``. Only this function reads hidden state for a view."""
+def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
+    """The view of ``seat``. Only this function reads hidden state for a view.
+    ``worlds=False``: a view without worlds (``View.worlds`` None), for players
+    that never sample them (search's rollout players): the rest is the same."""
     comps = state.comps
     ids = comps.identity_ids
     cards = comps.upgrade_card_ids
@@ -397,7 +401,7 @@ def build_view(state: GameState, seat: int) -> View:
             v.performed = f.next
             break
     d = state.pending
-    if d is not None and d.seat == seat:
+    if worlds and d is not None and d.seat == seat:
         v._world = _world_facts(state, d, mine, shown)
     return v
 
