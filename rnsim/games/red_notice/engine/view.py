@@ -151,12 +151,12 @@ class Worlds:
 #: the sampler Worlds.sample draws with: engine/determinize.py's sample_world,
 #: which registers itself when it loads (the engine package loads it), so the
 #: sampler depends on the view and not the other way round
-_Sampler = Callable[[View, random.Random, Sequence[float] | None, tuple[int, Sequence[int]] | None, bool],
-                    GameState]
-_SAMPLER: list[_Sampler] = []
+_SAMPLER: list[Callable[[View, random.Random, Sequence[float] | None, tuple[int, Sequence[int]] | None, bool],
+                        GameState]] = []
 
 
-def register_sampler(sampler: _Sampler) -> None:
+def register_sampler(sampler: Callable[[View, random.Random, Sequence[float] | None,
+                                        tuple[int, Sequence[int]] | None, bool], GameState]) -> None:
     """Set the sampler of View.worlds (engine/determinize.py calls it once)."""
     _SAMPLER[:] = [sampler]
 
