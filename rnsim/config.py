@@ -50,7 +50,7 @@ from typing import Any
 from rnsim.errors import ConfigError, RnsimError, read_utf8
 from rnsim.games import DEFAULT_GAME, available_games, get_game
 
-TOP_KEYS = ("run", "rules", "variants", "strategies")
+TOP_KEYS = ("run", "rules", "variants", "strategies", "band")
 RUN_KEYS = ("game", "games", "seed", "workers", "backend", "address", "out", "chunk_size")
 STRATEGY_KEYS = ("ref", "params", "label")
 VARIANT_META_KEYS = ("name", "extends")
@@ -135,6 +135,7 @@ class RunConfig:
     # seat -> how many of its strategies enter the round robin, when its list
     # also holds the other seats' (a rotating game); absent = all of them
     choices: dict[str, int] = field(default_factory=dict)
+    band: Any = None  # rnsim.band.config.BandConfig: the band cells the run also plays (None: none)
 
     @property
     def game_obj(self) -> Any:
@@ -198,6 +199,8 @@ class RunConfig:
         })
         if self.choices:
             out["choices"] = dict(self.choices)
+        if self.band is not None:
+            out["band"] = self.band.resolved()
         return out
 
     def config_hash(self) -> str:
@@ -212,7 +215,10 @@ class RunConfig:
 
     @property
     def total_games(self) -> int:
-        return self.games * len(self.cells())
+        """Every game the run plays: its cells' and its band's (rnsim.band)."""
+        from rnsim.band.plan import band_games
+
+        return self.games * len(self.cells()) + band_games(self)
 
     def defaults(self) -> dict[str, str]:
         """The seats the config left out that play in some cell -> the label
@@ -587,11 +593,13 @@ def config_from_mapping(
     base_rules = game.rules(base_table, f"{src}: rules")
     variants = _variants(game, src, raw.get("variants"), base_table, base_rules, setups_value, base_dir, chain)
     strategies, choices = _seat_strategies(game, src, raw.get("strategies", {}), base_rules)
+    from rnsim.band.config import parse_band
+    band = parse_band(game, game_name, src, raw.get("band"), strategies, n_games, run.get("games", DEFAULT_GAMES))
 
     return RunConfig(
         path=path, games=n_games, seed=master, workers=n_workers, backend=backend_name, out=out_dir, address=ray_address,
         chunk_size=chunk, setups=setups_value, variants=variants, strategies=strategies, game=game_name,
-        choices=choices,
+        choices=choices, band=band,
         sources={"config": str(path) if path else None, "raw": raw, "overrides": {
             k: str(v) if isinstance(v, Path) else v for k, v in (
                 ("games", games), ("seed", seed), ("workers", workers), ("out", out), ("backend", backend),

@@ -7,7 +7,9 @@ Whole means: every result shard is readable and holds exactly the games its
 name says (``shards/part-<cell>-<start>-<stop>.parquet``), no other file sits
 among them, and against the manifest's plan (``cells`` x ``games_per_cell``,
 every cell playing game indices ``0..games-1``) every game is on disk exactly
-once. The check reads the chunk names, the manifest and one column of the
+once. A run with a strength band (rnsim.band) plans its band cells after the
+main cells, each with its own games (the manifest's ``band.cell_games``);
+the main cells' rows and the band's are read apart (:meth:`RunCheck.scan`). The check reads the chunk names, the manifest and one column of the
 shards (``game_index``): the set of (cell, game index) on disk, duplicates
 included, is compared with the plan without reading the games themselves.
 
@@ -136,10 +138,19 @@ class RunCheck:
     files: list[str] = field(default_factory=list)  # other problems of single files
     labels: dict[int, str] = field(default_factory=dict)  # cell -> "base, journalist+pilot, rule vs rule"
     moved_aside: int = 0  # shards an earlier resume moved to shards/corrupt/
+    band_games: list[int] = field(default_factory=list)  # games of each band cell, after the plan's cells
+
+    def games_of(self, cell: int) -> int | None:
+        """The games ``cell`` plans (None: outside the plan)."""
+        if self.plan is None:
+            return None
+        cells, games = self.plan
+        k = cell - cells
+        return games if 0 <= cell < cells else self.band_games[k] if 0 <= k < len(self.band_games) else None
 
     @property
     def planned(self) -> int | None:
-        return None if self.plan is None else self.plan[0] * self.plan[1]
+        return None if self.plan is None else self.plan[0] * self.plan[1] + sum(self.band_games)
 
     @property
     def n_missing(self) -> int:
@@ -186,8 +197,9 @@ class RunCheck:
             shown = parts[:6] + ([f"and {len(parts) - 6} more ranges"] if len(parts) > 6 else [])
             out.append(f"{self.cell(c)}: " + ", ".join(shown))
         if self.outside and self.plan is not None:
+            band = f" and {len(self.band_games):,} band cells" if self.band_games else ""
             out += [f"{self.cell(c)}: {games_text(a, b)} on disk but outside the plan ({self.plan[0]:,} cells x "
-                    f"{self.plan[1]:,} games)" for c, a, b in self.outside]
+                    f"{self.plan[1]:,} games{band})" for c, a, b in self.outside]
         return out
 
     def counts(self) -> str:
@@ -213,19 +225,29 @@ class RunCheck:
             raise CorruptShardError(*self.unreadable[0])
         raise RunNotWhole(self, hint)
 
-    def scan(self, partial: bool = False) -> pl.LazyFrame:
+    def scan(self, partial: bool = False, band: bool = False) -> pl.LazyFrame:
         """The rows of the run's readable result shards, each planned game once
-        when ``partial`` (repeats and games outside the plan dropped). Call
+        when ``partial`` (repeats and games outside the plan dropped): the main
+        cells' rows, or with ``band`` the band cells' (rnsim.band). Call
         :meth:`require` first: without ``partial`` the rows are read as they are."""
-        if not self.shards:
-            raise RnsimError(f"{self.run_dir / SHARDS}: no readable result shard")
-        paths = [str(p) for _, p in self.shards]
+        first_band = self.plan[0] if self.plan is not None else None
+        shards = [(c, p) for c, p in self.shards
+                  if first_band is None or (c.cell >= first_band) == band] if self.band_games or band else self.shards
+        if not shards:
+            what = "band " if band else ""
+            raise RnsimError(f"{self.run_dir / SHARDS}: no readable {what}result shard")
+        paths = [str(p) for _, p in shards]
         if not partial or not (self.repeated or self.outside):
             return pl.scan_parquet(paths)
         lf = pl.scan_parquet(paths, include_file_paths="_file").with_columns(
             pl.col("_file").str.extract(r"part-(\d+)-\d+-\d+\.parquet$", 1).cast(pl.Int64).alias("_cell"))
-        if self.plan is not None:
+        if self.plan is not None and not band:
             lf = lf.filter((pl.col("_cell") < self.plan[0]) & pl.col("game_index").is_between(0, self.plan[1] - 1))
+        elif self.plan is not None:
+            cells = self.plan[0]
+            lf = lf.filter(pl.col("_cell") < cells + len(self.band_games)).filter(
+                pl.col("game_index") < pl.col("_cell").sub(cells).replace_strict(
+                    list(range(len(self.band_games))), self.band_games, default=0, return_dtype=pl.Int64))
         return lf.unique(subset=["_cell", "game_index"], keep="first", maintain_order=True).drop("_file", "_cell")
 
 
@@ -302,7 +324,7 @@ def check_run(run_dir: str | Path, manifest: dict[str, Any] | None = None) -> Ru
     """Check ``run_dir`` against its plan (the manifest's, read unless given)."""
     run_dir = Path(run_dir)
     man = read_manifest(run_dir) if manifest is None else manifest
-    check = RunCheck(run_dir, man, plan_of(man))
+    check = RunCheck(run_dir, man, plan_of(man), band_games=band_of(man))
     chunks, others = chunk_files(run_dir)
     check.files += [f"{p}: not a result shard of this run (a copy, a leftover or a foreign file); move it out of "
                     f"{run_dir / SHARDS}" for p in others]
@@ -341,13 +363,23 @@ def check_run(run_dir: str | Path, manifest: dict[str, Any] | None = None) -> Ru
     return check
 
 
+def band_of(manifest: dict[str, Any] | None) -> list[int]:
+    """The games of each band cell the manifest plans (none without a band)."""
+    band = (manifest or {}).get("band")
+    games = band.get("cell_games") if isinstance(band, dict) else None
+    if not isinstance(games, list) or not all(isinstance(g, int) and g >= 0 for g in games):
+        return []
+    return list(games)
+
+
 def _compare(check: RunCheck, spans: dict[int, list[tuple[int, int]]]) -> None:
     """Fill in the missing, repeated and out-of-plan games from what each cell holds."""
-    cells, games = check.plan if check.plan is not None else (None, None)
+    cells = None if check.plan is None else check.plan[0] + len(check.band_games)
     for cell in sorted(set(spans) | set(range(cells or 0))):
         runs = _sweep(spans.get(cell, []))
-        inside = cells is not None and games is not None and cell < cells
-        stop = games if inside and games is not None else 0
+        planned = check.games_of(cell)
+        inside = planned is not None
+        stop = planned or 0
         if inside:
             gaps = _gaps(runs, stop)
             if gaps:

@@ -19,6 +19,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import polars as pl
+
+from rnsim.band.plan import band_plan, manifest_entry
 from rnsim.config import RunConfig
 from rnsim.errors import ConfigError, RnsimError
 from rnsim.results.integrity import RunCheck, check_run
@@ -164,12 +167,12 @@ def _recover(run_dir: Path, echo: Callable[[str], None]) -> None:
             echo(f"unreadable shard {p} ({why}): moved to {dest}, its games are played again")
 
 
-def _games_done(cfg: RunConfig, run_dir: Path, n_cells: int) -> dict[int, list[tuple[int, int]]]:
+def _games_done(run_dir: Path, per_cell: list[int]) -> dict[int, list[tuple[int, int]]]:
     """The games on disk, per cell (intervals); refused when they overlap or
-    lie outside the config's plan."""
+    lie outside the config's plan (``per_cell``: each cell's games)."""
     done = covered(finished_chunks(run_dir))
     bad = overlaps(done)
-    if bad or any(c >= n_cells or iv[-1][1] > cfg.games for c, iv in done.items()):
+    if bad or any(c >= len(per_cell) or iv[-1][1] > per_cell[c] for c, iv in done.items()):
         raise RnsimError(f"{run_dir}: its shards do not match the config (overlapping or out-of-range chunks: {bad[:3]})")
     return done
 
@@ -196,6 +199,7 @@ def _new_manifest(cfg: RunConfig, run_id: str, n_cells: int, plan: Plan) -> dict
         "cells": n_cells,
         "games": cfg.total_games,
         "columns": list(plan.schema),
+        **({"band": band} if (band := manifest_entry(cfg)) is not None else {}),
         "started": _now(),
         INVOCATIONS: [],
     }
@@ -301,9 +305,10 @@ def _run_tournament(
     if old is not None:
         _recover(run_dir, echo)
     cells = cfg.cells()
-    done = _games_done(cfg, run_dir, len(cells))
+    per_cell = [cfg.games] * len(cells) + band_plan(cfg).games  # the main cells, then the band's
+    done = _games_done(run_dir, per_cell)
     done_games = sum(b - a for iv in done.values() for a, b in iv)
-    chunks = plan_chunks(len(cells), cfg.games, cfg.chunk_size, done)
+    chunks = plan_chunks(len(per_cell), per_cell, cfg.chunk_size, done)
     if old is not None:
         echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {cfg.total_games:,} games already done"
              if chunks else f"{run_id} in {run_dir} is already complete")
@@ -384,7 +389,10 @@ def _summarise(cfg: RunConfig, run_dir: Path, run_id: str, done_before: int, pla
                          replaced)
     if check is not None and complete:
         summary.errors = load_errors(run_dir, cfg.game).height
-        counts = check.scan().group_by("end_reason").len().collect()
+        rows = check.scan()
+        if check.band_games:  # the band's games are the run's too
+            rows = pl.concat([rows.select("end_reason"), check.scan(band=True).select("end_reason")])
+        counts = rows.group_by("end_reason").len().collect()
         summary.end_reasons = dict(zip(counts["end_reason"].to_list(), counts["len"].to_list(), strict=True))
     return summary
 

@@ -11,7 +11,7 @@ or worker count each invocation used.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from rnsim.results.chunks import Chunk
 
@@ -36,16 +36,20 @@ def _gaps(start: int, stop: int, done: list[tuple[int, int]]) -> list[tuple[int,
 
 
 def plan_chunks(
-    n_cells: int, games: int, chunk_size: int, done: Mapping[int, Iterable[tuple[int, int]]] | None = None
+    n_cells: int, games: int | Sequence[int], chunk_size: int,
+    done: Mapping[int, Iterable[tuple[int, int]]] | None = None,
 ) -> list[Chunk]:
     """Chunks still to play, interleaved across cells (block by block of game
-    indices) so a run stopped half-way holds a balanced sample of every cell."""
+    indices) so a run stopped half-way holds a balanced sample of every cell.
+    ``games``: every cell's games, or each cell's (a run's band cells play
+    fewer than its main cells, see rnsim.band.plan)."""
+    per_cell = [games] * n_cells if isinstance(games, int) else list(games)
     finished = {c: sorted(v) for c, v in (done or {}).items()}
     out: list[Chunk] = []
-    for block in range(0, games, chunk_size):
-        end = min(block + chunk_size, games)
+    for block in range(0, max(per_cell, default=0), chunk_size):
         for cell in range(n_cells):
-            for a, b in _gaps(block, end, finished.get(cell, [])):
+            end = min(block + chunk_size, per_cell[cell])
+            for a, b in _gaps(block, end, finished.get(cell, [])) if block < end else ():
                 out.append(Chunk(cell, a, b))
     return out
 

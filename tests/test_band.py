@@ -1,0 +1,150 @@
+"""The strength band (rnsim.band): its [band] table, its cells in the run's
+plan, their integrity, and the report's words for a stable and an unstable
+verdict."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from rnsim.band.config import band_table
+from rnsim.band.plan import MAIN, band_plan
+from rnsim.cli import main
+from rnsim.config import config_from_mapping
+from rnsim.errors import ConfigError
+from rnsim.results.integrity import check_run
+from rnsim.tournament import run_tournament
+
+RAW: dict[str, Any] = {
+    "run": {"games": 12, "seed": 3, "identities": [["journalist", "pilot"], ["lawyer", "doctor"]]},
+    "rules": {"max_rounds": 30},
+    "strategies": {"angela": "expert", "jessah": "expert"},
+    "band": {"games": 4, "probe_games": 6, "levels": ["rule"], "probes": ["pow_denier", "leak_reader"]},
+}
+
+
+def _cfg(raw: dict[str, Any] = RAW, **over: Any) -> Any:
+    return config_from_mapping(raw, src="t.toml", **{"chunk_size": 5, "backend": "serial", **over})
+
+
+def _with_band(**band: Any) -> dict[str, Any]:
+    raw = copy.deepcopy(RAW)
+    raw["band"] = band
+    return raw
+
+
+@pytest.mark.parametrize(("band", "message"), [
+    ({"game": 3}, "t.toml: unknown key 'band.game' (did you mean 'games'?)"),
+    ({"games": 13}, "t.toml: band.games: must be 1..12 (at most run.games), got 13"),
+    ({"games": "40"}, "t.toml: band.games: must be a whole number 1..12 (run.games), got '40'"),
+    ({"probe_games": 0}, "t.toml: band.probe_games: must be 1..12"),
+    ({"enabled": "yes"}, "t.toml: band.enabled: must be true or false, got 'yes'"),
+    ({"levels": ["grandmaster"]}, "t.toml: band.levels[0]:"),
+    ({"levels": ["rule", "rule"]}, "t.toml: band.levels[1]: 'rule' is listed twice"),
+    ({"probes": ["dodgr"]}, "t.toml: band.probes: unknown probe 'dodgr'; allowed: 'all', 'none', a seat"),
+    ({"probes": 3}, "t.toml: band.probes: must be 'all', 'none', a seat (angela, jessah)"),
+])
+def test_a_bad_band_value_is_a_one_line_error_naming_file_and_key(band: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        _cfg(_with_band(**band))
+    assert str(e.value).startswith(message)
+    assert "\n" not in str(e.value)
+
+
+def test_a_bad_band_value_exits_2_and_creates_nothing(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[run]\ngames = 10\n[band]\ngames = 20\n')
+    res = CliRunner().invoke(main, ["run", str(cfg), "--out", str(tmp_path / "out")])
+    assert res.exit_code == 2
+    assert "band.games: must be 1..10" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_without_a_band_table_or_disabled_the_plan_and_identity_are_unchanged() -> None:
+    raw = {k: v for k, v in RAW.items() if k != "band"}
+    off = _with_band(enabled=False)
+    assert _cfg(raw).config_hash() == _cfg(off).config_hash()
+    assert _cfg(off).band is None and band_plan(_cfg(off)).cells == []
+    assert _cfg(raw).total_games == 2 * 12
+
+
+def test_the_plan_holds_the_band_cells_after_the_main_cells() -> None:
+    cfg = _cfg()
+    bp = band_plan(cfg)
+    names = [ln.name for ln in bp.lineups]
+    assert names == [MAIN, "rule as angela", "rule as jessah", "rule at every seat", "pow_denier", "leak_reader"]
+    # every lineup at every identity pair; levels play band.games, probes band.probe_games
+    assert len(bp.cells) == 2 * 5 and [c.id for c in bp.cells] == list(range(2, 12))
+    assert sorted(bp.games) == [4] * 6 + [6] * 4
+    assert cfg.total_games == 2 * 12 + sum(bp.games)
+    labels = {tuple(bp.strategies[s][i].label for s, i in zip(cfg.seats, c.strategies, strict=True))
+              for c in bp.cells}
+    assert ("pow_denier", "expert") in labels and ("expert", "leak_reader") in labels and ("rule", "rule") in labels
+
+
+def test_a_shorter_run_plays_the_band_in_proportion() -> None:
+    cfg = _cfg(games=6)  # half of run.games
+    assert (cfg.band.games, cfg.band.probe_games) == (2, 3)
+    assert (_cfg(games=1).band.games, _cfg(games=1).band.probe_games) == (1, 1)
+
+
+def test_a_level_the_round_robin_plays_is_not_played_twice() -> None:
+    raw = copy.deepcopy(RAW)
+    raw["strategies"]["angela"] = ["expert", "rule"]
+    cfg = _cfg(raw)
+    cells = cfg.cells()
+    band = band_plan(cfg).cells
+    main_lineups = {(c.setup_label, c.strategies) for c in cells}
+    assert not any((c.setup_label, c.strategies) in main_lineups for c in band)
+    assert len(band) == 2 * 4  # "rule as angela" is a main cell already
+
+
+@pytest.fixture(scope="module")
+def band_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("band") / "run"
+    assert run_tournament(_cfg(out=out), progress=False).complete
+    return out
+
+
+def test_the_band_cells_go_through_the_runner_and_the_manifest(band_run: Path) -> None:
+    man = json.loads((band_run / "manifest.json").read_text())
+    assert man["cells"] == 2 and man["games_per_cell"] == 12
+    assert man["band"]["cells"] == 10 and man["band"]["games"] == 6 * 4 + 4 * 6 and man["games"] == 72
+    check = check_run(band_run)
+    assert check.whole and check.planned == 72
+    assert check.scan().select("game_index").collect().height == 24
+    band = check.scan(band=True).collect()
+    assert band.height == 48 and set(band["angela_strategy"]) == {"rule", "pow_denier", "expert"}
+
+
+def test_integrity_counts_the_band_cells_missing_and_doubled(band_run: Path, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(band_run, run)
+    shards = run / "shards"
+    gone = shards / "part-00011-0000000000-0000000005.parquet"  # the last band cell's first chunk
+    assert gone.exists()
+    gone.unlink()
+    twice = pl.read_parquet(shards / "part-00002-0000000000-0000000004.parquet").head(2)
+    twice.write_parquet(shards / "part-00002-0000000000-0000000002.parquet")
+    check = check_run(run)
+    assert not check.whole
+    assert check.missing == {11: [(0, 5)]}
+    assert check.repeated == {2: [(0, 2, 2)]}
+    assert check.counts() == "67 of 72 planned games on disk, 2 more than once"
+    res = CliRunner().invoke(main, ["report", str(run)])
+    assert res.exit_code == 1 and "cell 11" in res.output
+
+
+def test_a_config_rebuilt_from_the_manifest_plays_the_same_band(band_run: Path) -> None:
+    from rnsim.provenance import config_from_manifest
+
+    man = json.loads((band_run / "manifest.json").read_text())
+    assert band_table(man["config"]["band"])["probes"] == ["pow_denier", "leak_reader"]
+    assert config_from_manifest(man, band_run).config_hash() == man["config_hash"]
