@@ -148,3 +148,93 @@ def test_a_config_rebuilt_from_the_manifest_plays_the_same_band(band_run: Path) 
     man = json.loads((band_run / "manifest.json").read_text())
     assert band_table(man["config"]["band"])["probes"] == ["pow_denier", "leak_reader"]
     assert config_from_manifest(man, band_run).config_hash() == man["config_hash"]
+
+
+# ------------------------------------------------------------- the report's words
+
+def _row(lineup: str, kind: str, players: str, rate: float, lo: float, hi: float, games: int = 600,
+         diff: float | None = None, seat: str = "", level: str = "", base: str = "", gain: float | None = None,
+         setup: str = "all", even: float = 0.5) -> dict[str, Any]:
+    pair = (diff, diff - 0.02, diff + 0.02) if diff is not None else (None, None, None)
+    g = (gain, gain - 0.015, gain + 0.015) if gain is not None else (None, None, None)
+    return {"variant": "base", "setup": setup, "lineup": lineup, "kind": kind, "players": players, "level": level,
+            "seat": seat, "reference": "" if kind == "main" else MAIN, "base": base, "games": games,
+            "wins": int(rate * games), "rate": rate, "rate_lo": lo, "rate_hi": hi, "even": even, "ref_rate": None,
+            "diff": pair[0], "diff_lo": pair[1], "diff_hi": pair[2], "gain": g[0], "gain_lo": g[1], "gain_hi": g[2]}
+
+
+def _band(*rows: dict[str, Any]) -> pl.DataFrame:
+    return pl.DataFrame(list(rows), infer_schema_length=None)
+
+
+MAIN_ROW = _row(MAIN, "main", "expert vs expert", 0.185, 0.181, 0.189, 30000)
+PROBE = _row("pow_denier", "probe", "pow_denier vs expert", 0.21, 0.19, 0.23, 1200, diff=0.025, seat="angela",
+             base="expert", gain=0.025)
+
+
+def _verdict(t: pl.DataFrame) -> str:
+    from rnsim.band.words import band_verdicts
+    from rnsim.report.sections import Verdict
+
+    blocks = band_verdicts(t, ("angela", "jessah"))
+    return next(b.text for b in blocks if isinstance(b, Verdict))
+
+
+def test_a_stable_verdict_names_every_strength_and_the_strongest_probe() -> None:
+    t = _band(MAIN_ROW, _row("search at every seat", "level", "search vs search", 0.221, 0.19, 0.25,
+                             diff=0.036, level="search"), PROBE)
+    assert _verdict(t) == (
+        "Jessah is favoured at every strength tried. Angela wins 18.5% [18.1, 18.9] with the expert pair, "
+        "22.1% [19.0, 25.0] with the search pair; the strongest of the 1 built-in probes tried, pow_denier "
+        "(Angela, built on expert), moves it 2.5 points [+1.0, +4.0] in its seat's favour.")
+
+
+def test_a_verdict_whose_side_changes_with_the_players_is_not_stable() -> None:
+    t = _band(MAIN_ROW, _row("search as angela", "level", "search vs expert", 0.58, 0.54, 0.62, diff=0.4,
+                             seat="angela", level="search"))
+    assert _verdict(t).startswith(
+        "The verdict is NOT stable across the players tried: Jessah is favoured with the expert pair but Angela is "
+        "favoured with search as Angela (expert Jessah). Angela wins 18.5% [18.1, 18.9] with the expert pair, "
+        "58.0% [54.0, 62.0] with search as Angela (expert Jessah).")
+
+
+def test_a_band_wider_than_the_distance_from_even_is_not_stable() -> None:
+    main = _row(MAIN, "main", "expert vs expert", 0.46, 0.455, 0.465, 30000)
+    t = _band(main, _row("search at every seat", "level", "search vs search", 0.51, 0.47, 0.55, diff=0.05,
+                         level="search"))
+    assert _verdict(t).startswith(
+        "The verdict is NOT stable across the players tried: the players move Angela's win rate by up to 5.0 "
+        "points, as much as its distance from an even game (4.0 points).")
+
+
+def test_a_run_without_a_band_says_its_interval_is_sampling_error_only() -> None:
+    from rnsim.band.words import band_verdicts
+
+    (para,) = band_verdicts(None, ("angela", "jessah"))
+    assert para.text.startswith("The intervals above are sampling error only, with the players given")
+
+
+def test_a_rotating_game_states_its_levels_in_one_line() -> None:
+    from rnsim.band.words import band_verdicts
+
+    rows = [_row(MAIN, "main", "expert vs expert vs expert", 0.40, 0.37, 0.43, 1000, setup="3", even=1 / 3),
+            _row("rule at every seat", "level", "rule vs rule vs rule", 0.36, 0.33, 0.39, 500, diff=-0.04,
+                 level="rule", setup="3", even=1 / 3)]
+    (line, _) = band_verdicts(_band(*rows), ("ann", "bert", "chris"), "the start player")
+    assert line.text == (
+        "The start player's win rate by the players' level: 3 players 40.0% [37.0, 43.0] with expert players, "
+        "36.0% [33.0, 39.0] with rule players (the same verdict): the verdict is the same at every level tried.")
+
+
+def test_the_report_of_a_band_run_has_the_band_headline_and_section(band_run: Path, tmp_path: Path) -> None:
+    from rnsim.report import write_report
+
+    run = tmp_path / "run"
+    shutil.copytree(band_run, run)
+    write_report(run, svg=False, workers=1)
+    md = (run / "report.md").read_text()
+    lines = [x for x in md.splitlines() if x.startswith("**")]
+    assert "with the rule pair" in lines[1] and "built-in probe" in lines[1]
+    assert "## Strength band" in md and "| pow_denier | Angela | expert |" in md
+    band = pl.read_csv(run / "tables" / "band.csv")
+    assert band["lineup"].to_list()[0] == MAIN and band.height == 6
