@@ -83,6 +83,8 @@ def test_the_plan_holds_the_band_cells_after_the_main_cells() -> None:
     # every lineup at every identity pair; levels play band.games, probes band.probe_games
     assert len(bp.cells) == 2 * 5 and [c.id for c in bp.cells] == list(range(2, 12))
     assert sorted(bp.games) == [4] * 6 + [6] * 4
+    # the second identity pair plays the next stretch of game indices (paired with its own main games)
+    assert sorted(set(zip(bp.games, bp.starts, strict=True))) == [(4, 0), (4, 4), (6, 0), (6, 6)]
     assert cfg.total_games == 2 * 12 + sum(bp.games)
     labels = {tuple(bp.strategies[s][i].label for s, i in zip(cfg.seats, c.strategies, strict=True))
               for c in bp.cells}
@@ -122,22 +124,24 @@ def test_the_band_cells_go_through_the_runner_and_the_manifest(band_run: Path) -
     assert check.scan().select("game_index").collect().height == 24
     band = check.scan(band=True).collect()
     assert band.height == 48 and set(band["angela_strategy"]) == {"rule", "pow_denier", "expert"}
+    assert band.filter(pl.col("identity_pair") == "lawyer+doctor")["game_index"].unique().sort().to_list() \
+        == list(range(4, 12))
 
 
 def test_integrity_counts_the_band_cells_missing_and_doubled(band_run: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     shutil.copytree(band_run, run)
     shards = run / "shards"
-    gone = shards / "part-00011-0000000000-0000000005.parquet"  # the last band cell's first chunk
+    gone = shards / "part-00011-0000000006-0000000010.parquet"  # the last band cell's first chunk
     assert gone.exists()
     gone.unlink()
     twice = pl.read_parquet(shards / "part-00002-0000000000-0000000004.parquet").head(2)
     twice.write_parquet(shards / "part-00002-0000000000-0000000002.parquet")
     check = check_run(run)
     assert not check.whole
-    assert check.missing == {11: [(0, 5)]}
+    assert check.missing == {11: [(6, 10)]}
     assert check.repeated == {2: [(0, 2, 2)]}
-    assert check.counts() == "67 of 72 planned games on disk, 2 more than once"
+    assert check.counts() == "68 of 72 planned games on disk, 2 more than once"
     res = CliRunner().invoke(main, ["report", str(run)])
     assert res.exit_code == 1 and "cell 11" in res.output
 

@@ -9,9 +9,13 @@ players, and its base there when the base is not the main player of that
 seat (the probe's gain is probe minus base on the same games).
 
 Each lineup is played in every variant and setup of the run as a cell, after
-the main cells (cell ids continue theirs), on game indices ``0..n-1`` of the
-same master seed: band game ``i`` pairs with main game ``i`` of the same
-variant and setup. A lineup the main cells already play (a round robin that
+the main cells (cell ids continue theirs), under the same master seed: band
+game ``i`` pairs with main game ``i`` of the same variant and setup. The
+setups take consecutive stretches of the main cells' game indices (setup
+``k`` plays ``k*n .. k*n+n-1``, wrapping within ``0..games-1``), so the band's
+games of a lineup see as many different chance streams as it has games: game
+``i`` of every setup shares its deck order, and a band of 40 indices over
+15 setups would hold 40 chance streams, not 600. A lineup the main cells already play (a round robin that
 lists the level) is read from them, not played twice.
 """
 
@@ -51,6 +55,7 @@ class BandPlan:
     lineups: list[Lineup]  # MAIN first
     cells: list[Cell]  # the band cells, ids after the main cells'
     games: list[int]  # games of each band cell
+    starts: list[int]  # the first game index of each band cell (it plays start .. start+games-1)
     strategies: dict[str, list[StrategySpec]]  # per seat: the config's, then the band's
     specs: dict[str, StrategySpec] = field(default_factory=dict)  # label -> spec, every lineup's
 
@@ -114,7 +119,7 @@ def band_plan(cfg: RunConfig) -> BandPlan:
     strategies = {seat: list(v) for seat, v in cfg.strategies.items()}
     main_cells = cfg.cells()
     if cfg.band is None:
-        return BandPlan(found, [], [], strategies, specs)
+        return BandPlan(found, [], [], [], strategies, specs)
     index = [{s.label: i for i, s in enumerate(v)} for v in strategies.values()]
     for k, seat in enumerate(cfg.seats):
         for ln in found[1:]:
@@ -126,9 +131,10 @@ def band_plan(cfg: RunConfig) -> BandPlan:
     g = cfg.game_obj
     cells: list[Cell] = []
     games: list[int] = []
+    starts: list[int] = []
     n0 = len(main_cells)
     for v, var in enumerate(cfg.variants):
-        for label, setup in var.setups:
+        for k, (label, setup) in enumerate(var.setups):
             n = len(g.seats(var.rules, setup)) if setup is not None else len(cfg.seats)
             for ln in found[1:]:
                 combo = tuple(index[k][lab] for k, lab in enumerate(ln.labels[:n]))
@@ -137,7 +143,15 @@ def band_plan(cfg: RunConfig) -> BandPlan:
                 played.add((v, label, combo))
                 cells.append(Cell(n0 + len(cells), v, setup, label, combo))
                 games.append(ln.games)
-    return BandPlan(found, cells, games, strategies, specs)
+                starts.append(first_index(k, ln.games, cfg.games))
+    return BandPlan(found, cells, games, starts, strategies, specs)
+
+
+def first_index(k: int, n: int, games: int) -> int:
+    """The first game index of setup ``k``'s band cells of ``n`` games, in a
+    run of ``games`` per main cell: ``k*n``, wrapped so the stretch ends
+    within the main cells' games."""
+    return (k * n) % max(1, games - n + 1)
 
 
 def band_games(cfg: RunConfig) -> int:
@@ -151,5 +165,5 @@ def manifest_entry(cfg: RunConfig) -> dict[str, Any] | None:
     if cfg.band is None:
         return None
     bp = band_plan(cfg)
-    return {"cells": len(bp.cells), "cell_games": bp.games, "games": sum(bp.games),
+    return {"cells": len(bp.cells), "cell_games": bp.games, "cell_starts": bp.starts, "games": sum(bp.games),
             "lineups": [ln.to_dict() for ln in bp.lineups]}

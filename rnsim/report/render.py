@@ -29,7 +29,6 @@ from rnsim.analysis.load import ResultsError, checked, game_name, read_manifest,
 from rnsim.analysis.stats import chance_words
 from rnsim.band.analysis import TABLE as BAND_TABLE
 from rnsim.band.analysis import band_table
-from rnsim.band.words import band_section, band_verdicts
 from rnsim.report import figures as figs
 from rnsim.report import templating
 from rnsim.report.sections import (
@@ -437,6 +436,8 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
     if not rows:
         doc.append(Verdict("No game has been played yet."))
     else:
+        from rnsim.band.words import band_verdicts  # it builds the report's blocks (a cycle at import)
+
         doc += band_verdicts(t.get(BAND_TABLE), seats, _watch(plugin)[1], with_variant)
     if head.height and not run_level:  # a run-level game opens with its own figures
         doc.append(Figure(plan.add("headline", "headline_chart", head, seats, labels, cells,
@@ -474,7 +475,7 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
         "Win rate [95% interval] per seat and cell.",
         numeric=[False] * (1 + len(seats)) + [True] * (len(seats) + 5)))
     doc += _matchups(head, lay, plan)
-    doc += band_section(t.get(BAND_TABLE), seats, _watch(plugin)[1])
+    doc += _band_section(t.get(BAND_TABLE), seats, plugin)
     if run_level and rows:
         ctx.cell = None
         for sec in plugin.run_sections(t, ctx):  # type: ignore[union-attr]
@@ -498,6 +499,12 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
                     "(PNG and SVG). Load them in Python with rnsim.analysis or polars.read_parquet."))
     doc.append(Bullets([f"tables/{n}.csv, tables/{n}.parquet" for n in t]))
     return doc
+
+
+def _band_section(band: pl.DataFrame | None, seats: Sequence[str], plugin: ModuleType | None) -> list[Block]:
+    from rnsim.band.words import band_section
+
+    return band_section(band, seats, _watch(plugin)[1])
 
 
 def _cell_name(r: dict[str, Any], seats: Sequence[str], with_variant: bool, n: int) -> str:

@@ -167,12 +167,13 @@ def _recover(run_dir: Path, echo: Callable[[str], None]) -> None:
             echo(f"unreadable shard {p} ({why}): moved to {dest}, its games are played again")
 
 
-def _games_done(run_dir: Path, per_cell: list[int]) -> dict[int, list[tuple[int, int]]]:
+def _games_done(run_dir: Path, per_cell: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
     """The games on disk, per cell (intervals); refused when they overlap or
-    lie outside the config's plan (``per_cell``: each cell's games)."""
+    lie outside the config's plan (``per_cell``: each cell's game indices, start and stop)."""
     done = covered(finished_chunks(run_dir))
     bad = overlaps(done)
-    if bad or any(c >= len(per_cell) or iv[-1][1] > per_cell[c] for c, iv in done.items()):
+    if bad or any(c >= len(per_cell) or iv[0][0] < per_cell[c][0] or iv[-1][1] > per_cell[c][1]
+                  for c, iv in done.items()):
         raise RnsimError(f"{run_dir}: its shards do not match the config (overlapping or out-of-range chunks: {bad[:3]})")
     return done
 
@@ -305,7 +306,8 @@ def _run_tournament(
     if old is not None:
         _recover(run_dir, echo)
     cells = cfg.cells()
-    per_cell = [cfg.games] * len(cells) + band_plan(cfg).games  # the main cells, then the band's
+    bp = band_plan(cfg)  # the main cells, then the band's
+    per_cell = [(0, cfg.games)] * len(cells) + [(a, a + n) for a, n in zip(bp.starts, bp.games, strict=True)]
     done = _games_done(run_dir, per_cell)
     done_games = sum(b - a for iv in done.values() for a, b in iv)
     chunks = plan_chunks(len(per_cell), per_cell, cfg.chunk_size, done)

@@ -36,20 +36,20 @@ def _gaps(start: int, stop: int, done: list[tuple[int, int]]) -> list[tuple[int,
 
 
 def plan_chunks(
-    n_cells: int, games: int | Sequence[int], chunk_size: int,
+    n_cells: int, games: int | Sequence[tuple[int, int]], chunk_size: int,
     done: Mapping[int, Iterable[tuple[int, int]]] | None = None,
 ) -> list[Chunk]:
     """Chunks still to play, interleaved across cells (block by block of game
     indices) so a run stopped half-way holds a balanced sample of every cell.
-    ``games``: every cell's games, or each cell's (a run's band cells play
-    fewer than its main cells, see rnsim.band.plan)."""
-    per_cell = [games] * n_cells if isinstance(games, int) else list(games)
+    ``games``: every cell's games (indices ``0..games-1``), or each cell's
+    ``(start, stop)`` (a run's band cells play fewer, see rnsim.band.plan)."""
+    spans = [(0, games)] * n_cells if isinstance(games, int) else list(games)
     finished = {c: sorted(v) for c, v in (done or {}).items()}
     out: list[Chunk] = []
-    for block in range(0, max(per_cell, default=0), chunk_size):
+    for block in range(0, max((b for _, b in spans), default=0), chunk_size):
         for cell in range(n_cells):
-            end = min(block + chunk_size, per_cell[cell])
-            for a, b in _gaps(block, end, finished.get(cell, [])) if block < end else ():
+            lo, hi = max(block, spans[cell][0]), min(block + chunk_size, spans[cell][1])
+            for a, b in _gaps(lo, hi, finished.get(cell, [])) if lo < hi else ():
                 out.append(Chunk(cell, a, b))
     return out
 
