@@ -215,10 +215,8 @@ class RunConfig:
 
     @property
     def total_games(self) -> int:
-        """Every game the run plays: its cells' and its band's (rnsim.band)."""
-        from rnsim.band.plan import band_games
-
-        return self.games * len(self.cells()) + band_games(self)
+        """The games of the run's cells (its band's are rnsim.band.plan.band_games)."""
+        return self.games * len(self.cells())
 
     def defaults(self) -> dict[str, str]:
         """The seats the config left out that play in some cell -> the label

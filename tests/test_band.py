@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from rnsim.band.config import band_table
-from rnsim.band.plan import MAIN, band_plan
+from rnsim.band.plan import MAIN, band_games, band_plan
 from rnsim.cli import main
 from rnsim.config import config_from_mapping
 from rnsim.errors import ConfigError
@@ -85,7 +85,7 @@ def test_the_plan_holds_the_band_cells_after_the_main_cells() -> None:
     assert sorted(bp.games) == [4] * 6 + [6] * 4
     # the second identity pair plays the next stretch of game indices (paired with its own main games)
     assert sorted(set(zip(bp.games, bp.starts, strict=True))) == [(4, 0), (4, 4), (6, 0), (6, 6)]
-    assert cfg.total_games == 2 * 12 + sum(bp.games)
+    assert cfg.total_games == 2 * 12 and band_games(cfg) == sum(bp.games) == 48
     labels = {tuple(bp.strategies[s][i].label for s, i in zip(cfg.seats, c.strategies, strict=True))
               for c in bp.cells}
     assert ("pow_denier", "expert") in labels and ("expert", "leak_reader") in labels and ("rule", "rule") in labels

@@ -28,16 +28,16 @@ LAYERS: list[tuple[str, ...]] = [
     ("rnsim.game", "rnsim.errors", "rnsim.seeding", "rnsim.compiled"),
     ("rnsim.games",),
     ("rnsim.strategy", "rnsim.play", "rnsim.results"),
-    ("rnsim.config", "rnsim.examples", "rnsim.provenance", "rnsim.tournament"),
-    ("rnsim.analysis",),
-    ("rnsim.report",),
+    ("rnsim.config", "rnsim.examples", "rnsim.provenance", "rnsim.tournament", "rnsim.band"),
+    ("rnsim.analysis", "rnsim.band.analysis"),
+    ("rnsim.report", "rnsim.band.words"),
     ("rnsim.drift", "rnsim.levers"),
     ("rnsim.cli",),
 ]
 
 #: core modules that must not name Red Notice (module prefixes)
 CORE = ["rnsim.game", "rnsim.play", "rnsim.seeding", "rnsim.config", "rnsim.strategy", "rnsim.results",
-        "rnsim.provenance", "rnsim.tournament", "rnsim.drift", "rnsim.analysis", "rnsim.report"]
+        "rnsim.provenance", "rnsim.tournament", "rnsim.drift", "rnsim.analysis", "rnsim.report", "rnsim.band"]
 
 RED_NOTICE_WORDS = re.compile(
     r"angela|jessah|forger|identit|upgrade|red_notice|rednotice|radar|barrier|journalist|wiretap|interpol",

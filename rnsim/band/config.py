@@ -18,6 +18,7 @@ error is one line naming the file and the key.
 from __future__ import annotations
 
 import importlib
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -45,7 +46,7 @@ class Probe:
 class BandConfig:
     games: int  # games per level cell, as played (scaled with --games)
     probe_games: int  # games per probe and base cell, as played
-    levels: tuple[Any, ...]  # StrategySpec per level
+    levels: tuple[Level, ...]
     probes: tuple[Probe, ...]
 
     def resolved(self) -> dict[str, Any]:
@@ -80,8 +81,26 @@ def _scaled(value: int, n_games: int, file_games: int) -> int:
     return max(1, min(n_games, math.ceil(value * n_games / file_games)))
 
 
-def _level(game: Any, src: str, key: str, item: Any) -> Any:
-    from rnsim.config import StrategySpec, _strategy_label
+@dataclass(frozen=True)
+class Level:
+    """A level of the band: a strategy, as ``[strategies]`` names one."""
+
+    ref: str
+    params: dict[str, Any]
+    label: str
+
+    def to_dict(self, marked: bool = False) -> dict[str, Any]:
+        return {"ref": self.ref, "params": dict(self.params), "label": self.label}
+
+
+def _label(ref: str, params: Mapping[str, Any]) -> str:
+    """The label [strategies] gives a strategy without one: its reference and sorted params."""
+    if not params:
+        return ref
+    return f"{ref}(" + ",".join(f"{k}={json.dumps(params[k], sort_keys=True)}" for k in sorted(params)) + ")"
+
+
+def _level(game: Any, src: str, key: str, item: Any) -> Level:
     from rnsim.strategy import load_strategy
 
     if isinstance(item, str):
@@ -102,7 +121,7 @@ def _level(game: Any, src: str, key: str, item: Any) -> Any:
         raise ConfigError(f"{src}: {key}: {e}") from None
     except Exception as e:  # a plugin's constructor may raise anything
         raise ConfigError(f"{src}: {key}: strategy {ref!r} cannot be built: {type(e).__name__}: {e}") from None
-    return StrategySpec(ref, dict(params), label or _strategy_label(ref, params))
+    return Level(ref, dict(params), label or _label(ref, params))
 
 
 def default_levels(game: Any, main: str) -> list[str]:
@@ -117,7 +136,7 @@ def default_levels(game: Any, main: str) -> list[str]:
     return after or [n for n in names[:names.index(main)] if n != "random"]
 
 
-def _levels(game: Any, src: str, value: Any, main: Any) -> tuple[Any, ...]:
+def _levels(game: Any, src: str, value: Any, main: Any) -> tuple[Level, ...]:
     items = default_levels(game, main.ref) if value is None else value if isinstance(value, list) else [value]
     specs = [_level(game, src, f"band.levels[{n}]" if isinstance(value, list) else "band.levels", item)
              for n, item in enumerate(items)]
@@ -150,12 +169,27 @@ def _probes(game: Any, game_name: str, src: str, value: Any, seats: tuple[str, .
 
 
 def _base(game: Any, src: str, p: Any) -> str | None:
-    from rnsim.cli.exploit import probe_base
+    """The built-in strategy a probe is built on, as `rnsim exploit` finds it:
+    its class attribute ``base``, else the nearest built-in strategy among the
+    classes it derives from (None: neither, then it is measured against the
+    main pair's player of its seat)."""
+    from rnsim.strategy import builtin_strategies, strategy_class
 
     try:
-        return probe_base(p.ref, game)[0]
+        cls = strategy_class(p.ref, game)
     except RnsimError as e:
         raise ConfigError(f"{src}: band.probes: probe {p.name!r}: {e}") from None
+    names = builtin_strategies(game)
+    named = getattr(cls, "base", None)
+    if named is not None:
+        if named not in names:
+            raise ConfigError(f"{src}: band.probes: probe {p.name!r}: its class attribute base = {named!r} is not a "
+                              f"built-in strategy; built-in: {', '.join(names)}")
+        return str(named)
+    classes: dict[type, str] = {}
+    for name, ref in names.items():
+        classes.setdefault(strategy_class(ref, game), name)
+    return next((classes[k] for k in cls.__mro__[1:] if k in classes), None)
 
 
 def parse_band(game: Any, game_name: str, src: str, table: Any, strategies: Mapping[str, list[Any]],

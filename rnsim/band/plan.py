@@ -79,7 +79,7 @@ def lineups(cfg: RunConfig) -> tuple[list[Lineup], dict[str, StrategySpec]]:
         return out, specs
     rotate = bool(getattr(cfg.game_obj, "rotate_seats", False))
     for lv in band.levels:
-        specs.setdefault(lv.label, lv)
+        specs.setdefault(lv.label, StrategySpec(lv.ref, dict(lv.params), lv.label))
         if not rotate:
             for k, seat in enumerate(seats):
                 labels = tuple(lv.label if j == k else s.label for j, s in enumerate(main))

@@ -21,7 +21,7 @@ from typing import Any
 
 import polars as pl
 
-from rnsim.band.plan import band_plan, manifest_entry
+from rnsim.band.plan import band_games, band_plan, manifest_entry
 from rnsim.config import RunConfig
 from rnsim.errors import ConfigError, RnsimError
 from rnsim.results.integrity import RunCheck, check_run
@@ -198,7 +198,7 @@ def _new_manifest(cfg: RunConfig, run_id: str, n_cells: int, plan: Plan) -> dict
         "master_seed": cfg.seed,
         "games_per_cell": cfg.games,
         "cells": n_cells,
-        "games": cfg.total_games,
+        "games": cfg.total_games + band_games(cfg),  # the band's games too (rnsim.band)
         "columns": list(plan.schema),
         **({"band": band} if (band := manifest_entry(cfg)) is not None else {}),
         "started": _now(),
@@ -256,7 +256,7 @@ class _Recorder:
 def _progress_bar(cfg: RunConfig, run_id: str, done_games: int) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=cfg.total_games, initial=done_games, unit="game", unit_scale=True, smoothing=0.05,
+    return tqdm(total=cfg.total_games + band_games(cfg), initial=done_games, unit="game", unit_scale=True, smoothing=0.05,
                 dynamic_ncols=True, desc=run_id)
 
 
@@ -312,7 +312,7 @@ def _run_tournament(
     done_games = sum(b - a for iv in done.values() for a, b in iv)
     chunks = plan_chunks(len(per_cell), per_cell, cfg.chunk_size, done)
     if old is not None:
-        echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {cfg.total_games:,} games already done"
+        echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {sum(b - a for a, b in per_cell):,} games already done"
              if chunks else f"{run_id} in {run_dir} is already complete")
     plan = Plan.from_config(cfg, run_id)
 
@@ -387,7 +387,7 @@ def _summarise(cfg: RunConfig, run_dir: Path, run_id: str, done_before: int, pla
                check: RunCheck | None, replaced: int, errors_now: int = 0) -> RunSummary:
     """The summary of an invocation; ``check``: the run's check when it is complete."""
     complete = check is not None and check.whole
-    summary = RunSummary(run_dir, run_id, cfg.total_games, done_before, played, errors_now, seconds, complete,
+    summary = RunSummary(run_dir, run_id, cfg.total_games + band_games(cfg), done_before, played, errors_now, seconds, complete,
                          replaced)
     if check is not None and complete:
         summary.errors = load_errors(run_dir, cfg.game).height
