@@ -242,3 +242,14 @@ def test_the_report_of_a_band_run_has_the_band_headline_and_section(band_run: Pa
     assert "## Strength band" in md and "| pow_denier | Angela | expert |" in md
     band = pl.read_csv(run / "tables" / "band.csv")
     assert band["lineup"].to_list()[0] == MAIN and band.height == 6
+
+
+def test_a_resumed_run_plays_only_the_band_games_it_lacks(band_run: Path, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(band_run, run)
+    before = pl.read_parquet(run / "shards" / "part-00011-0000000006-0000000010.parquet")
+    (run / "shards" / "part-00011-0000000006-0000000010.parquet").unlink()
+    summary = run_tournament(_cfg(out=run), progress=False)
+    assert summary.complete and summary.played == 4 and summary.total_games == 72
+    again = pl.read_parquet(run / "shards" / "part-00011-0000000006-0000000010.parquet")
+    assert again.drop("run_id").equals(before.drop("run_id"))  # the same games, game for game
