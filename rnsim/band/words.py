@@ -82,13 +82,15 @@ def _judge(main: dict[str, Any], levels: list[dict[str, Any]], probes: list[dict
     """(the first lineup whose verdict differs from the main pair's: another
     side favoured, or one where the main pair has none; the lineups where no
     side is measurably favoured while the main pair has one; the players'
-    widest move of the rate, in rate units; the main rate's distance from
-    an even game)."""
+    widest measured move of the rate, in rate units: a paired difference from
+    the main pair (or a probe's from its base) whose interval excludes no
+    change, so a small band's noise is not called a move; the main rate's
+    distance from an even game)."""
     s0 = _side(main)
     changed = next((r for r in levels if _side(r) and _side(r) != s0), None)
     lost = [r for r in levels if s0 and not _side(r)]
-    moves = [abs(r["rate"] - main["rate"]) for r in levels if r["rate"] is not None]
-    moves += [abs(p["diff"]) for p in probes if p["diff"] is not None]
+    moves = [abs(r["diff"]) for r in [*levels, *probes]
+             if r["diff"] is not None and (r["diff_lo"] > 0 or r["diff_hi"] < 0)]
     return changed, lost, max(moves, default=0.0), abs(main["rate"] - main["even"])
 
 
