@@ -253,3 +253,11 @@ def test_a_resumed_run_plays_only_the_band_games_it_lacks(band_run: Path, tmp_pa
     assert summary.complete and summary.played == 4 and summary.total_games == 72
     again = pl.read_parquet(run / "shards" / "part-00011-0000000006-0000000010.parquet")
     assert again.drop("run_id").equals(before.drop("run_id"))  # the same games, game for game
+
+
+def test_a_move_within_its_interval_does_not_make_the_verdict_unstable() -> None:
+    main = _row(MAIN, "main", "expert vs expert", 0.46, 0.455, 0.465, 30000)
+    noisy = _row("search at every seat", "level", "search vs search", 0.51, 0.40, 0.62, 60, level="search")
+    noisy.update(diff=0.05, diff_lo=-0.06, diff_hi=0.16)
+    assert _verdict(_band(main, noisy)).startswith("Jessah is favoured with the expert pair; with the search pair no "
+                                                   "side is measurably favoured.")
