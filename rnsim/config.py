@@ -77,6 +77,7 @@ class File(Table):
     rules: Annotated[dict[str, Any], Meta(description="a table of rule knobs")] = {}
     variants: Annotated[list[dict[str, Any]], Meta(min_length=1, description="one or more [[variants]] tables")] | None = None
     strategies: Any = None
+    band: Any = None  # checked by rnsim.band.config.parse_band
 
 
 class Run(Table):
@@ -230,6 +231,7 @@ class RunConfig:
     # seat -> how many of its strategies enter the round robin, when its list
     # also holds the other seats' (a rotating game); absent = all of them
     choices: dict[str, int] = field(default_factory=dict)
+    band: Any = None  # rnsim.band.config.BandConfig: the band cells the run also plays (None: none)
 
     @property
     def game_obj(self) -> Any:
@@ -293,6 +295,8 @@ class RunConfig:
         })
         if self.choices:
             out["choices"] = dict(self.choices)
+        if self.band is not None:
+            out["band"] = self.band.resolved()
         return out
 
     def config_hash(self) -> str:
@@ -307,6 +311,7 @@ class RunConfig:
 
     @property
     def total_games(self) -> int:
+        """The games of the run's cells (its band's are rnsim.band.plan.band_games)."""
         return self.games * len(self.cells())
 
     def defaults(self) -> dict[str, str]:
@@ -613,11 +618,13 @@ def config_from_mapping(
     base_rules = game.rules(base_table, f"{src}: rules")
     variants = _variants(game, src, top.variants, base_table, base_rules, setups_value, base_dir, chain)
     strategies, choices = _seat_strategies(game, src, {} if top.strategies is None else top.strategies, base_rules)
+    from rnsim.band.config import parse_band
+    band = parse_band(game, game_name, src, top.band, strategies, r.games, run.get("games", DEFAULT_GAMES))
 
     return RunConfig(
         path=path, games=r.games, seed=r.seed, workers=n_workers, backend=backend_name, out=out_dir, address=ray_address,
         chunk_size=r.chunk_size, setups=setups_value, variants=variants, strategies=strategies, game=game_name,
-        choices=choices,
+        choices=choices, band=band,
         sources={"config": str(path) if path else None, "raw": raw, "overrides": {
             k: str(v) if isinstance(v, Path) else v for k, v in (
                 ("games", games), ("seed", seed), ("workers", workers), ("out", out), ("backend", backend),

@@ -141,6 +141,10 @@ def config_from_manifest(manifest: dict[str, Any], out: Path) -> RunConfig:
             "variants": [{"name": v["name"], **v["rules"]} for v in c["variants"]],
             "strategies": c["strategies"],
         }
+        if "band" in c:  # the strength band it played (rnsim.band)
+            from rnsim.band.config import band_table
+
+            raw["band"] = band_table(c["band"])
     except (KeyError, TypeError) as e:
         raise RnsimError(f"manifest: lacks the resolved config ({e}); it predates rnsim 0.2") from None
     cfg = config_from_mapping(raw, src="manifest.json", out=out)

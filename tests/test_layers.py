@@ -31,9 +31,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("rnsim.game", "rnsim.errors", "rnsim.schema", "rnsim.seeding", "rnsim.compiled"),
     ("rnsim.games",),
     ("rnsim.strategy", "rnsim.play", "rnsim.results"),
-    ("rnsim.config", "rnsim.examples", "rnsim.provenance", "rnsim.tournament"),
-    ("rnsim.analysis",),
-    ("rnsim.report",),
+    ("rnsim.config", "rnsim.examples", "rnsim.provenance", "rnsim.tournament", "rnsim.band"),
+    ("rnsim.analysis", "rnsim.band.analysis"),
+    ("rnsim.report", "rnsim.band.words"),
     ("rnsim.drift", "rnsim.levers"),
     ("rnsim.cli",),
 ]

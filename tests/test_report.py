@@ -274,8 +274,9 @@ def test_pair_map_frames_the_flagged_pairs() -> None:
 
 
 def test_the_report_answers_first(tmp_path: Path) -> None:
-    """The first thing after the title is the verdict sentence, then the
-    outcome figure; the run's metadata comes last."""
+    """The first thing after the title is the verdict sentence, then what its
+    interval is (sampling error only, in a run without a strength band),
+    then the outcome figure; the run's metadata comes last."""
     g = [dict(pair=("journalist", "pilot"), winner="angela")] * 438 \
         + [dict(pair=("journalist", "pilot"), winner="jessah")] * 552 \
         + [dict(pair=("journalist", "pilot"), winner=None)] * 10
@@ -285,7 +286,8 @@ def test_the_report_answers_first(tmp_path: Path) -> None:
     write_report(tmp_path, svg=False)
     text = (tmp_path / "report.html").read_text()
     body = text[text.index("</h1>") + len("</h1>"):]
-    first = re.match(r'\s*<p class="verdict">([^<]*)</p>\s*<figure>', body)
+    first = re.match(r'\s*<p class="verdict">([^<]*)</p>\s*<p>The intervals above are sampling error only[^<]*</p>'
+                     r'\s*<figure>', body)
     assert first, body[:300]
     lo, hi = wilson(438, 1000)
     assert first.group(1) == (f"Jessah is favoured: Angela wins 43.8% [{100 * lo:.1f}, {100 * hi:.1f}] of 1,000 "

@@ -281,3 +281,36 @@ def test_the_identities_chart_axes_read_in_percent(browser: DevTools, partial_ru
     ticks = [t for t in texts if re.fullmatch(r"[\d.]+%?", t)]
     assert {"0%", "20%", "40%", "60%", "80%", "100%"} <= set(ticks), ticks
     assert not [t for t in ticks if re.fullmatch(r"0\.\d+|1\.0", t)], ticks  # no fraction of 1 anywhere
+
+
+@pytest.fixture(scope="module")
+def band_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run with a strength band (rule players, two probes), reported."""
+    from rnsim.tournament import run_tournament
+    from tests.test_band import _cfg
+
+    run = tmp_path_factory.mktemp("band") / "run"
+    assert run_tournament(_cfg(out=run), progress=False).complete
+    return write_report(run, svg=False, workers=1)
+
+
+def test_the_band_is_stated_under_the_verdict_and_shown_in_its_section(browser: DevTools, band_report: Path) -> None:
+    load(browser, band_report)
+    got = browser.js("""(() => {
+        const v = document.querySelectorAll('p.verdict');
+        const h = document.getElementById('band');
+        const tables = [];
+        for (let e = h.nextElementSibling; e && e.tagName !== 'H2'; e = e.nextElementSibling) {
+            const t = e.tagName === 'TABLE' ? e : e.querySelector('table');
+            if (t) tables.push(Array.from(t.tBodies[0].rows).map(r => r.cells[1].textContent));
+        }
+        return {second: v[1].textContent, heading: h.textContent, shown: h.offsetHeight > 0,
+                contents: Array.from(document.querySelectorAll('nav a')).some(a => a.getAttribute('href') === '#band'),
+                tables: tables};
+    })()""")
+    assert "with the expert pair" in got["second"] and "with the rule pair" in got["second"]
+    assert got["heading"] == "Strength band" and got["shown"] and got["contents"]
+    matrix, probes = got["tables"]
+    assert matrix == ["the expert pair", "rule as Angela (expert Jessah)", "rule as Jessah (expert Angela)",
+                      "the rule pair"]
+    assert sorted(probes) == ["leak_reader", "pow_denier"]

@@ -55,10 +55,15 @@ def run(config: Path, games: int | None, seed: int | None, workers: str | None, 
     cfg = load_config(config, games=games, seed=seed, workers=workers, out=out, backend=backend,
                       chunk_size=chunk_size, address=address)
     n_cells = len(cfg.cells())
+    from rnsim.band.plan import band_games
+
+    band = band_games(cfg)  # the strength band's games
     click.echo(
         f"{config}: {len(cfg.variants)} variant(s) x {n_cells // len(cfg.variants)} cell(s) "
         f"({cfg.game_obj.setup_column.replace('_', ' ')} x strategies) "
-        f"x {cfg.games:,} games = {cfg.total_games:,} games; backend {cfg.backend}"
+        f"x {cfg.games:,} games{f' + {band:,} strength-band games' if band else ''} = {cfg.total_games + band:,} "
+        "games; "
+        f"backend {cfg.backend}"
         + (f", {cfg.workers} worker(s)" if cfg.backend != "serial" else "") + cfg.defaults_note(),
         err=True,
     )

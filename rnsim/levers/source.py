@@ -110,6 +110,7 @@ class LeverConfig:
     def _raw(self) -> dict[str, Any]:
         raw = copy.deepcopy(dict(self.rule_set))
         raw.pop("sweep", None)  # rnsim sweep's own table; the tournament does not know it
+        raw.pop("band", None)  # the strength band is the report's; a lever plays the main pair only
         return raw
 
     def _build(self, raw: dict[str, Any], overrides: Mapping[str, Any]) -> RunConfig:

@@ -27,6 +27,8 @@ import polars as pl
 from rnsim.analysis import aggregate as agg
 from rnsim.analysis.load import ResultsError, checked, game_name, read_manifest, scan_errors, scan_results
 from rnsim.analysis.stats import chance_words
+from rnsim.band.analysis import TABLE as BAND_TABLE
+from rnsim.band.analysis import band_table
 from rnsim.report import figures as figs
 from rnsim.report import templating
 from rnsim.report.sections import (
@@ -206,7 +208,26 @@ def compute_tables(run_dir: str | Path, plugin: ModuleType | None = None, *, par
     for name, q in queries.items():
         df = q.collect(engine="streaming")
         tables[name] = df.with_columns(pl.col(pl.Categorical).cast(pl.String))
+    band = _band_table(run_dir, plugin, partial, check)
+    if band is not None:
+        tables[BAND_TABLE] = band
     return tables
+
+
+def _band_table(run_dir: str | Path, plugin: ModuleType | None, partial: bool,
+                check: RunCheck | None) -> pl.DataFrame | None:
+    """The strength band's table (rnsim.band.analysis), None without a band."""
+    check = check or checked(run_dir, partial)
+    if not check.band_games or check.manifest is None:
+        return None
+    return band_table(check, check.manifest, _watch(plugin)[0] or None, partial)
+
+
+def _watch(plugin: ModuleType | None) -> tuple[str, str]:
+    """The column naming the player a game's verdict watches, and its words
+    (``BAND_WATCH`` of the game's report; ("", "") for seat 0)."""
+    found = getattr(plugin, "BAND_WATCH", None)
+    return (str(found[0]), str(found[1])) if found else ("", "")
 
 
 def error_messages(run_dir: str | Path, limit: int = 10) -> pl.DataFrame | None:
@@ -414,6 +435,10 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
     ctx.cell = None
     if not rows:
         doc.append(Verdict("No game has been played yet."))
+    else:
+        from rnsim.band.words import band_verdicts  # it builds the report's blocks (a cycle at import)
+
+        doc += band_verdicts(t.get(BAND_TABLE), seats, _watch(plugin)[1], with_variant)
     if head.height and not run_level:  # a run-level game opens with its own figures
         doc.append(Figure(plan.add("headline", "headline_chart", head, seats, labels, cells,
                                    f"Outcomes per cell ({total:,} games)"),
@@ -450,6 +475,7 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
         "Win rate [95% interval] per seat and cell.",
         numeric=[False] * (1 + len(seats)) + [True] * (len(seats) + 5)))
     doc += _matchups(head, lay, plan)
+    doc += _band_section(t.get(BAND_TABLE), seats, plugin)
     if run_level and rows:
         ctx.cell = None
         for sec in plugin.run_sections(t, ctx):  # type: ignore[union-attr]
@@ -473,6 +499,12 @@ def build(run_dir: Path, t: dict[str, pl.DataFrame], plan: FigurePlan,
                     "(PNG and SVG). Load them in Python with rnsim.analysis or polars.read_parquet."))
     doc.append(Bullets([f"tables/{n}.csv, tables/{n}.parquet" for n in t]))
     return doc
+
+
+def _band_section(band: pl.DataFrame | None, seats: Sequence[str], plugin: ModuleType | None) -> list[Block]:
+    from rnsim.band.words import band_section
+
+    return band_section(band, seats, _watch(plugin)[1])
 
 
 def _cell_name(r: dict[str, Any], seats: Sequence[str], with_variant: bool, n: int) -> str:

@@ -7,7 +7,10 @@ Whole means: every result shard is readable and holds exactly the games its
 name says (``shards/part-<cell>-<start>-<stop>.parquet``), no other file sits
 among them, and against the manifest's plan (``cells`` x ``games_per_cell``,
 every cell playing game indices ``0..games-1``) every game is on disk exactly
-once. The check reads the chunk names, the manifest and one column of the
+once. A run with a strength band (rnsim.band) plans its band cells after the
+main cells, each with its own games (the manifest's ``band.cell_games``);
+each from its own first game index (``band.cell_starts``); the main cells'
+rows and the band's are read apart (:meth:`RunCheck.scan`). The check reads the chunk names, the manifest and one column of the
 shards (``game_index``): the set of (cell, game index) on disk, duplicates
 included, is compared with the plan without reading the games themselves.
 
@@ -105,10 +108,10 @@ def _union(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def _gaps(runs: Sequence[tuple[int, int, int]], stop: int) -> list[tuple[int, int]]:
-    """The parts of ``0..stop-1`` no run covers."""
+def _gaps(runs: Sequence[tuple[int, int, int]], stop: int, start: int = 0) -> list[tuple[int, int]]:
+    """The parts of ``start..stop-1`` no run covers."""
     out: list[tuple[int, int]] = []
-    at = 0
+    at = start
     for a, b, _ in runs:
         if a >= stop:
             break
@@ -136,10 +139,25 @@ class RunCheck:
     files: list[str] = field(default_factory=list)  # other problems of single files
     labels: dict[int, str] = field(default_factory=dict)  # cell -> "base, journalist+pilot, rule vs rule"
     moved_aside: int = 0  # shards an earlier resume moved to shards/corrupt/
+    band_games: list[int] = field(default_factory=list)  # games of each band cell, after the plan's cells
+    band_starts: list[int] = field(default_factory=list)  # the first game index of each band cell
+
+    def games_of(self, cell: int) -> tuple[int, int] | None:
+        """The game indices ``cell`` plans, (start, stop) (None: outside the plan)."""
+        if self.plan is None:
+            return None
+        cells, games = self.plan
+        k = cell - cells
+        if 0 <= cell < cells:
+            return 0, games
+        if 0 <= k < len(self.band_games):
+            start = self.band_starts[k] if k < len(self.band_starts) else 0
+            return start, start + self.band_games[k]
+        return None
 
     @property
     def planned(self) -> int | None:
-        return None if self.plan is None else self.plan[0] * self.plan[1]
+        return None if self.plan is None else self.plan[0] * self.plan[1] + sum(self.band_games)
 
     @property
     def n_missing(self) -> int:
@@ -186,8 +204,9 @@ class RunCheck:
             shown = parts[:6] + ([f"and {len(parts) - 6} more ranges"] if len(parts) > 6 else [])
             out.append(f"{self.cell(c)}: " + ", ".join(shown))
         if self.outside and self.plan is not None:
+            band = f" and {len(self.band_games):,} band cells" if self.band_games else ""
             out += [f"{self.cell(c)}: {games_text(a, b)} on disk but outside the plan ({self.plan[0]:,} cells x "
-                    f"{self.plan[1]:,} games)" for c, a, b in self.outside]
+                    f"{self.plan[1]:,} games{band})" for c, a, b in self.outside]
         return out
 
     def counts(self) -> str:
@@ -213,19 +232,32 @@ class RunCheck:
             raise CorruptShardError(*self.unreadable[0])
         raise RunNotWhole(self, hint)
 
-    def scan(self, partial: bool = False) -> pl.LazyFrame:
+    def scan(self, partial: bool = False, band: bool = False) -> pl.LazyFrame:
         """The rows of the run's readable result shards, each planned game once
-        when ``partial`` (repeats and games outside the plan dropped). Call
+        when ``partial`` (repeats and games outside the plan dropped): the main
+        cells' rows, or with ``band`` the band cells' (rnsim.band). Call
         :meth:`require` first: without ``partial`` the rows are read as they are."""
-        if not self.shards:
-            raise RnsimError(f"{self.run_dir / SHARDS}: no readable result shard")
-        paths = [str(p) for _, p in self.shards]
+        first_band = self.plan[0] if self.plan is not None else None
+        shards = [(c, p) for c, p in self.shards
+                  if first_band is None or (c.cell >= first_band) == band] if self.band_games or band else self.shards
+        if not shards:
+            what = "band " if band else ""
+            raise RnsimError(f"{self.run_dir / SHARDS}: no readable {what}result shard")
+        paths = [str(p) for _, p in shards]
         if not partial or not (self.repeated or self.outside):
             return pl.scan_parquet(paths)
         lf = pl.scan_parquet(paths, include_file_paths="_file").with_columns(
             pl.col("_file").str.extract(r"part-(\d+)-\d+-\d+\.parquet$", 1).cast(pl.Int64).alias("_cell"))
-        if self.plan is not None:
+        if self.plan is not None and not band:
             lf = lf.filter((pl.col("_cell") < self.plan[0]) & pl.col("game_index").is_between(0, self.plan[1] - 1))
+        elif self.plan is not None:
+            cells = self.plan[0]
+            spans = [self.games_of(cells + k) or (0, 0) for k in range(len(self.band_games))]
+            k = pl.col("_cell").sub(cells)
+            ids = list(range(len(spans)))
+            lf = lf.filter(pl.col("_cell").is_between(cells, cells + len(spans) - 1)).filter(pl.col("game_index").is_between(
+                k.replace_strict(ids, [a for a, _ in spans], default=0, return_dtype=pl.Int64),
+                k.replace_strict(ids, [b - 1 for _, b in spans], default=-1, return_dtype=pl.Int64)))
         return lf.unique(subset=["_cell", "game_index"], keep="first", maintain_order=True).drop("_file", "_cell")
 
 
@@ -302,7 +334,7 @@ def check_run(run_dir: str | Path, manifest: dict[str, Any] | None = None) -> Ru
     """Check ``run_dir`` against its plan (the manifest's, read unless given)."""
     run_dir = Path(run_dir)
     man = read_manifest(run_dir) if manifest is None else manifest
-    check = RunCheck(run_dir, man, plan_of(man))
+    check = RunCheck(run_dir, man, plan_of(man), band_games=band_of(man), band_starts=band_of(man, "cell_starts"))
     chunks, others = chunk_files(run_dir)
     check.files += [f"{p}: not a result shard of this run (a copy, a leftover or a foreign file); move it out of "
                     f"{run_dir / SHARDS}" for p in others]
@@ -341,21 +373,33 @@ def check_run(run_dir: str | Path, manifest: dict[str, Any] | None = None) -> Ru
     return check
 
 
+def band_of(manifest: dict[str, Any] | None, key: str = "cell_games") -> list[int]:
+    """The games (or with ``key`` "cell_starts", the first game index) of
+    each band cell the manifest plans (none without a band)."""
+    band = (manifest or {}).get("band")
+    games = band.get(key) if isinstance(band, dict) else None
+    if not isinstance(games, list) or not all(isinstance(g, int) and g >= 0 for g in games):
+        return []
+    return list(games)
+
+
 def _compare(check: RunCheck, spans: dict[int, list[tuple[int, int]]]) -> None:
     """Fill in the missing, repeated and out-of-plan games from what each cell holds."""
-    cells, games = check.plan if check.plan is not None else (None, None)
+    cells = None if check.plan is None else check.plan[0] + len(check.band_games)
     for cell in sorted(set(spans) | set(range(cells or 0))):
         runs = _sweep(spans.get(cell, []))
-        inside = cells is not None and games is not None and cell < cells
-        stop = games if inside and games is not None else 0
+        planned = check.games_of(cell)
+        inside = planned is not None
+        start, stop = planned or (0, 0)
         if inside:
-            gaps = _gaps(runs, stop)
+            gaps = _gaps(runs, stop, start)
             if gaps:
                 check.missing[cell] = gaps
-        twice = [(max(a, 0), min(b, stop), t) if inside else (a, b, t) for a, b, t in runs
-                 if t > 1 and (not inside or (a < stop and b > 0))]
+        twice = [(max(a, start), min(b, stop), t) if inside else (a, b, t) for a, b, t in runs
+                 if t > 1 and (not inside or (a < stop and b > start))]
         if twice:
             check.repeated[cell] = twice
         if cells is not None:
-            beyond = [(a, min(b, 0)) for a, b, _ in runs if a < 0] + [(max(a, stop), b) for a, b, _ in runs if b > stop]
+            beyond = [(a, min(b, start)) for a, b, _ in runs if a < start] \
+                + [(max(a, stop), b) for a, b, _ in runs if b > stop]
             check.outside += [(cell, a, b) for a, b in _union(beyond)]

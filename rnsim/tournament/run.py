@@ -19,6 +19,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import polars as pl
+
+from rnsim.band.plan import band_games, band_plan, manifest_entry
 from rnsim.config import RunConfig
 from rnsim.errors import ConfigError, RnsimError
 from rnsim.results.integrity import RunCheck, check_run
@@ -164,12 +167,13 @@ def _recover(run_dir: Path, echo: Callable[[str], None]) -> None:
             echo(f"unreadable shard {p} ({why}): moved to {dest}, its games are played again")
 
 
-def _games_done(cfg: RunConfig, run_dir: Path, n_cells: int) -> dict[int, list[tuple[int, int]]]:
+def _games_done(run_dir: Path, per_cell: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
     """The games on disk, per cell (intervals); refused when they overlap or
-    lie outside the config's plan."""
+    lie outside the config's plan (``per_cell``: each cell's game indices, start and stop)."""
     done = covered(finished_chunks(run_dir))
     bad = overlaps(done)
-    if bad or any(c >= n_cells or iv[-1][1] > cfg.games for c, iv in done.items()):
+    if bad or any(c >= len(per_cell) or iv[0][0] < per_cell[c][0] or iv[-1][1] > per_cell[c][1]
+                  for c, iv in done.items()):
         raise RnsimError(f"{run_dir}: its shards do not match the config (overlapping or out-of-range chunks: {bad[:3]})")
     return done
 
@@ -194,8 +198,9 @@ def _new_manifest(cfg: RunConfig, run_id: str, n_cells: int, plan: Plan) -> dict
         "master_seed": cfg.seed,
         "games_per_cell": cfg.games,
         "cells": n_cells,
-        "games": cfg.total_games,
+        "games": cfg.total_games + band_games(cfg),  # the band's games too (rnsim.band)
         "columns": list(plan.schema),
+        **({"band": band} if (band := manifest_entry(cfg)) is not None else {}),
         "started": _now(),
         INVOCATIONS: [],
     }
@@ -251,7 +256,7 @@ class _Recorder:
 def _progress_bar(cfg: RunConfig, run_id: str, done_games: int) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=cfg.total_games, initial=done_games, unit="game", unit_scale=True, smoothing=0.05,
+    return tqdm(total=cfg.total_games + band_games(cfg), initial=done_games, unit="game", unit_scale=True, smoothing=0.05,
                 dynamic_ncols=True, desc=run_id)
 
 
@@ -301,11 +306,13 @@ def _run_tournament(
     if old is not None:
         _recover(run_dir, echo)
     cells = cfg.cells()
-    done = _games_done(cfg, run_dir, len(cells))
+    bp = band_plan(cfg)  # the main cells, then the band's
+    per_cell = [(0, cfg.games)] * len(cells) + [(a, a + n) for a, n in zip(bp.starts, bp.games, strict=True)]
+    done = _games_done(run_dir, per_cell)
     done_games = sum(b - a for iv in done.values() for a, b in iv)
-    chunks = plan_chunks(len(cells), cfg.games, cfg.chunk_size, done)
+    chunks = plan_chunks(len(per_cell), per_cell, cfg.chunk_size, done)
     if old is not None:
-        echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {cfg.total_games:,} games already done"
+        echo(f"resuming {run_id} in {run_dir}: {done_games:,} of {sum(b - a for a, b in per_cell):,} games already done"
              if chunks else f"{run_id} in {run_dir} is already complete")
     plan = Plan.from_config(cfg, run_id)
 
@@ -380,11 +387,14 @@ def _summarise(cfg: RunConfig, run_dir: Path, run_id: str, done_before: int, pla
                check: RunCheck | None, replaced: int, errors_now: int = 0) -> RunSummary:
     """The summary of an invocation; ``check``: the run's check when it is complete."""
     complete = check is not None and check.whole
-    summary = RunSummary(run_dir, run_id, cfg.total_games, done_before, played, errors_now, seconds, complete,
+    summary = RunSummary(run_dir, run_id, cfg.total_games + band_games(cfg), done_before, played, errors_now, seconds, complete,
                          replaced)
     if check is not None and complete:
         summary.errors = load_errors(run_dir, cfg.game).height
-        counts = check.scan().group_by("end_reason").len().collect()
+        rows = check.scan()
+        if check.band_games:  # the band's games are the run's too
+            rows = pl.concat([rows.select("end_reason"), check.scan(band=True).select("end_reason")])
+        counts = rows.group_by("end_reason").len().collect()
         summary.end_reasons = dict(zip(counts["end_reason"].to_list(), counts["len"].to_list(), strict=True))
     return summary
 

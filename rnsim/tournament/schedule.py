@@ -11,7 +11,7 @@ or worker count each invocation used.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from rnsim.results.chunks import Chunk
 
@@ -36,16 +36,20 @@ def _gaps(start: int, stop: int, done: list[tuple[int, int]]) -> list[tuple[int,
 
 
 def plan_chunks(
-    n_cells: int, games: int, chunk_size: int, done: Mapping[int, Iterable[tuple[int, int]]] | None = None
+    n_cells: int, games: int | Sequence[tuple[int, int]], chunk_size: int,
+    done: Mapping[int, Iterable[tuple[int, int]]] | None = None,
 ) -> list[Chunk]:
     """Chunks still to play, interleaved across cells (block by block of game
-    indices) so a run stopped half-way holds a balanced sample of every cell."""
+    indices) so a run stopped half-way holds a balanced sample of every cell.
+    ``games``: every cell's games (indices ``0..games-1``), or each cell's
+    ``(start, stop)`` (a run's band cells play fewer, see rnsim.band.plan)."""
+    spans = [(0, games)] * n_cells if isinstance(games, int) else list(games)
     finished = {c: sorted(v) for c, v in (done or {}).items()}
     out: list[Chunk] = []
-    for block in range(0, games, chunk_size):
-        end = min(block + chunk_size, games)
+    for block in range(0, max((b for _, b in spans), default=0), chunk_size):
         for cell in range(n_cells):
-            for a, b in _gaps(block, end, finished.get(cell, [])):
+            lo, hi = max(block, spans[cell][0]), min(block + chunk_size, spans[cell][1])
+            for a, b in _gaps(lo, hi, finished.get(cell, [])) if lo < hi else ():
                 out.append(Chunk(cell, a, b))
     return out
 

@@ -41,8 +41,13 @@ class Plan:
 
     @classmethod
     def from_config(cls, cfg: RunConfig, run_id: str) -> Plan:
-        return cls(run_id, cfg.seed, cfg.game, tuple(cfg.variants), tuple(cfg.cells()), cfg.seats,
-                   tuple(tuple(v) for v in cfg.strategies.values()))
+        """The config's cells, then its band's (rnsim.band.plan), whose
+        strategies follow the config's in each seat's list."""
+        from rnsim.band.plan import band_plan
+
+        bp = band_plan(cfg)
+        return cls(run_id, cfg.seed, cfg.game, tuple(cfg.variants), (*cfg.cells(), *bp.cells), cfg.seats,
+                   tuple(tuple(v) for v in bp.strategies.values()))
 
     @property
     def schema(self) -> dict[str, pl.DataType]:

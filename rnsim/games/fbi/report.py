@@ -39,6 +39,10 @@ NO_WINNER = "ended in a shared win (a tie for the most points, F13)"
 F = "rnsim.games.fbi.figures"
 PLAYED = pl.col("end_reason") != "error"
 
+#: the player the verdict watches, for the strength band (rnsim.band): the
+#: column naming them per game, and how the report names them
+BAND_WATCH = ("first_handcuffs", "the start player")
+
 DEFINITIONS = [
     "FBI's seats rotate: every rotation of a lineup of strategies is played on the same deals (game indices), "
     "so a strategy meets every seat on the same cards. The per-rotation cells are in Outcomes; the sections below "

@@ -1,0 +1,122 @@
+"""The band's table from a run directory: each lineup's win rate, and its
+paired difference from the lineup it is measured against.
+
+A level lineup is measured against the main pair; a probe against its base
+(the main pair when its base is the main player of its seat). The watched
+outcome is the verdict's: seat 0's win for a game of fixed seats (Red
+Notice's Angela), the start player's for a game whose seats rotate and whose
+report names the column of its start player (``BAND_WATCH`` in the game's
+report module; FBI's first handcuffs). A game of fixed seats is answered per
+variant (its setups pooled, as the paired overall row of
+:mod:`rnsim.analysis.paired`); a game whose seats rotate per variant and
+setup (FBI's player counts, each with its own even share).
+
+The rows are what the lineup played, main cells and band cells alike: the
+same games of every cell, so every number here is an association with the
+players named in its row, on this run's rules and component set.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from rnsim.analysis.paired import ALL, paired_differences, won
+from rnsim.analysis.stats import wilson
+from rnsim.band.plan import MAIN, Lineup
+from rnsim.results.integrity import RunCheck
+
+#: the band table's name in the report's tables/
+TABLE = "band"
+
+
+def lineups_of(manifest: dict[str, Any]) -> list[Lineup]:
+    """The lineups a run's manifest lists (none without a band)."""
+    band = manifest.get("band")
+    if not isinstance(band, dict):
+        return []
+    return [Lineup.from_dict(d) for d in band.get("lineups", [])]
+
+
+def _rows_of(rows: pl.DataFrame, ln: Lineup, seats: tuple[str, ...]) -> pl.DataFrame:
+    """The games ``ln`` played: each seat its label (a seat absent from a
+    game, FBI's fourth at three players, has none)."""
+    return rows.filter(*((pl.col(f"{s}_strategy") == lab) | pl.col(f"{s}_strategy").is_null()
+                         for s, lab in zip(seats, ln.labels, strict=True)))
+
+
+def _paired(ref: pl.DataFrame, var: pl.DataFrame, watched: str, setup: str
+            ) -> tuple[float, float, float, float] | None:
+    """(difference, low, high, the reference's rate on the paired games) of
+    the watched win rate, var minus ref, paired on the game index per setup;
+    None when no setup has two paired games."""
+    both = pl.concat([ref.with_columns(pl.lit("ref").alias("variant")), var.with_columns(pl.lit("var").alias("variant"))],
+                     how="vertical_relaxed")
+    try:
+        d = paired_differences(both, "ref", "var", seat=watched, keys=[setup])
+    except ValueError:
+        return None
+    r = d.filter(pl.col(setup) == ALL).row(0, named=True)
+    return float(r["diff"]), float(r["paired_lo"]), float(r["paired_hi"]), float(r["rate_ref"])
+
+
+def band_table(check: RunCheck, manifest: dict[str, Any], watched: str | None = None,
+               partial: bool = False) -> pl.DataFrame | None:
+    """One row per variant (and setup, in a game whose seats rotate) and lineup:
+    games, ``wins`` and ``rate`` of the watched seat with its 95% Wilson
+    interval, ``even`` (its share in an even game), and ``diff``/``diff_lo``/
+    ``diff_hi``, the paired difference from the lineup in ``reference``
+    (null for the main pair), and ``ref_rate``, that lineup's rate on the
+    paired games. A probe's ``gain`` is the difference in its
+    own seat's favour. None when the run has no band."""
+    found = lineups_of(manifest)
+    if len(found) < 2:
+        return None
+    main_rows = check.scan(partial)
+    names = main_rows.collect_schema().names()
+    seats = tuple(c[: -len("_strategy")] for c in names if c.endswith("_strategy"))
+    setup = names[names.index("variant") + 1]
+    watch = watched or seats[0]
+    cols = ["variant", setup, *(f"{s}_strategy" for s in seats), "game_index", "winner", "end_reason",
+            *([watch] if watch in names else [])]
+    rows = pl.concat([main_rows.select(cols), check.scan(partial, band=True).select(cols)]).collect()
+    rows = rows.with_columns(pl.col(setup).cast(pl.String), won(watch, cols).cast(pl.Int64).alias("_y"))
+    per_setup = watch in names  # a start player per game: its even share depends on the setup
+    groups = [["variant", setup]] if per_setup else [["variant"]]
+    by_name = {ln.name: ln for ln in found}
+    out: list[dict[str, Any]] = []
+    for key, part in rows.group_by(groups[0], maintain_order=True):
+        played = {ln.name: _rows_of(part, ln, seats).filter(pl.col("end_reason") != "error") for ln in found}
+        n_seats = len(seats) if not per_setup else sum(1 for s in seats if part[f"{s}_strategy"][0] is not None)
+        for ln in found:
+            out.append(_row(ln, key, played, by_name, watch, setup, n_seats, per_setup))
+    return pl.DataFrame(out, infer_schema_length=None).with_columns(pl.col(pl.Null).cast(pl.Float64))
+
+
+def _row(ln: Lineup, key: tuple[Any, ...], played: dict[str, pl.DataFrame], by_name: dict[str, Lineup], watch: str,
+         setup: str, n_seats: int, per_setup: bool) -> dict[str, Any]:
+    g = played[ln.name]
+    n, k = g.height, int(g["_y"].sum())
+    lo, hi = wilson(k, n) if n else (None, None)
+    reference = "" if ln.kind == "main" else ln.reference or MAIN
+    diff = _paired(played[reference], g, watch, setup) if reference and n and played[reference].height else None
+    gain = None
+    if diff is not None and ln.kind == "probe":
+        sign = -1.0 if _seat_index(ln, by_name) > 0 else 1.0  # the watched seat is seat 0
+        a, b, c = (sign * x for x in diff[:3])
+        gain = (a, min(b, c), max(b, c))
+    return {
+        "variant": key[0], "setup": str(key[1]) if per_setup else "all", "lineup": ln.name, "kind": ln.kind,
+        "players": " vs ".join(ln.labels), "level": ln.level, "seat": ln.seat, "reference": reference,
+        "base": ln.base, "games": n, "wins": k, "rate": k / n if n else None, "rate_lo": lo, "rate_hi": hi,
+        "even": 1.0 / n_seats,
+        "ref_rate": diff[3] if diff else None, "diff": diff[0] if diff else None, "diff_lo": diff[1] if diff else None, "diff_hi": diff[2] if diff else None,
+        "gain": gain[0] if gain else None, "gain_lo": gain[1] if gain else None, "gain_hi": gain[2] if gain else None,
+    }
+
+
+def _seat_index(ln: Lineup, by_name: dict[str, Lineup]) -> int:
+    """The index of the seat a probe takes over (where its labels differ from the main pair's)."""
+    main = by_name[MAIN].labels
+    return next((i for i, (a, b) in enumerate(zip(ln.labels, main, strict=True)) if a != b), 0)
