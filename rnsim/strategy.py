@@ -223,3 +223,35 @@ def load_strategy(ref: str | Strategy, params: Mapping[str, Any] | None = None, 
     cls = _load_reference(ref, g)
     check_game(cls, g, ref)
     return cls(**dict(params or {}))
+
+
+def builtin_classes(game: Any = DEFAULT_GAME) -> dict[type, str]:
+    """Each built-in strategy's class -> its short name."""
+    out: dict[type, str] = {}
+    for name, ref in builtin_strategies(game).items():
+        out.setdefault(strategy_class(ref, game), name)
+    return out
+
+
+def probe_base(ref: str, game: Any = DEFAULT_GAME) -> tuple[str | None, str]:
+    """The built-in strategy a probe is built on, and why there is none.
+
+    Its class attribute ``base`` (a built-in strategy's short name) when it
+    has one; otherwise the nearest built-in strategy among the classes it
+    derives from (its MRO, itself left out). ``(None, why)`` when neither:
+    an outside probe, or a built-in strategy itself."""
+    cls = strategy_class(ref, game)
+    names = builtin_strategies(game)
+    named = getattr(cls, "base", None)
+    if named is not None:
+        if not isinstance(named, str) or named not in names:
+            raise ConfigError(f"its class attribute base = {named!r} is not a built-in strategy; "
+                              f"built-in: {', '.join(names)}")
+        return named, ""
+    classes = builtin_classes(game)
+    for k in cls.__mro__[1:]:
+        if k in classes:
+            return classes[k], ""
+    if cls in classes:
+        return None, f"it is the built-in strategy {classes[cls]!r} itself, built on none"
+    return None, "no built-in strategy among its classes"

@@ -173,23 +173,12 @@ def _base(game: Any, src: str, p: Any) -> str | None:
     its class attribute ``base``, else the nearest built-in strategy among the
     classes it derives from (None: neither, then it is measured against the
     main pair's player of its seat)."""
-    from rnsim.strategy import builtin_strategies, strategy_class
+    from rnsim.strategy import probe_base
 
     try:
-        cls = strategy_class(p.ref, game)
+        return probe_base(p.ref, game)[0]
     except RnsimError as e:
         raise ConfigError(f"{src}: band.probes: probe {p.name!r}: {e}") from None
-    names = builtin_strategies(game)
-    named = getattr(cls, "base", None)
-    if named is not None:
-        if named not in names:
-            raise ConfigError(f"{src}: band.probes: probe {p.name!r}: its class attribute base = {named!r} is not a "
-                              f"built-in strategy; built-in: {', '.join(names)}")
-        return str(named)
-    classes: dict[type, str] = {}
-    for name, ref in names.items():
-        classes.setdefault(strategy_class(ref, game), name)
-    return next((classes[k] for k in cls.__mro__[1:] if k in classes), None)
 
 
 def parse_band(game: Any, game_name: str, src: str, table: Any, strategies: Mapping[str, list[Any]],

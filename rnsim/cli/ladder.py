@@ -33,7 +33,15 @@ import click
 import polars as pl
 
 from rnsim.analysis.stats import wilson
-from rnsim.cli.seats import DEFAULT, Duel, SeatOptions, as_duel, default_game, duel_for, given_seats, seat_title
+from rnsim.cli.seats import (
+    DEFAULT,
+    Duel,
+    SeatOptions,
+    duel_for,
+    duel_or_default,
+    given_seats,
+    seat_title,
+)
 from rnsim.errors import ConfigError
 
 DEFAULT_LEVELS = ("random", "rule", "expert")
@@ -89,15 +97,6 @@ class Cell:
                 "timeout": self.timeout, "error": self.error, "rounds": self.rounds, "seconds": self.seconds}
 
 
-def _duel(duel: Duel | None) -> Duel:
-    """The duel given, or the default game's."""
-    if duel is not None:
-        return duel
-    got = as_duel(default_game())
-    assert got is not None, "the default game is not a game of two seats of different roles"
-    return got
-
-
 def run_ladder(
     levels: tuple[str, ...] = DEFAULT_LEVELS,
     games: int = 5000,
@@ -126,7 +125,7 @@ def run_ladder(
     params = params or {}
     if games < 1:
         raise ConfigError(f"ladder: games must be at least 1, got {games}")
-    d = _duel(duel)
+    d = duel_or_default(duel)
     agents = levels if second_levels is None else second_levels
 
     def specs(lvs: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -184,7 +183,7 @@ def run_ladder(
 def ladder_holds(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
                  second_levels: tuple[str, ...] | None = None, duel: Duel | None = None) -> list[str]:
     """The failures of the ladder's ordering (empty when it holds)."""
-    d = _duel(duel)
+    d = duel_or_default(duel)
     (one, two), (r1, r2) = d.seats, d.roles
     agents = levels if second_levels is None else second_levels
     bad = []
@@ -208,7 +207,7 @@ def skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
     """The first seat's win rate at equal levels, weakest first, and whether the
     verdict is stable at the top (the two strongest levels' intervals overlap).
     Empty when the seats have no level in common."""
-    d = _duel(duel)
+    d = duel_or_default(duel)
     agents = levels if second_levels is None else second_levels
     equal = [lv for lv in levels if lv in agents]
     if not equal:
@@ -236,7 +235,7 @@ def plot_skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...]
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    d = _duel(duel)
+    d = duel_or_default(duel)
     agents = levels if second_levels is None else second_levels
     fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(levels)), 4.0))
     for x, f in enumerate(levels):
@@ -260,7 +259,7 @@ def plot_skill_curve(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...]
 
 def format_ladder(cells: dict[tuple[str, str], Cell], levels: tuple[str, ...],
                   second_levels: tuple[str, ...] | None = None, duel: Duel | None = None) -> str:
-    d = _duel(duel)
+    d = duel_or_default(duel)
     agents = levels if second_levels is None else second_levels
     w = max(10, *(len(x) for x in (*levels, *agents))) + 2
     col = 24

@@ -111,6 +111,15 @@ def as_duel(game: Any) -> Duel | None:
     return Duel(game, (seats[0], seats[1]), (str(roles[seats[0]]), str(roles[seats[1]])))
 
 
+def duel_or_default(duel: Duel | None) -> Duel:
+    """The duel given, or the default game's."""
+    if duel is not None:
+        return duel
+    got = as_duel(default_game())
+    assert got is not None, "the default game is not a game of two seats of different roles"
+    return got
+
+
 def duel_for(game_name: str, command: str, why: Callable[[Duel], str]) -> Duel:
     """The game ``game_name`` as a duel; otherwise a one-line error: ``command``
     plays duels only (``why``, said of the first duel installed)."""
