@@ -128,6 +128,12 @@ def test_the_band_cells_go_through_the_runner_and_the_manifest(band_run: Path) -
         == list(range(4, 12))
 
 
+def test_verify_counts_the_band_cells_in_its_plan_line(band_run: Path) -> None:
+    res = CliRunner().invoke(main, ["verify", str(band_run)])
+    assert res.exit_code == 0, res.output
+    assert "plan: 2 cell(s) x 12 games = 24 + 10 band cell(s) of 48 games = 72;" in res.output
+
+
 def test_integrity_counts_the_band_cells_missing_and_doubled(band_run: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     shutil.copytree(band_run, run)

@@ -63,7 +63,9 @@ def verify_run(run_dir: Path) -> tuple[list[str], list[str]]:
     if check.plan is not None:
         cells, games = check.plan
         status = check.manifest.get("status") if check.manifest else None
-        facts.append(f"plan: {cells} cell(s) x {games:,} games = {cells * games:,}; manifest status: {status}")
+        band = (f" + {len(check.band_games)} band cell(s) of {sum(check.band_games):,} games = {check.planned:,}"
+                if check.band_games else "")
+        facts.append(f"plan: {cells} cell(s) x {games:,} games = {cells * games:,}{band}; manifest status: {status}")
     facts.append(f"shards: {len(check.shards):,} holding {check.rows:,} games; {check.counts()}")
     return facts, check.problems()
 
