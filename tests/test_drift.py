@@ -264,3 +264,19 @@ def test_compare_of_one_game_per_cell_is_refused_before_playing(tmp_path: Path) 
     assert r.exit_code == 2, r.output
     assert "needs at least 2 games per cell, got 1 (--games" in r.output
     assert not (tmp_path / "run").exists()
+
+
+def test_compare_plays_the_main_pair_only_when_the_first_file_has_a_band(tmp_path: Path) -> None:
+    """A [band] is the report's measure of the players: compare leaves it out
+    and says so, so its cells are neither paid for nor read as rows of the
+    comparison of the rules."""
+    a = tmp_path / "classic.toml"
+    a.write_text(CONFIG.format(rules="") + "\n[band]\nenabled = true\ngames = 4\nprobe_games = 4\nprobes = []\n")
+    b = write(tmp_path, "target-800k.toml", "money_target = 800_000")
+    said: list[str] = []
+    cfg = compare_config([a, b], games=40, out=tmp_path / "run", echo=said.append)
+    assert cfg.band is None
+    assert any("[band] is not played by compare" in s and "classic.toml" in s for s in said)
+    result = compare_run(cfg, progress=False, echo=lambda s: None)
+    manifest = json.loads((result.run_dir / "manifest.json").read_text())
+    assert "band" not in manifest and not list(result.run_dir.glob("band*"))

@@ -30,7 +30,8 @@ def compare_config(paths: Sequence[Path], *, games: int | None = None, seed: int
     """One run config holding every variant to compare: the variants of a single
     file (it needs at least two ``[[variants]]``), or one variant per file (its
     ``[rules]``, named after the file; the run settings and strategies come from the
-    first file). Every variant plays the same cells and game indices."""
+    first file). Every variant plays the same cells and game indices. A ``[band]``
+    is left out: the comparison is of the rules, on the main pair."""
     if not paths:
         raise ConfigError("compare: give at least one config file")
     first = load_config(paths[0], games=games, seed=seed, workers=workers, backend=backend, out=out)
@@ -57,6 +58,12 @@ def compare_config(paths: Sequence[Path], *, games: int | None = None, seed: int
                     raise ConfigError(f"{p}: variant name {name!r} is used twice; rename a file or a [[variants]] name")
                 variants.append(Variant(name, v.rules, v.digest, v.setups))
         cfg = replace(first, variants=variants)
+    if cfg.band is not None:
+        # The band measures how the verdict depends on the players; a comparison
+        # of rules plays the main pair only, so the band's cells would be paid
+        # for and then read as extra rows of the comparison.
+        echo(f"note: {paths[0]}: [band] is not played by compare (it compares the rules on the main pair)")
+        cfg = replace(cfg, band=None)
     if out is None:
         stem = "-vs-".join(p.stem for p in paths) if len(paths) > 1 else paths[0].stem
         cfg = replace(cfg, out=Path("runs") / f"compare-{stem}")
