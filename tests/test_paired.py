@@ -192,3 +192,50 @@ def test_the_same_games_in_another_order_give_the_same_bits() -> None:
     for seed in range(6):
         shuffled = df.sample(fraction=1.0, shuffle=True, seed=seed)
         assert paired_differences(shuffled, "base", "other", seat="angela").equals(first), seed
+
+
+def shared_table(variant: str, shares: list[tuple[float, float, float]], starts: list[str]) -> pl.DataFrame:
+    """An FBI-like table: three seats, a start player per game, each seat's
+    share of the win (1/k of a win shared by k; F13)."""
+    n = len(shares)
+    seats = ("ann", "bert", "chris")
+    winner = [next((s for s, x in zip(seats, sh, strict=True) if x == 1.0), None) for sh in shares]
+    return pl.DataFrame({
+        "variant": [variant] * n, "players": [3] * n,
+        **{f"{s}_strategy": ["expert"] * n for s in seats},
+        "game_index": list(range(n)), "winner": winner, "first_handcuffs": starts,
+        "end_reason": ["deck_empty" if w else "shared_win" for w in winner],
+        **{f"share_{s}": [sh[i] for sh in shares] for i, s in enumerate(seats)},
+    }, schema_overrides={"winner": pl.String})
+
+
+def _shares(rng: np.random.Generator, n: int) -> list[tuple[float, float, float]]:
+    out = []
+    for _ in range(n):
+        tied = rng.choice(3, size=int(rng.choice([1, 1, 1, 2, 3])), replace=False)
+        out.append(tuple(1.0 / len(tied) if i in tied else 0.0 for i in range(3)))
+    return out
+
+
+def test_a_shared_win_counts_as_its_share_for_the_watched_start_player() -> None:
+    """The paired difference of a game whose win can be shared reads the
+    watched player's share (as FBI's verdict counts it), not only wins alone:
+    its difference and paired variance are those of the per-game shares."""
+    rng = np.random.default_rng(3)
+    n = 400
+    starts = [["ann", "bert", "chris"][k] for k in rng.integers(0, 3, n)]
+    ref, var = _shares(rng, n), _shares(rng, n)
+    df = pl.concat([shared_table("a", ref, starts), shared_table("b", var, starts)])
+    row = paired_differences(df, "a", "b", seat="first_handcuffs", keys=["players"]).filter(
+        pl.col("players").cast(pl.String) != ALL).row(0, named=True)
+    idx = {"ann": 0, "bert": 1, "chris": 2}
+    y_ref = np.array([ref[i][idx[s]] for i, s in enumerate(starts)])
+    y_var = np.array([var[i][idx[s]] for i, s in enumerate(starts)])
+    d = y_var - y_ref
+    assert row["rate_ref"] == pytest.approx(y_ref.mean()) and row["diff"] == pytest.approx(d.mean())
+    assert row["var_paired"] == pytest.approx(d.var(ddof=1) / n)
+    assert row["var_unpaired"] == pytest.approx((y_ref.var(ddof=1) + y_var.var(ddof=1)) / n)
+    assert row["discordant"] == int(np.count_nonzero(d))
+    same = paired_differences(pl.concat([shared_table("a", ref, starts), shared_table("b", ref, starts)]),
+                              "a", "b", seat="first_handcuffs", keys=["players"])
+    assert (same["paired_hi"] - same["paired_lo"]).abs().max() == 0.0

@@ -41,17 +41,38 @@ def won(watched: str, columns: Results | list[str] | tuple[str, ...]) -> pl.Expr
     """1 for a game the watched seat won alone: ``watched`` is a seat name, or
     the name of a result column that holds a seat name per game (e.g. FBI's
     ``first_handcuffs``, the start player)."""
-    names = (columns.collect_schema().names() if isinstance(columns, pl.LazyFrame)
-             else columns.columns if isinstance(columns, pl.DataFrame) else list(columns))
+    names = _names(columns)
     target = pl.col(watched) if watched in names else pl.lit(watched)
     return (pl.col("winner") == target).fill_null(False)
+
+
+def outcome(watched: str, columns: Results | list[str] | tuple[str, ...]) -> pl.Expr:
+    """The watched seat's outcome of a game as its verdict counts it: where
+    the table holds ``share_<seat>`` columns (a game whose win can be shared,
+    FBI's F13), its share of the win (1/k of a win shared by k, a Float64);
+    else :func:`won` (1 for a win alone, an Int64)."""
+    names = _names(columns)
+    shares = [c for c in names if c.startswith("share_")]
+    if not shares:
+        return won(watched, names).cast(pl.Int64)
+    if watched not in names:
+        return pl.col(f"share_{watched}").fill_null(0.0).cast(pl.Float64)
+    expr = pl.lit(0.0, dtype=pl.Float64)
+    for c in reversed(shares):
+        expr = pl.when(pl.col(watched) == c[len("share_"):]).then(pl.col(c).fill_null(0.0)).otherwise(expr)
+    return expr.cast(pl.Float64)
+
+
+def _names(columns: Results | list[str] | tuple[str, ...]) -> list[str]:
+    return (columns.collect_schema().names() if isinstance(columns, pl.LazyFrame)
+            else columns.columns if isinstance(columns, pl.DataFrame) else list(columns))
 
 
 def _outcomes(results: Results, variant: str, seat: str, name: str, keys: list[str]) -> pl.LazyFrame:
     lf = results.lazy() if isinstance(results, pl.DataFrame) else results
     return (
         lf.filter((pl.col("variant") == variant) & (pl.col("end_reason") != "error"))
-        .select(*keys, "game_index", won(seat, results).cast(pl.Int64).alias(name))
+        .select(*keys, "game_index", outcome(seat, results).alias(name))
     )
 
 
@@ -88,7 +109,11 @@ def _moments() -> list[pl.Expr]:
     a = pl.col("y_ref").sum().alias("wins_ref")
     b = pl.col("y_var").sum().alias("wins_var")
     ab = (pl.col("y_ref") * pl.col("y_var")).sum().alias("wins_both")
-    return [n, a, b, ab]
+    # sums of squares: equal to the wins for 0/1 outcomes, not for shares of a win
+    aa = (pl.col("y_ref") * pl.col("y_ref")).sum().alias("_sq_ref")
+    bb = (pl.col("y_var") * pl.col("y_var")).sum().alias("_sq_var")
+    changed = (pl.col("y_ref") != pl.col("y_var")).sum().cast(pl.Int64).alias("_changed")
+    return [n, a, b, ab, aa, bb, changed]
 
 
 def _statistics() -> list[pl.Expr]:
@@ -96,18 +121,18 @@ def _statistics() -> list[pl.Expr]:
     a = pl.col("wins_ref")
     b = pl.col("wins_var")
     ab = pl.col("wins_both")
-    # For 0/1 outcomes sum(y^2) = sum(y), so every (n-1)-denominator variance is a
-    # function of integer counts; "discordant" counts the games whose outcome changed.
-    discordant = (a + b - 2 * ab).cast(pl.Float64)
+    # Every (n-1)-denominator variance from sums: for 0/1 outcomes these are
+    # integer counts (sum(y^2) = sum(y)), so a zero variance is exact.
+    sq_d = (pl.col("_sq_ref") + pl.col("_sq_var") - 2 * ab).cast(pl.Float64)
     net = (b - a).cast(pl.Float64)
-    var_ref = (a - a * a / n) / (n - 1)
-    var_var = (b - b * b / n) / (n - 1)
-    var_d = (discordant - net * net / n) / (n - 1)
+    var_ref = (pl.col("_sq_ref") - a * a / n) / (n - 1)
+    var_var = (pl.col("_sq_var") - b * b / n) / (n - 1)
+    var_d = (sq_d - net * net / n) / (n - 1)
     return [
         (a / n).alias("rate_ref"),
         (b / n).alias("rate_var"),
         (net / n).alias("diff"),
-        discordant.cast(pl.Int64).alias("discordant"),
+        pl.col("_changed").alias("discordant"),  # the games whose outcome changed
         (var_d / n).alias("var_paired"),
         ((var_ref + var_var) / n).alias("var_unpaired"),
     ]
@@ -155,6 +180,7 @@ def paired_differences(
         .agg(_moments())
         .filter(pl.col("games") >= 2)
         .with_columns(_statistics())
+        .drop("_sq_ref", "_sq_var", "_changed")
         .sort(keys)
         .collect()
     )

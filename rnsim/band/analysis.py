@@ -22,7 +22,7 @@ from typing import Any
 
 import polars as pl
 
-from rnsim.analysis.paired import ALL, paired_differences, won
+from rnsim.analysis.paired import ALL, outcome, paired_differences
 from rnsim.analysis.stats import wilson
 from rnsim.band.plan import MAIN, Lineup
 from rnsim.results.integrity import RunCheck
@@ -64,8 +64,9 @@ def _paired(ref: pl.DataFrame, var: pl.DataFrame, watched: str, setup: str
 def band_table(check: RunCheck, manifest: dict[str, Any], watched: str | None = None,
                partial: bool = False) -> pl.DataFrame | None:
     """One row per variant (and setup, in a game whose seats rotate) and lineup:
-    games, ``wins`` and ``rate`` of the watched seat with its 95% Wilson
-    interval, ``even`` (its share in an even game), and ``diff``/``diff_lo``/
+    games, ``wins`` (an Int64 count of wins alone, or where a win can be
+    shared a Float64 sum of shares, :func:`rnsim.analysis.paired.outcome`)
+    and ``rate`` of the watched seat with its 95% Wilson interval, ``even`` (its share in an even game), and ``diff``/``diff_lo``/
     ``diff_hi``, the paired difference from the lineup in ``reference``
     (null for the main pair), and ``ref_rate``, that lineup's rate on the
     paired games. A probe's ``gain`` is the difference in its
@@ -79,9 +80,10 @@ def band_table(check: RunCheck, manifest: dict[str, Any], watched: str | None = 
     setup = names[names.index("variant") + 1]
     watch = watched or seats[0]
     cols = ["variant", setup, *(f"{s}_strategy" for s in seats), "game_index", "winner", "end_reason",
-            *([watch] if watch in names else [])]
+            *([watch] if watch in names else []), *(c for c in names if c.startswith("share_"))]
     rows = pl.concat([main_rows.select(cols), check.scan(partial, band=True).select(cols)]).collect()
-    rows = rows.with_columns(pl.col(setup).cast(pl.String), won(watch, cols).cast(pl.Int64).alias("_y"))
+    # the verdict's outcome: a win alone, or a game's share of a shared win (FBI, F13)
+    rows = rows.with_columns(pl.col(setup).cast(pl.String), outcome(watch, cols).alias("_y"))
     per_setup = watch in names  # a start player per game: its even share depends on the setup
     groups = [["variant", setup]] if per_setup else [["variant"]]
     by_name = {ln.name: ln for ln in found}
@@ -97,7 +99,9 @@ def band_table(check: RunCheck, manifest: dict[str, Any], watched: str | None = 
 def _row(ln: Lineup, key: tuple[Any, ...], played: dict[str, pl.DataFrame], by_name: dict[str, Lineup], watch: str,
          setup: str, n_seats: int, per_setup: bool) -> dict[str, Any]:
     g = played[ln.name]
-    n, k = g.height, int(g["_y"].sum())
+    total = g["_y"].sum()
+    k = float(total) if g["_y"].dtype == pl.Float64 else int(total)  # wins, or a sum of shares of wins
+    n = g.height
     lo, hi = wilson(k, n) if n else (None, None)
     reference = "" if ln.kind == "main" else ln.reference or MAIN
     diff = _paired(played[reference], g, watch, setup) if reference and n and played[reference].height else None

@@ -181,6 +181,17 @@ def band_verdicts(t: pl.DataFrame | None, seats: Sequence[str], watched: str = "
     return out
 
 
+def _counting(t: pl.DataFrame) -> str:
+    """How a game counts: a table of shares of wins (a float ``wins``, see
+    :func:`rnsim.band.analysis.band_table`) counts a shared win as the
+    verdict does."""
+    if t.schema["wins"] == pl.Float64:
+        return ("A win shared by k players counts as 1/k of a win for each, as in the verdict; a game nobody won "
+                "counts for nobody. The Wilson interval treats each game as won or lost, so for shares of wins it "
+                "is a little wider than it needs to be.")
+    return "A game nobody won alone (a timeout, a shared win) counts as a win for nobody."
+
+
 def band_section(t: pl.DataFrame | None, seats: Sequence[str], watched: str = "") -> list[Block]:
     """The section: the skill matrix and the probe shifts, each with its interval."""
     if t is None:
@@ -191,8 +202,7 @@ def band_section(t: pl.DataFrame | None, seats: Sequence[str], watched: str = ""
         f"with its 95% Wilson interval, and its paired difference (the same games, game by game) from the main "
         f"pair, {players_text(t.row(0, named=True), seats)}. The band cells play fewer games than the main cells, "
         "so their intervals are wider. What the numbers depend on: the players listed, the rules and the component "
-        "set of this run; a player not tried may move the verdict further. A game nobody won alone (a timeout, a shared win) counts "
-        "as a win for nobody.")]
+        "set of this run; a player not tried may move the verdict further. " + _counting(t))]
     levels = t.filter(pl.col("kind") != "probe")
     setups = levels["setup"].unique().to_list() != ["all"]
     doc.append(Table(
