@@ -91,6 +91,11 @@ def band_table(check: RunCheck, manifest: dict[str, Any], watched: str | None = 
             *([watch] if watch in names else []), *shares]
     rows = pl.concat([main_rows.select(cols), check.scan(partial, band=True).select(cols)]).collect()
     rows = rows.with_columns(pl.col(setup).cast(pl.String), won(watch, cols).cast(pl.Int64).alias("_y"))
+    if shares:  # the start player's share of the win (F13), as the game's report counts a position's wins
+        y = pl.lit(0.0)
+        for c in shares:
+            y = pl.when(pl.col(watch) == c[len("share_"):]).then(pl.col(c).cast(pl.Float64)).otherwise(y)
+        rows = rows.with_columns(y.fill_null(0.0).alias("_y"))
     groups = [["variant", setup]] if per_setup else [["variant"]]
     by_name = {ln.name: ln for ln in found}
     out: list[dict[str, Any]] = []
@@ -105,13 +110,18 @@ def band_table(check: RunCheck, manifest: dict[str, Any], watched: str | None = 
 def _row(ln: Lineup, key: tuple[Any, ...], played: dict[str, pl.DataFrame], by_name: dict[str, Lineup], watch: str,
          setup: str, n_seats: int, per_setup: bool) -> dict[str, Any]:
     g = played[ln.name]
-    n, k = g.height, int(g["_y"].sum())
+    n = g.height
+    k: float = float(g["_y"].sum()) if g["_y"].dtype == pl.Float64 else int(g["_y"].sum())
     lo, hi = wilson(k, n) if n else (None, None)
     reference = "" if ln.kind == "main" else ln.reference or MAIN
-    diff = _paired(played[reference], g, watch, setup) if reference and n and played[reference].height else None
+    diff: tuple[float, float, float, float] | None = None
+    if reference and n and played[reference].height:
+        diff = (_paired_column(played[reference], g, "_y") if g["_y"].dtype == pl.Float64
+                else _paired(played[reference], g, watch, setup))
     gain = None
     if per_setup and ln.kind == "probe" and n and played[reference].height:
-        gain = _share_gain(played[reference], g, f"share_{ln.seat}")
+        got = _paired_column(played[reference], g, f"share_{ln.seat}")
+        gain = got[:3] if got else None
     elif diff is not None and ln.kind == "probe":
         sign = -1.0 if _seat_index(ln, by_name) > 0 else 1.0  # the watched seat is seat 0
         a, b, c = (sign * x for x in diff[:3])
@@ -126,20 +136,22 @@ def _row(ln: Lineup, key: tuple[Any, ...], played: dict[str, pl.DataFrame], by_n
     }
 
 
-def _share_gain(ref: pl.DataFrame, var: pl.DataFrame, share: str) -> tuple[float, float, float] | None:
-    """(mean, low, high) of a seat's share of the win, var minus ref, paired
-    on the game index (a normal 95% interval over the games); None without
-    two paired games or without the seat's column."""
-    if share not in var.columns:
+def _paired_column(ref: pl.DataFrame, var: pl.DataFrame, column: str) -> tuple[float, float, float, float] | None:
+    """(mean, low, high, ref's mean) of a share of the win (a shared win
+    counts 1/k, F13), var minus ref, paired on the game index (a normal 95%
+    interval over the games); None without two paired games or without the
+    column."""
+    if column not in var.columns:
         return None
-    both = ref.select("game_index", pl.col(share).cast(pl.Float64).alias("a")).join(
-        var.select("game_index", pl.col(share).cast(pl.Float64).alias("b")), on="game_index").drop_nulls()
+    both = ref.select("game_index", pl.col(column).cast(pl.Float64).alias("a")).join(
+        var.select("game_index", pl.col(column).cast(pl.Float64).alias("b")), on="game_index").drop_nulls()
     if both.height < 2:
         return None
-    d = both["b"] - both["a"]
-    mean, sd = float(d.mean()), float(d.std())  # type: ignore[arg-type]
-    half = Z95 * sd / both.height ** 0.5
-    return mean, mean - half, mean + half
+    a, b = both["a"].to_numpy(), both["b"].to_numpy()
+    d = b - a
+    mean = float(d.mean())
+    half = Z95 * float(d.std(ddof=1)) / both.height ** 0.5
+    return mean, mean - half, mean + half, float(a.mean())
 
 
 def _seat_index(ln: Lineup, by_name: dict[str, Lineup]) -> int:

@@ -32,6 +32,14 @@ def _ci(r: dict[str, Any], key: str) -> str:
     return f"{_pts(r[key])} [{_pts(r[key + '_lo'])}, {_pts(r[key + '_hi'])}]"
 
 
+def _advantage(r: dict[str, Any]) -> str:
+    """The watched player's rate minus an even share, with its interval."""
+    if r["rate"] is None or r["rate_lo"] is None:
+        return "–"
+    e = r["even"]
+    return f"{_pts(r['rate'] - e)} [{_pts(r['rate_lo'] - e)}, {_pts(r['rate_hi'] - e)}]"
+
+
 def _side(r: dict[str, Any]) -> int:
     """+1: seat 0 (or the watched player) favoured, -1: at a disadvantage, 0: not measurably either."""
     if r["rate_lo"] is None:
@@ -144,7 +152,24 @@ def _per_setup(variant: str, t: pl.DataFrame, seats: Sequence[str], watched: str
              "the verdict is the same at every level tried")
     subject = watched or seat_label(seats[0])
     return Verdict(f"{pre}{subject if pre else _upper(subject)}'s win rate by the players' level: "
-                   + "; ".join(c for c, _ in clauses) + f": {state}.")
+                   + "; ".join(c for c, _ in clauses) + f": {state}{_seat_probe_clause(t)}.")
+
+
+def _seat_probe_clause(t: pl.DataFrame) -> str:
+    """A game whose seats rotate: the probe that gains its own seat most, at
+    which setup, against the main players (a share of the games won)."""
+    probes = [r for r in t.iter_rows(named=True) if r["kind"] == "probe"]
+    best = _strongest(probes)
+    if best is None:
+        return ""
+    names = len({r["lineup"] for r in probes})
+    if best["gain"] <= 0:
+        return (f"; no built-in probe of the {names} tried gains its seat anything against "
+                f"{players_text(t.row(0, named=True), [])} (the best: {best['lineup']}, {_ci(best, 'gain')} points)")
+    sure = " (its whole interval above 3 points)" if best["gain_lo"] > 0.03 else ""
+    return (f"; the strongest of the {names} built-in probes tried, {best['lineup']} (built on {best['base']}), "
+            f"gains its own seat {_pts(best['gain'], False)} points [{_pts(best['gain_lo'])}, "
+            f"{_pts(best['gain_hi'])}] of the games won at {best['setup']} players against the main players{sure}")
 
 
 def band_verdicts(t: pl.DataFrame | None, seats: Sequence[str], watched: str = "",
@@ -186,34 +211,41 @@ def band_section(t: pl.DataFrame | None, seats: Sequence[str], watched: str = ""
     if t is None:
         return []
     subject = watched or seat_label(seats[0])
+    setups = t["setup"].unique().to_list() != ["all"]
     doc: list[Block] = [Heading(2, "Strength band", "band"), Para(
         f"The same rules, master seed and game indices played by other players: each row is {subject}'s win rate "
         f"with its 95% Wilson interval, and its paired difference (the same games, game by game) from the main "
         f"pair, {players_text(t.row(0, named=True), seats)}. The band cells play fewer games than the main cells, "
         "so their intervals are wider. What the numbers depend on: the players listed, the rules and the component "
-        "set of this run; a player not tried may move the verdict further. A game nobody won alone (a timeout, a shared win) counts "
-        "as a win for nobody.")]
+        "set of this run; a player not tried may move the verdict further. " + (
+            "A shared win counts 1/k of a win for each of the k tied players (F13), as the report counts a "
+            "position's wins; an interval of a paired difference is normal over the games."
+            if setups else "A game nobody won alone (a timeout, a shared win) counts as a win for nobody."))]
     levels = t.filter(pl.col("kind") != "probe")
-    setups = levels["setup"].unique().to_list() != ["all"]
     doc.append(Table(
         ["variant", *(["setup"] if setups else []), "players", "games", f"{subject} wins [95%]",
+         *([f"{subject}'s advantage over an even share, points [95%]"] if setups else []),
          "the main pair on the same games", "vs the main pair, points [95%]"],
         [[r["variant"], *([r["setup"]] if setups else []), players_text(r, seats), f"{r['games']:,}",
-          rate_ci(r, "rate"), "–" if r["ref_rate"] is None else pct(r["ref_rate"]),
+          rate_ci(r, "rate"), *([_advantage(r)] if setups else []), "–" if r["ref_rate"] is None else pct(r["ref_rate"]),
           "(the main pair)" if r["lineup"] == MAIN else _ci(r, "diff")] for r in levels.iter_rows(named=True)],
-        f"Skill matrix: {subject}'s win rate by players; the difference is paired on the games both played.",
-        numeric=[False] * (2 + setups) + [True] * 4))
+        f"Skill matrix: {subject}'s win rate by players" + (
+            f" (each level at every seat: {subject}'s advantage at that level)" if setups else "")
+        + "; the difference is paired on the games both played.",
+        numeric=[False] * (2 + setups) + [True] * (4 + setups)))
     probes = t.filter(pl.col("kind") == "probe")
     if probes.height:
         doc.append(Table(
-            ["variant", "probe", "seat", "base", "games", f"{subject} wins [95%]",
+            ["variant", *(["setup"] if setups else []), "probe", "seat", "base", "games", f"{subject} wins [95%]",
              f"shift of {subject}'s rate vs the base, points [95%]", "gain for its seat, points [95%]"],
-            [[r["variant"], r["lineup"], seat_label(r["seat"]), r["base"], f"{r['games']:,}", rate_ci(r, "rate"),
-              _ci(r, "diff"), _ci(r, "gain")] for r in probes.sort("gain", descending=True, nulls_last=True)
-             .iter_rows(named=True)],
+            [[r["variant"], *([r["setup"]] if setups else []), r["lineup"], seat_label(r["seat"]), r["base"],
+              f"{r['games']:,}", rate_ci(r, "rate"), _ci(r, "diff"), _ci(r, "gain")]
+             for r in probes.sort("gain", descending=True, nulls_last=True).iter_rows(named=True)],
             "Probe shifts: each built-in probe (rnsim exploit) against the main pair's other seat, paired with its "
-            "base (the strategy it is built on) on the same games; the gain is in the probe's seat's favour.",
-            numeric=[False, False, False, False, True, True, True, True]))
+            "base (the strategy it is built on) on the same games; the gain is in the probe's seat's favour"
+            + (": its seat's share of the games won (a shared win counts 1/k, F13), probe minus base, game by game."
+               if setups else "."),
+            numeric=[False] * (4 + setups) + [True] * 4))
     doc.append(Para(f"Band games: {int(t.filter(pl.col('lineup') != MAIN)['games'].sum()):,} "
                     f"(tables/band.csv); an even game gives {subject} {pct(t['even'][0])}."))
     return doc
