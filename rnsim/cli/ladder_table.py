@@ -170,8 +170,8 @@ def format_table_ladder(t: Table, cells: dict[tuple[str, str], Lineup], levels: 
             c = cells[(a, b)]
             row += f"{100 * c.rate:5.1f}% [{100 * c.lo:4.1f}, {100 * c.hi:5.1f}]".ljust(col)
         lines.append(row)
-    lines += ["", f"The start player's advantage ({t.watched_name}: the {t.watched} column), every seat the same "
-                  f"level: the start player's share of the games won against an even {100 * even:.1f}%:"]
+    lines += ["", f"The {t.watched_name}'s advantage (result column {t.watched}), every seat the same level: "
+                  f"the {t.watched_name}'s share of the games won against an even {100 * even:.1f}%:"]
     for a in levels:
         c = cells[(a, a)]
         lines.append(f"  {a.ljust(w)}{100 * c.rate:5.1f}% [{100 * c.lo:4.1f}, {100 * c.hi:5.1f}]  "
