@@ -78,3 +78,38 @@ def test_the_fbi_report_states_the_probes_and_the_start_players_advantage(fbi_ba
     assert "the start player's advantage over an even share, points [95%]" in md
     assert "| base | 3 | pair_reader | Ann | expert | 12 |" in md
     assert "A shared win counts 1/k of a win for each of the k tied players (F13)" in md
+
+
+def _r(lineup: str, kind: str, players: str, rate: float, diff: float | None = None,
+       gain: float | None = None) -> dict[str, Any]:
+    d = (diff, diff - 0.02, diff + 0.02) if diff is not None else (None, None, None)
+    g = (gain, gain - 0.02, gain + 0.02) if gain is not None else (None, None, None)
+    return {"variant": "base", "setup": "4", "lineup": lineup, "kind": kind, "players": players, "level": "",
+            "seat": "ann" if kind == "probe" else "", "reference": "" if kind == "main" else MAIN,
+            "base": "expert" if kind == "probe" else "", "games": 500, "wins": rate * 500, "rate": rate,
+            "rate_lo": rate - 0.02, "rate_hi": rate + 0.02, "even": 0.25, "ref_rate": None,
+            "diff": d[0], "diff_lo": d[1], "diff_hi": d[2], "gain": g[0], "gain_lo": g[1], "gain_hi": g[2]}
+
+
+def _line(*rows: dict[str, Any]) -> str:
+    from rnsim.band.words import band_verdicts
+
+    seats = ("ann", "bert", "chris", "donna")
+    return band_verdicts(pl.DataFrame(list(rows), infer_schema_length=None), seats, "the start player")[0].text
+
+
+MAIN4 = _r(MAIN, "main", "expert vs expert vs expert vs expert", 0.30)
+
+
+def test_a_rotating_games_headline_names_the_probe_that_gains_its_seat_most() -> None:
+    text = _line(MAIN4, _r("a", "probe", "a vs expert vs expert vs expert", 0.30, diff=0.0, gain=0.05),
+                 _r("b", "probe", "b vs expert vs expert vs expert", 0.31, diff=0.01, gain=0.70))
+    assert text.endswith("the verdict is the same at every level tried; the strongest of the 2 built-in probes "
+                         "tried, b (built on expert), gains its own seat 70.0 points [+68.0, +72.0] of the games won "
+                         "at 4 players against the main players (its whole interval above 3 points).")
+
+
+def test_a_probe_that_moves_the_start_players_rate_past_its_distance_from_even_is_not_stable() -> None:
+    text = _line(MAIN4, _r("b", "probe", "b vs expert vs expert vs expert", 0.20, diff=-0.10, gain=0.40))
+    assert "4 players 30.0% [28.0, 32.0] with expert players (NOT stable: the players (levels and probes) move it " \
+           "10.0 points, its distance from an even game is 5.0)" in text

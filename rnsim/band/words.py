@@ -127,17 +127,20 @@ def _stability(main: dict[str, Any], levels: list[dict[str, Any]], probes: list[
 
 def _setup_clause(setup: str, rows: list[dict[str, Any]], seats: Sequence[str], watched: str) -> tuple[str, bool]:
     """One player count of a game whose seats rotate: the rates by level, and
-    whether the verdict holds across them."""
+    whether the verdict holds across them (and across the probes' moves of
+    the watched rate, a paired difference whose interval excludes none)."""
     main = next(r for r in rows if r["kind"] == "main")
     levels = [r for r in rows if r["kind"] == "level"]
-    changed, _, spread, distance = _judge(main, levels, [])
+    probes = [r for r in rows if r["kind"] == "probe"]
+    changed, _, spread, distance = _judge(main, levels, probes)
     rates = ", ".join(f"{rate_ci(r, 'rate')} with {players_text(r, seats)}" for r in [main, *levels])
     if changed is not None:
         why = f"{who_text(_side(main), seats, watched)} with {players_text(main, seats)}, " \
               f"{who_text(_side(changed), seats, watched)} with {players_text(changed, seats)}"
-    elif spread >= distance and levels:
-        why = f"the level moves it {_pts(spread, False)} points, its distance from an even game is " \
-              f"{_pts(distance, False)}"
+    elif spread >= distance and (levels or probes):
+        mover = "the level" if not probes else "the players (levels and probes)"
+        why = f"{mover} move{'s' if not probes else ''} it {_pts(spread, False)} points, its distance from an " \
+              f"even game is {_pts(distance, False)}"
     else:
         why = ""
     return f"{setup} players {rates}" + (f" (NOT stable: {why})" if why else " (the same verdict)"), bool(why)
