@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,32 +40,12 @@ from rnsim.cli.seats import (
     duel_or_default,
     game_for,
     given_seats,
+    parse_level,
     seat_title,
 )
 from rnsim.errors import ConfigError
 
 DEFAULT_LEVELS = ("random", "rule", "expert")
-
-
-def parse_level(level: str) -> tuple[str, dict[str, Any]]:
-    """``ref@k=v+k=v`` -> (ref, params); values are TOML literals (``2``, ``0.8``,
-    ``true``, ``"a,b"``), anything else a plain string."""
-    ref, _, tail = level.partition("@")
-    ref = ref.strip()
-    if not ref:
-        raise ConfigError(f"ladder: level {level!r} names no strategy (write e.g. 'search@iterations=2')")
-    params: dict[str, Any] = {}
-    for item in (x for x in tail.split("+") if x.strip()) if tail else ():
-        key, eq, raw = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"ladder: level {level!r}: param {item!r} is not key=value "
-                              "(write e.g. 'search@iterations=2+margin=1.5')")
-        try:
-            value = tomllib.loads(f"v = {raw.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = raw.strip()
-        params[key.strip()] = value
-    return ref, params
 
 
 @dataclass

@@ -51,7 +51,7 @@ class Lineup:
 
 
 def _spec(level: str, params: dict[str, Any]) -> dict[str, Any]:
-    from rnsim.cli.ladder import parse_level
+    from rnsim.cli.seats import parse_level
 
     ref, p = parse_level(level)
     return {"ref": ref, "params": {**p, **params}, "label": level}

@@ -1,8 +1,10 @@
 """What the commands ask a game about its seats, so the command line names
 no game: the options the default game declares per seat (Red Notice's
 ``--angela`` and ``--jessah``, aliases of ``--seat angela=...``), and the
-seats, roles and watched win rate of a two-seat game (:class:`Duel`) that
-`rnsim ladder` and `rnsim exploit` play.
+seats, roles and watched win rate of a two-seat game (:class:`Duel`), or
+the seats of a game whose seats are alike and rotate at one setup
+(:class:`Table`, FBI), that `rnsim ladder` and `rnsim exploit` play, and a
+level's strategy and params as they name one (:func:`parse_level`).
 
 The per-seat options are built from the default game's ``seat_aliases`` when
 a command first parses its arguments or shows its help (:class:`SeatOptions`),
@@ -11,6 +13,7 @@ so starting the command line imports no game.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -221,3 +224,24 @@ def game_for(game_name: str, command: str, why: Callable[[Duel], str], setup: st
         raise ConfigError(f"{command}: --setup {setup!r}: only for a game whose seats are alike and rotate "
                           f"(e.g. --game fbi --setup 4); {game_label(game)} plays its setups as its ladder deals them")
     return duel_for(game_name, command, why)
+
+
+def parse_level(level: str) -> tuple[str, dict[str, Any]]:
+    """``ref@k=v+k=v`` -> (ref, params); values are TOML literals (``2``, ``0.8``,
+    ``true``, ``"a,b"``), anything else a plain string."""
+    ref, _, tail = level.partition("@")
+    ref = ref.strip()
+    if not ref:
+        raise ConfigError(f"ladder: level {level!r} names no strategy (write e.g. 'search@iterations=2')")
+    params: dict[str, Any] = {}
+    for item in (x for x in tail.split("+") if x.strip()) if tail else ():
+        key, eq, raw = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"ladder: level {level!r}: param {item!r} is not key=value "
+                              "(write e.g. 'search@iterations=2+margin=1.5')")
+        try:
+            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw.strip()
+        params[key.strip()] = value
+    return ref, params
