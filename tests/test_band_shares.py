@@ -52,5 +52,5 @@ def test_the_band_main_row_is_the_start_players_share_of_the_wins(fbi_band_run: 
     assert main_row["rate"] == pytest.approx(float(start.mean()))
     assert main_row["wins"] == pytest.approx(float(start.sum()))
     report = (fbi_band_run / "report.md").read_text()
-    assert "1/k of a win for each, as in the verdict" in report
+    assert "1/k of a win for each of the k tied players (F13), as in the verdict" in report
     assert f"wins {100 * main_row['rate']:.1f}%" in report  # the verdict's rate is the band's

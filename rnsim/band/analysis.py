@@ -11,6 +11,13 @@ variant (its setups pooled, as the paired overall row of
 :mod:`rnsim.analysis.paired`); a game whose seats rotate per variant and
 setup (FBI's player counts, each with its own even share).
 
+A probe's gain is in its own seat's favour: in a game of fixed seats the
+paired shift of seat 0's rate, negated for a probe in another seat; in a
+game whose seats rotate (FBI) the paired difference of its seat's share of
+the games won (``share_<seat>``: a shared win counts 1/k, F13, as the game's
+report counts a player's wins), probe minus the lineup it is measured
+against, game by game, with a normal 95% interval over the games.
+
 The rows are what the lineup played, main cells and band cells alike: the
 same games of every cell, so every number here is an association with the
 players named in its row, on this run's rules and component set.
@@ -23,7 +30,7 @@ from typing import Any
 import polars as pl
 
 from rnsim.analysis.paired import ALL, outcome, paired_differences
-from rnsim.analysis.stats import wilson
+from rnsim.analysis.stats import Z95, wilson
 from rnsim.band.plan import MAIN, Lineup
 from rnsim.results.integrity import RunCheck
 
@@ -79,12 +86,13 @@ def band_table(check: RunCheck, manifest: dict[str, Any], watched: str | None = 
     seats = tuple(c[: -len("_strategy")] for c in names if c.endswith("_strategy"))
     setup = names[names.index("variant") + 1]
     watch = watched or seats[0]
-    cols = ["variant", setup, *(f"{s}_strategy" for s in seats), "game_index", "winner", "end_reason",
-            *([watch] if watch in names else []), *(c for c in names if c.startswith("share_"))]
-    rows = pl.concat([main_rows.select(cols), check.scan(partial, band=True).select(cols)]).collect()
-    # the verdict's outcome: a win alone, or a game's share of a shared win (FBI, F13)
-    rows = rows.with_columns(pl.col(setup).cast(pl.String), outcome(watch, cols).alias("_y"))
     per_setup = watch in names  # a start player per game: its even share depends on the setup
+    shares = [f"share_{s}" for s in seats if per_setup and f"share_{s}" in names]
+    cols = ["variant", setup, *(f"{s}_strategy" for s in seats), "game_index", "winner", "end_reason",
+            *([watch] if watch in names else []), *shares]
+    rows = pl.concat([main_rows.select(cols), check.scan(partial, band=True).select(cols)]).collect()
+    # the verdict's outcome: a win alone, or the start player's share of a shared win (FBI, F13)
+    rows = rows.with_columns(pl.col(setup).cast(pl.String), outcome(watch, cols).alias("_y"))
     groups = [["variant", setup]] if per_setup else [["variant"]]
     by_name = {ln.name: ln for ln in found}
     out: list[dict[str, Any]] = []
@@ -99,14 +107,19 @@ def band_table(check: RunCheck, manifest: dict[str, Any], watched: str | None = 
 def _row(ln: Lineup, key: tuple[Any, ...], played: dict[str, pl.DataFrame], by_name: dict[str, Lineup], watch: str,
          setup: str, n_seats: int, per_setup: bool) -> dict[str, Any]:
     g = played[ln.name]
-    total = g["_y"].sum()
-    k = float(total) if g["_y"].dtype == pl.Float64 else int(total)  # wins, or a sum of shares of wins
     n = g.height
+    k: float = float(g["_y"].sum()) if g["_y"].dtype == pl.Float64 else int(g["_y"].sum())
     lo, hi = wilson(k, n) if n else (None, None)
     reference = "" if ln.kind == "main" else ln.reference or MAIN
-    diff = _paired(played[reference], g, watch, setup) if reference and n and played[reference].height else None
+    diff: tuple[float, float, float, float] | None = None
+    if reference and n and played[reference].height:
+        diff = (_paired_column(played[reference], g, "_y") if g["_y"].dtype == pl.Float64
+                else _paired(played[reference], g, watch, setup))
     gain = None
-    if diff is not None and ln.kind == "probe":
+    if per_setup and ln.kind == "probe" and n and played[reference].height:
+        got = _paired_column(played[reference], g, f"share_{ln.seat}")
+        gain = got[:3] if got else None
+    elif diff is not None and ln.kind == "probe":
         sign = -1.0 if _seat_index(ln, by_name) > 0 else 1.0  # the watched seat is seat 0
         a, b, c = (sign * x for x in diff[:3])
         gain = (a, min(b, c), max(b, c))
@@ -118,6 +131,24 @@ def _row(ln: Lineup, key: tuple[Any, ...], played: dict[str, pl.DataFrame], by_n
         "ref_rate": diff[3] if diff else None, "diff": diff[0] if diff else None, "diff_lo": diff[1] if diff else None, "diff_hi": diff[2] if diff else None,
         "gain": gain[0] if gain else None, "gain_lo": gain[1] if gain else None, "gain_hi": gain[2] if gain else None,
     }
+
+
+def _paired_column(ref: pl.DataFrame, var: pl.DataFrame, column: str) -> tuple[float, float, float, float] | None:
+    """(mean, low, high, ref's mean) of a share of the win (a shared win
+    counts 1/k, F13), var minus ref, paired on the game index (a normal 95%
+    interval over the games); None without two paired games or without the
+    column."""
+    if column not in var.columns:
+        return None
+    both = ref.select("game_index", pl.col(column).cast(pl.Float64).alias("a")).join(
+        var.select("game_index", pl.col(column).cast(pl.Float64).alias("b")), on="game_index").drop_nulls()
+    if both.height < 2:
+        return None
+    a, b = both["a"].to_numpy(), both["b"].to_numpy()
+    d = b - a
+    mean = float(d.mean())
+    half = Z95 * float(d.std(ddof=1)) / both.height ** 0.5
+    return mean, mean - half, mean + half, float(a.mean())
 
 
 def _seat_index(ln: Lineup, by_name: dict[str, Lineup]) -> int:

@@ -32,6 +32,14 @@ def _ci(r: dict[str, Any], key: str) -> str:
     return f"{_pts(r[key])} [{_pts(r[key + '_lo'])}, {_pts(r[key + '_hi'])}]"
 
 
+def _advantage(r: dict[str, Any]) -> str:
+    """The watched player's rate minus an even share, with its interval."""
+    if r["rate"] is None or r["rate_lo"] is None:
+        return "–"
+    e = r["even"]
+    return f"{_pts(r['rate'] - e)} [{_pts(r['rate_lo'] - e)}, {_pts(r['rate_hi'] - e)}]"
+
+
 def _side(r: dict[str, Any]) -> int:
     """+1: seat 0 (or the watched player) favoured, -1: at a disadvantage, 0: not measurably either."""
     if r["rate_lo"] is None:
@@ -119,17 +127,20 @@ def _stability(main: dict[str, Any], levels: list[dict[str, Any]], probes: list[
 
 def _setup_clause(setup: str, rows: list[dict[str, Any]], seats: Sequence[str], watched: str) -> tuple[str, bool]:
     """One player count of a game whose seats rotate: the rates by level, and
-    whether the verdict holds across them."""
+    whether the verdict holds across them (and across the probes' moves of
+    the watched rate, a paired difference whose interval excludes none)."""
     main = next(r for r in rows if r["kind"] == "main")
     levels = [r for r in rows if r["kind"] == "level"]
-    changed, _, spread, distance = _judge(main, levels, [])
+    probes = [r for r in rows if r["kind"] == "probe"]
+    changed, _, spread, distance = _judge(main, levels, probes)
     rates = ", ".join(f"{rate_ci(r, 'rate')} with {players_text(r, seats)}" for r in [main, *levels])
     if changed is not None:
         why = f"{who_text(_side(main), seats, watched)} with {players_text(main, seats)}, " \
               f"{who_text(_side(changed), seats, watched)} with {players_text(changed, seats)}"
-    elif spread >= distance and levels:
-        why = f"the level moves it {_pts(spread, False)} points, its distance from an even game is " \
-              f"{_pts(distance, False)}"
+    elif spread >= distance and (levels or probes):
+        mover = "the level" if not probes else "the players (levels and probes)"
+        why = f"{mover} move{'s' if not probes else ''} it {_pts(spread, False)} points, its distance from an " \
+              f"even game is {_pts(distance, False)}"
     else:
         why = ""
     return f"{setup} players {rates}" + (f" (NOT stable: {why})" if why else " (the same verdict)"), bool(why)
@@ -144,7 +155,24 @@ def _per_setup(variant: str, t: pl.DataFrame, seats: Sequence[str], watched: str
              "the verdict is the same at every level tried")
     subject = watched or seat_label(seats[0])
     return Verdict(f"{pre}{subject if pre else _upper(subject)}'s win rate by the players' level: "
-                   + "; ".join(c for c, _ in clauses) + f": {state}.")
+                   + "; ".join(c for c, _ in clauses) + f": {state}{_seat_probe_clause(t)}.")
+
+
+def _seat_probe_clause(t: pl.DataFrame) -> str:
+    """A game whose seats rotate: the probe that gains its own seat most, at
+    which setup, against the main players (a share of the games won)."""
+    probes = [r for r in t.iter_rows(named=True) if r["kind"] == "probe"]
+    best = _strongest(probes)
+    if best is None:
+        return ""
+    names = len({r["lineup"] for r in probes})
+    if best["gain"] <= 0:
+        return (f"; no built-in probe of the {names} tried gains its seat anything against "
+                f"{players_text(t.row(0, named=True), [])} (the best: {best['lineup']}, {_ci(best, 'gain')} points)")
+    sure = " (its whole interval above 3 points)" if best["gain_lo"] > 0.03 else ""
+    return (f"; the strongest of the {names} built-in probes tried, {best['lineup']} (built on {best['base']}), "
+            f"gains its own seat {_pts(best['gain'], False)} points [{_pts(best['gain_lo'])}, "
+            f"{_pts(best['gain_hi'])}] of the games won at {best['setup']} players against the main players{sure}")
 
 
 def band_verdicts(t: pl.DataFrame | None, seats: Sequence[str], watched: str = "",
@@ -186,9 +214,10 @@ def _counting(t: pl.DataFrame) -> str:
     :func:`rnsim.band.analysis.band_table`) counts a shared win as the
     verdict does."""
     if t.schema["wins"] == pl.Float64:
-        return ("A win shared by k players counts as 1/k of a win for each, as in the verdict; a game nobody won "
-                "counts for nobody. The Wilson interval treats each game as won or lost, so for shares of wins it "
-                "is a little wider than it needs to be.")
+        return ("A shared win counts 1/k of a win for each of the k tied players (F13), as in the verdict and as "
+                "the report counts a position's wins; a game nobody won counts for nobody. A rate's Wilson interval "
+                "treats each game as won or lost, so for shares of wins it is a little wider than it needs to be; "
+                "an interval of a paired difference is normal over the games.")
     return "A game nobody won alone (a timeout, a shared win) counts as a win for nobody."
 
 
@@ -197,6 +226,7 @@ def band_section(t: pl.DataFrame | None, seats: Sequence[str], watched: str = ""
     if t is None:
         return []
     subject = watched or seat_label(seats[0])
+    setups = t["setup"].unique().to_list() != ["all"]
     doc: list[Block] = [Heading(2, "Strength band", "band"), Para(
         f"The same rules, master seed and game indices played by other players: each row is {subject}'s win rate "
         f"with its 95% Wilson interval, and its paired difference (the same games, game by game) from the main "
@@ -204,26 +234,30 @@ def band_section(t: pl.DataFrame | None, seats: Sequence[str], watched: str = ""
         "so their intervals are wider. What the numbers depend on: the players listed, the rules and the component "
         "set of this run; a player not tried may move the verdict further. " + _counting(t))]
     levels = t.filter(pl.col("kind") != "probe")
-    setups = levels["setup"].unique().to_list() != ["all"]
     doc.append(Table(
         ["variant", *(["setup"] if setups else []), "players", "games", f"{subject} wins [95%]",
+         *([f"{subject}'s advantage over an even share, points [95%]"] if setups else []),
          "the main pair on the same games", "vs the main pair, points [95%]"],
         [[r["variant"], *([r["setup"]] if setups else []), players_text(r, seats), f"{r['games']:,}",
-          rate_ci(r, "rate"), "–" if r["ref_rate"] is None else pct(r["ref_rate"]),
+          rate_ci(r, "rate"), *([_advantage(r)] if setups else []), "–" if r["ref_rate"] is None else pct(r["ref_rate"]),
           "(the main pair)" if r["lineup"] == MAIN else _ci(r, "diff")] for r in levels.iter_rows(named=True)],
-        f"Skill matrix: {subject}'s win rate by players; the difference is paired on the games both played.",
-        numeric=[False] * (2 + setups) + [True] * 4))
+        f"Skill matrix: {subject}'s win rate by players" + (
+            f" (each level at every seat: {subject}'s advantage at that level)" if setups else "")
+        + "; the difference is paired on the games both played.",
+        numeric=[False] * (2 + setups) + [True] * (4 + setups)))
     probes = t.filter(pl.col("kind") == "probe")
     if probes.height:
         doc.append(Table(
-            ["variant", "probe", "seat", "base", "games", f"{subject} wins [95%]",
+            ["variant", *(["setup"] if setups else []), "probe", "seat", "base", "games", f"{subject} wins [95%]",
              f"shift of {subject}'s rate vs the base, points [95%]", "gain for its seat, points [95%]"],
-            [[r["variant"], r["lineup"], seat_label(r["seat"]), r["base"], f"{r['games']:,}", rate_ci(r, "rate"),
-              _ci(r, "diff"), _ci(r, "gain")] for r in probes.sort("gain", descending=True, nulls_last=True)
-             .iter_rows(named=True)],
+            [[r["variant"], *([r["setup"]] if setups else []), r["lineup"], seat_label(r["seat"]), r["base"],
+              f"{r['games']:,}", rate_ci(r, "rate"), _ci(r, "diff"), _ci(r, "gain")]
+             for r in probes.sort("gain", descending=True, nulls_last=True).iter_rows(named=True)],
             "Probe shifts: each built-in probe (rnsim exploit) against the main pair's other seat, paired with its "
-            "base (the strategy it is built on) on the same games; the gain is in the probe's seat's favour.",
-            numeric=[False, False, False, False, True, True, True, True]))
+            "base (the strategy it is built on) on the same games; the gain is in the probe's seat's favour"
+            + (": its seat's share of the games won (a shared win counts 1/k, F13), probe minus base, game by game."
+               if setups else "."),
+            numeric=[False] * (4 + setups) + [True] * 4))
     doc.append(Para(f"Band games: {int(t.filter(pl.col('lineup') != MAIN)['games'].sum()):,} "
                     f"(tables/band.csv); an even game gives {subject} {pct(t['even'][0])}."))
     return doc

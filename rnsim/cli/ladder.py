@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,35 +36,16 @@ from rnsim.cli.seats import (
     DEFAULT,
     Duel,
     SeatOptions,
-    duel_for,
+    Table,
     duel_or_default,
+    game_for,
     given_seats,
+    parse_level,
     seat_title,
 )
 from rnsim.errors import ConfigError
 
 DEFAULT_LEVELS = ("random", "rule", "expert")
-
-
-def parse_level(level: str) -> tuple[str, dict[str, Any]]:
-    """``ref@k=v+k=v`` -> (ref, params); values are TOML literals (``2``, ``0.8``,
-    ``true``, ``"a,b"``), anything else a plain string."""
-    ref, _, tail = level.partition("@")
-    ref = ref.strip()
-    if not ref:
-        raise ConfigError(f"ladder: level {level!r} names no strategy (write e.g. 'search@iterations=2')")
-    params: dict[str, Any] = {}
-    for item in (x for x in tail.split("+") if x.strip()) if tail else ():
-        key, eq, raw = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"ladder: level {level!r}: param {item!r} is not key=value "
-                              "(write e.g. 'search@iterations=2+margin=1.5')")
-        try:
-            value = tomllib.loads(f"v = {raw.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = raw.strip()
-        params[key.strip()] = value
-    return ref, params
 
 
 @dataclass
@@ -310,7 +290,10 @@ def _levels(text: str, flag: str) -> tuple[str, ...]:
 
 @click.command(cls=SeatOptions, per_seat=_level_options, after="levels")
 @click.option("--game", "game_name", default=DEFAULT, show_default=True,
-              help="The game: the ladder plays Red Notice's seats (forger levels against agent levels).")
+              help="The game: Red Notice's seats (forger levels against agent levels), or a game of equal "
+                   "seats (FBI: each level alone among players of each other level, seats rotated).")
+@click.option("--setup", default=None,
+              help="A game of equal seats: the setup played (FBI: the player count, 3, 4 or 5; default 4).")
 @click.option("--games", type=int, default=5000, show_default=True, help="Games per cell (same indices in every cell).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed.")
 @click.option("--levels", default=",".join(DEFAULT_LEVELS), show_default=True,
@@ -321,11 +304,17 @@ def _levels(text: str, flag: str) -> tuple[str, ...]:
               help="Also write the cell counts here as JSON.")
 @click.option("--plot", "plot_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also draw the skill curve (equal levels, with the cross cells) to this PNG/SVG/PDF.")
-def ladder(game_name: str, games: int, seed: int, levels: str, workers: int, json_out: Path | None,
-           plot_out: Path | None, **seat_levels: str | None) -> None:
+def ladder(game_name: str, setup: str | None, games: int, seed: int, levels: str, workers: int,
+           json_out: Path | None, plot_out: Path | None, **seat_levels: str | None) -> None:
     """Play every forger level against every agent level and print the win-rate
-    matrices with 95% Wilson intervals, and the skill curve (Red Notice)."""
-    d = duel_for(game_name, "ladder", lambda x: f"{x.roles[0]} levels against {x.roles[1]} levels")
+    matrices with 95% Wilson intervals, and the skill curve (Red Notice); in a
+    game of equal seats (FBI), each level alone among each other level, seats
+    rotated, and the start player's advantage at each level."""
+    found = game_for(game_name, "ladder", lambda x: f"{x.roles[0]} levels against {x.roles[1]} levels", setup)
+    if isinstance(found, Table):
+        _ladder_table(found, levels, games, seed, workers, json_out, plot_out, seat_levels)
+        return
+    d = found
     own = given_seats(d.game, seat_levels, "_levels")
     lv, jv = (_levels(own[seat], f"--{seat}-levels") if seat in own else _levels(levels, "--levels")
               for seat in d.seats)
@@ -354,3 +343,26 @@ def ladder(game_name: str, games: int, seed: int, levels: str, workers: int, jso
         json_out.write_text(json.dumps(
             {"seed": seed, "games": games, "levels": list(lv), f"{d.seats[1]}_levels": list(jv),
              "cells": [c.record(d) for c in cells.values()]}, indent=1))
+
+
+def _ladder_table(t: Table, levels: str, games: int, seed: int, workers: int, json_out: Path | None,
+                  plot_out: Path | None, seat_levels: dict[str, str | None]) -> None:
+    """`rnsim ladder` for a game of equal seats (:mod:`rnsim.cli.ladder_table`)."""
+    from rnsim.cli.ladder_table import ladder_table, table_json
+
+    given = [k for k, v in seat_levels.items() if v is not None]
+    if given:
+        raise ConfigError(f"ladder: --{given[0].replace('_', '-')}: {t.label}'s seats are alike; give --levels only")
+    if plot_out is not None:
+        raise ConfigError(f"ladder: --plot: the skill curve is drawn for two seats of different roles, not for "
+                          f"{t.label}'s equal seats")
+    lv = _levels(levels, "--levels")
+    if len(lv) < 2:
+        raise ConfigError(f"ladder: --levels needs at least two strategies, got {levels!r}")
+    if len(set(lv)) != len(lv):
+        raise ConfigError(f"ladder: --levels {levels!r}: a level is listed twice")
+    for x in lv:
+        parse_level(x)  # a malformed level fails before any game
+    cells, _ = ladder_table(t, lv, games, seed, workers)
+    if json_out is not None:
+        json_out.write_text(json.dumps(table_json(t, cells, lv, games, seed), indent=1))

@@ -1,8 +1,10 @@
 """What the commands ask a game about its seats, so the command line names
 no game: the options the default game declares per seat (Red Notice's
 ``--angela`` and ``--jessah``, aliases of ``--seat angela=...``), and the
-seats, roles and watched win rate of a two-seat game (:class:`Duel`) that
-`rnsim ladder` and `rnsim exploit` play.
+seats, roles and watched win rate of a two-seat game (:class:`Duel`), or
+the seats of a game whose seats are alike and rotate at one setup
+(:class:`Table`, FBI), that `rnsim ladder` and `rnsim exploit` play, and a
+level's strategy and params as they name one (:func:`parse_level`).
 
 The per-seat options are built from the default game's ``seat_aliases`` when
 a command first parses its arguments or shows its help (:class:`SeatOptions`),
@@ -11,6 +13,7 @@ so starting the command line imports no game.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -148,3 +151,97 @@ def duel_for(game_name: str, command: str, why: Callable[[Duel], str]) -> Duel:
     raise ConfigError(f"--game {game_name}: `rnsim {command}` plays {labels} only{reason}; "
                       f"supported: {names}; to compare strategies of another game, list several per seat "
                       "in its config and `rnsim run` it (a round robin)")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game whose seats are alike in the rules and rotate (FBI): played at
+    one setup (``players``, a player count), its seats those of that setup.
+    `rnsim ladder` and `rnsim exploit` play one seat against the others,
+    rotated over every seat so seat position cancels, and watch the start
+    player (the game's ``balance_seat`` column, FBI's ``first_handcuffs``)."""
+
+    game: Any
+    setup: Any
+    setup_label: str
+    seats: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return game_label(self.game)
+
+    @property
+    def watched(self) -> str:
+        """The result column naming the start player of each game."""
+        return str(self.game.balance_seat)
+
+    @property
+    def watched_name(self) -> str:
+        return str(getattr(self.game, "seat_roles", {}).get(self.watched, self.watched))
+
+
+def as_table(game: Any, setup: str | None, command: str) -> Table | None:
+    """``game`` as a table of equal seats at ``setup`` (the game's default
+    setup when None: its ``lever_setups``, else its first), or None when
+    its seats do not rotate. A bad setup is a one-line error naming
+    ``--setup`` and what the game allows."""
+    if not getattr(game, "rotate_seats", False):
+        return None
+    rules = game.rules()
+    given: Any = None
+    if setup is not None:
+        try:
+            given = int(setup)
+        except ValueError:
+            given = setup
+    try:
+        found = game.setups(rules, given if setup is not None else getattr(game, "lever_setups", None),
+                            f"{command}: --setup")
+    except RnsimError as e:
+        raise ConfigError(str(e)) from None
+    if setup is None and getattr(game, "lever_setups", None) is None:
+        found = found[1:2] or found[:1]  # the middle of the game's setups (FBI: 4 players)
+    if len(found) != 1:
+        raise ConfigError(f"{command}: --setup {setup!r}: name one setup of {game_label(game)}, got {len(found)}")
+    label, value = found[0]
+    return Table(game, value, label, tuple(game.seats(rules, value)))
+
+
+def game_for(game_name: str, command: str, why: Callable[[Duel], str], setup: str | None) -> Duel | Table:
+    """The game ``game_name`` as a table of equal seats (at ``setup``) when
+    its seats rotate, else as a duel (:func:`duel_for`, which takes no setup)."""
+    from rnsim.games import get_game
+
+    name = default_game().name if game_name == DEFAULT else game_name
+    try:
+        game = get_game(name)
+    except RnsimError as e:
+        raise ConfigError(f"--game: {e}") from None
+    table = as_table(game, setup, command)
+    if table is not None:
+        return table
+    if setup is not None:
+        raise ConfigError(f"{command}: --setup {setup!r}: only for a game whose seats are alike and rotate "
+                          f"(e.g. --game fbi --setup 4); {game_label(game)} plays its setups as its ladder deals them")
+    return duel_for(game_name, command, why)
+
+
+def parse_level(level: str) -> tuple[str, dict[str, Any]]:
+    """``ref@k=v+k=v`` -> (ref, params); values are TOML literals (``2``, ``0.8``,
+    ``true``, ``"a,b"``), anything else a plain string."""
+    ref, _, tail = level.partition("@")
+    ref = ref.strip()
+    if not ref:
+        raise ConfigError(f"ladder: level {level!r} names no strategy (write e.g. 'search@iterations=2')")
+    params: dict[str, Any] = {}
+    for item in (x for x in tail.split("+") if x.strip()) if tail else ():
+        key, eq, raw = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"ladder: level {level!r}: param {item!r} is not key=value "
+                              "(write e.g. 'search@iterations=2+margin=1.5')")
+        try:
+            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw.strip()
+        params[key.strip()] = value
+    return ref, params

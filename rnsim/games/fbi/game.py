@@ -44,6 +44,9 @@ class FbiGame:
     #: the seats are the same in the rules: tournaments play every rotation of a lineup (FR13, docs/games/fbi.md)
     rotate_seats: ClassVar[bool] = True
     seat_roles: ClassVar[dict[str, str]] = {"first_handcuffs": "start player"}
+    #: the probes `rnsim exploit --game fbi` and the strength band play (specialists that punish one
+    #: habit of the expert; each takes every seat in turn)
+    probes: ClassVar[str] = "rnsim_strategies.fbi.probes:PROBES"
 
     # the engine's builder itself: the play loop pays no extra call per decision
     view = staticmethod(build_view)

@@ -217,16 +217,14 @@ def test_bench_plays_fbi(tmp_path: Path) -> None:
     assert code == 2 and _error_line(output).startswith("error: --jessah: fbi has no seat 'jessah'")
 
 
-# ---------------------------------------------------------------- commands of Red Notice's seats only
+# ---------------------------------------------------------------- ladder and exploit at FBI's equal seats
 
 
 @pytest.mark.parametrize("command", ["ladder", "exploit"])
-def test_red_notice_only_commands_refuse_fbi_in_one_line(command: str) -> None:
-    code, output = _invoke(command, "--game", "fbi", "--games", "2")
+def test_ladder_and_exploit_take_fbi_at_one_player_count_and_refuse_another_in_one_line(command: str) -> None:
+    code, output = _invoke(command, "--game", "fbi", "--setup", "6", "--games", "2")
     assert code == 2
-    line = _error_line(output)
-    assert line.startswith(f"error: --game fbi: `rnsim {command}` plays Red Notice only (") and \
-        "supported: --game red_notice" in line
+    assert _error_line(output).startswith(f"error: {command}: --setup: players: FBI is played by 3, 4, 5 players")
     code, output = _invoke(command, "--game", "fbj")
     assert code == 2 and "unknown game 'fbj' (did you mean 'fbi'?)" in _error_line(output)
 
