@@ -211,7 +211,7 @@ class Dossier:
     __slots__ = (
         "particles", "tau", "eps", "leak", "decline", "floor", "rng", "seen", "cities", "hands", "w",
         "started", "restarts", "b", "bottom", "jessah", "radars", "barriers", "bkey", "bkey_of", "pub", "round_cards",
-        "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt", "fitted",
+        "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt", "fitted", "comps_of",
     )
 
     def __init__(self, particles: int = 200, tau: float = 0.3, eps: float = 0.1, leak: float = 1.0,
@@ -253,6 +253,7 @@ class Dossier:
         # them; None once a guess's hand may have changed since.
         self.fitted: tuple[int, tuple[int, ...]] | None = None
         self.bkey_of: tuple[int, ...] = ()  # the barriers self.bkey was taken of
+        self.comps_of: object = None  # the component set self.b was taken of
         self.bkey = b""
 
     # ------------------------------------------------------------ answers
@@ -262,7 +263,10 @@ class Dossier:
         each city (0 outside the public belief). Call it with every view
         Jessah is handed, in order."""
         comps = view.comps
-        b = self.b = board_for(comps)
+        if comps is not self.comps_of:  # the board's tables, looked up once per component set
+            self.comps_of = comps
+            self.b = board_for(comps)
+        b = self.b
         if self.seen == 0:
             self.jessah = view.jessah_city
             self.radars = list(view.radars)
@@ -365,13 +369,16 @@ class Dossier:
     def _unseen(self, view: View) -> list[int]:
         """Checks that may be in Angela's hand: not in Jessah's, not cashed, not
         one of the two shown at setup while they are surely beneath the deck."""
-        out = set(range(len(view.comps.checks)))
-        out.difference_update(view.hand)
+        out = (1 << len(view.comps.checks)) - 1  # as a bitmask: cheaper than a set
+        for x in view.hand:
+            out &= ~(1 << x)
         for side in view.cashed:
-            out.difference_update(side)
+            for x in side:
+                out &= ~(1 << x)
         if view.check_deck_size >= len(self.bottom):
-            out -= self.bottom
-        return sorted(out)
+            for x in self.bottom:
+                out &= ~(1 << x)
+        return bits(out)
 
     def _start(self, view: View, b: Board, cont: int) -> None:
         pool = self._unseen(view)
