@@ -9,6 +9,7 @@
      to the cities still possible (Dossier._restrict), normalised, and the
      guesses resampled when the weights have degenerated;
    - draw(): Dossier._draw_each, each guess's hand drawing Angela's checks;
+   - cash(): Dossier._cash_each, each guess's hand and weight after a cash;
    - fit(): Dossier._fit_hands, each hand made to hold as many checks as
      Angela does and none of Jessah's;
    - restrict(): Dossier._reveal's 0/1 likelihood;
@@ -1200,6 +1201,47 @@ done:
     return out;
 }
 
+/* cash(hands, w, check, miss, getrandbits) -> None, once each hand that
+   held ``check`` has given it up and each other guess has kept ``miss`` of
+   its weight and lost a check drawn at random (Dossier._cash_each): the
+   lists changed in place. */
+static PyObject *py_cash(PyObject *self, PyObject *args) {
+    PyObject *hands, *w, *getrandbits;
+    long check;
+    double miss;
+    if (!PyArg_ParseTuple(args, "O!O!ldO", &PyList_Type, &hands, &PyList_Type, &w, &check, &miss, &getrandbits))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(hands);
+    if (PyList_GET_SIZE(w) != n) {
+        PyErr_SetString(PyExc_ValueError, "cash: hands and w differ in length");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *h = PyList_GET_ITEM(hands, i);
+        if (!PyList_Check(h)) {
+            PyErr_SetString(PyExc_TypeError, "cash: a hand must be a list");
+            return NULL;
+        }
+        Py_ssize_t nh = PyList_GET_SIZE(h), at = -1;
+        for (Py_ssize_t j = 0; j < nh && at < 0; j++) {
+            long v = small_long(PyList_GET_ITEM(h, j));
+            if (v == -1 && PyErr_Occurred()) return NULL;
+            if (v == check) at = j;
+        }
+        if (at < 0) {
+            double old = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
+            if (old == -1.0 && PyErr_Occurred()) return NULL;
+            PyObject *x = PyFloat_FromDouble(old * miss);
+            if (!x || PyList_SetItem(w, i, x) < 0) return NULL; /* SetItem steals x, even on failure */
+            if (!nh) continue;
+            at = below(getrandbits, (long)nh);
+            if (at < 0) return NULL;
+        }
+        if (PyList_SetSlice(h, at, at + 1, NULL) < 0) return NULL; /* list.remove / list.pop(at) */
+    }
+    Py_RETURN_NONE;
+}
+
 /* restrict(cities, w, keep) -> each guess's weight where its city is in the
    bitmask ``keep``, 0 elsewhere (Dossier._reveal). */
 static PyObject *py_restrict(PyObject *self, PyObject *args) {
@@ -1487,6 +1529,7 @@ static PyMethodDef methods[] = {
     {"fit", py_fit, METH_VARARGS, "Dossier._fit_hands (see the module)."},
     {"fsum", py_fsum, METH_VARARGS, "math.fsum of finite floats, as the dossier's loops sum (for the tests)."},
     {"draw", py_draw, METH_VARARGS, "Dossier._draw_each: each hand draws Angela's checks (see the module)."},
+    {"cash", py_cash, METH_VARARGS, "Dossier._cash_each: the hands and weights after a cash (see the module)."},
     {"settle", py_settle, METH_VARARGS, "Dossier._settle: weights restricted, normalised, resampled (see the module)."},
     {"answer", py_answer, METH_VARARGS, "Dossier._answer's probability per city (see the module)."},
     {"tables", py_tables, METH_VARARGS, "The map's tables for announce(), or None when the map is too big."},

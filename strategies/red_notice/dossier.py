@@ -87,7 +87,7 @@ _fsum: Final = math.fsum
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
 #: The dossier's inner loops in C (strategies/red_notice/_dossier_core.c:
-#: Dossier._read_guesses, _answer, _settle, _draw_each, _fit_each,
+#: Dossier._read_guesses, _answer, _settle, _draw_each, _cash_each, _fit_each,
 #: _start_guesses, _reveal's weights, _systematic), set by the package when
 #: the compiled build is in use (they spent half an expert game's
 #: instructions boxing ints and floats); None: the Python source.
@@ -684,16 +684,11 @@ class Dossier:
         elif kind == "cash" and e.seat == ANGELA:
             self.cashed_on.add((e.round, e.card))
             self._reveal(view, e.city)
-            x = e.check
-            getrandbits = self.rng.getrandbits
             self.fitted = None
-            for i, h in enumerate(self.hands):
-                if x in h:
-                    h.remove(x)
-                else:
-                    self.w[i] *= _HAND_MISS
-                    if h:
-                        h.pop(_below(getrandbits, len(h)))
+            if core is not None:
+                core.cash(self.hands, self.w, e.check, _HAND_MISS, self.rng.getrandbits)
+            else:
+                self._cash_each(e.check)
             self._normalise(view)
         elif kind == "draw":
             self._draw(view, e)
@@ -767,6 +762,20 @@ class Dossier:
             for _ in range(drawn):
                 if free:
                     h.append(free.pop(_below(getrandbits, len(free))))
+
+    def _cash_each(self, x: int) -> None:
+        """Angela cashed check ``x``: each hand that held it gives it up; the
+        others keep ``_HAND_MISS`` of their weight and lose a check drawn at
+        random. In place. The reference for _dossier_core.c's ``cash``."""
+        getrandbits = self.rng.getrandbits
+        w = self.w
+        for i, h in enumerate(self.hands):
+            if x in h:
+                h.remove(x)
+            else:
+                w[i] *= _HAND_MISS
+                if h:
+                    h.pop(_below(getrandbits, len(h)))
 
     def _card(self, e: Event, b: Board) -> None:
         """Note a Bank half Angela performs on this card, and whether one of

@@ -3,7 +3,8 @@
 (``Dossier._read_guesses``), its answer per city (``Dossier._answer``),
 restricting, normalising and resampling its guesses after each event
 (``Dossier._settle``), drawing Angela's checks into
-every hand (``Dossier._draw_each``), fitting the hands to what Angela holds
+every hand (``Dossier._draw_each``), a cash's hands and weights
+(``Dossier._cash_each``), fitting the hands to what Angela holds
 (``Dossier._fit_hands``), the 0/1 likelihood of a sighting
 (``Dossier._reveal``), a clone's resampling and the guesses of her start (``Dossier._start_guesses``).
 Both must do exactly what the Python source does: the same new city for
@@ -116,6 +117,15 @@ class _Checked:
         self.kinds["restrict"] += keep is not None
         return got
 
+    def cash(self, hands: list[list[int]], w: list[float], check: int, miss: float, getrandbits: Any) -> Any:
+        rng = getrandbits.__self__
+        want = _python_cash([list(h) for h in hands], list(w), check, rng.getstate())
+        got = self.core.cash(hands, w, check, miss, getrandbits)
+        assert miss == dossier_module._HAND_MISS
+        assert (got, hands, w, rng.getstate()) == want
+        self.kinds["cash"] += 1
+        return got
+
     def fsum(self, xs: list[float]) -> float:
         import math
 
@@ -199,6 +209,17 @@ def _python_settle(cities: list[int], hands: list[list[int]], w: list[float], pa
     return got, d.rng.getstate()
 
 
+def _python_cash(hands: list[list[int]], w: list[float], check: int, state: Any) -> tuple[Any, ...]:
+    """What the Python source makes of a cash of ``check``: (None, hands,
+    weights, stream after)."""
+    d = Dossier(particles=len(hands))
+    d.hands, d.w = hands, w
+    d.rng = random.Random()
+    d.rng.setstate(state)
+    d._cash_each(check)
+    return None, d.hands, d.w, d.rng.getstate()
+
+
 def _assert_own_hands(hands: list[list[int]]) -> None:
     """No two guesses share a hand's list: a check drawn into one must not
     show in another."""
@@ -223,7 +244,7 @@ def test_the_c_reading_of_every_announcement_of_expert_games_is_the_python_one(m
     seen = checked.kinds
     # the games met every case the reading distinguishes
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
-                 "normalise", "resample", "draw", "restrict", "fit", "fit, pool wanted", "start"):
+                 "normalise", "resample", "draw", "cash", "restrict", "fit", "fit, pool wanted", "start"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 
@@ -319,6 +340,28 @@ def test_the_c_draw_is_the_python_one(seed, particles, drawn, pool):
     stream = random.Random(seed ^ 3)
     assert core.draw(hands, pool, drawn, stream.getrandbits) is True
     assert (hands, stream.getstate()) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80), check=st.integers(0, 25),
+       held=st.floats(0.0, 1.0))
+def test_the_c_cash_is_the_python_one(seed, particles, check, held):
+    """Hands that held the check cashed or not, empty hands, any weights:
+    the same hands, weights and draws."""
+    core = _core()
+    rng = random.Random(seed)
+    checks = len(COMPS.checks)
+    hands = []
+    for _ in range(particles):
+        h = rng.sample(range(checks), rng.randint(0, 4))
+        if rng.random() < held and check not in h:
+            h.insert(rng.randint(0, len(h)), check)
+        hands.append(h)
+    w = [rng.random() for _ in range(particles)]
+    want = _python_cash([list(h) for h in hands], list(w), check, random.Random(seed ^ 8).getstate())
+    stream = random.Random(seed ^ 8)
+    assert (core.cash(hands, w, check, dossier_module._HAND_MISS, stream.getrandbits), hands, w,
+            stream.getstate()) == want
 
 
 def _ties(draw: Any) -> list[float]:
