@@ -1,16 +1,18 @@
-/* The two inner loops of Jessah's dossier, in C.
+/* The inner loops of Jessah's dossier, in C.
 
    - announce(): Dossier._read_guesses in strategies/red_notice/dossier.py
      (with _place, _states, _matching, _danger, _way, _scores and
      _chances): each guess read through a movement's announcement;
    - answer(): the end of Dossier.observe (Dossier._answer): the guesses'
      weight per city, with the floor spread over the public belief;
-   - normalise(): Dossier._weigh, the weights normalised after each event,
-     and whether they have degenerated;
+   - settle(): Dossier._settle, after each event: the weights restricted
+     to the cities still possible (Dossier._restrict), normalised, and the
+     guesses resampled when the weights have degenerated;
    - draw(): Dossier._draw_each, each guess's hand drawing Angela's checks;
+   - cash(): Dossier._cash_each, each guess's hand and weight after a cash;
    - fit(): Dossier._fit_hands, each hand made to hold as many checks as
      Angela does and none of Jessah's;
-   - restrict(): Dossier._restrict's and _reveal's 0/1 likelihood;
+   - restrict(): Dossier._reveal's 0/1 likelihood;
    - systematic(): dossier._systematic, the resampling's indices;
    - start(): Dossier._start_guesses, the guesses of her start.
 
@@ -978,18 +980,98 @@ static PyObject *py_answer(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* normalise(w, particles) -> (w normalised: w itself when it sums to 1,
-   whether its effective sample size is under half the guesses), or None
-   when it sums to 0 (Dossier._weigh). */
-static PyObject *py_normalise(PyObject *self, PyObject *args) {
-    PyObject *w;
+/* A new list of the floats v[0..n). */
+static PyObject *float_list(const double *v, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyFloat_FromDouble(v[i]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
+/* The guesses resampled (Dossier._settle's second half): ``particles``
+   indices drawn systematically from the normalised weights x[0..n) with one
+   draw of ``rand`` (dossier._systematic), each guess's first copy taking its
+   hand itself and the next ones a copy of it, every weight 1 / particles.
+   A new (cities, hands, w), or NULL on failure. */
+static PyObject *resampled(PyObject *cities, PyObject *hands, const double *x, Py_ssize_t n, int particles,
+                           PyObject *rand) {
+    double u;
+    if (draw_random(rand, &u)) return NULL;
+    u = u / (double)particles;
+    PyObject *oc = PyList_New(particles), *oh = PyList_New(particles), *ow = PyList_New(particles);
+    PyObject *each = PyFloat_FromDouble(1.0 / (double)particles);
+    PyObject *out = NULL;
+    if (!oc || !oh || !ow || !each) goto done;
+    Py_ssize_t last = n - 1, i = 0, prev = -1;
+    double acc = x[0];
+    for (int k = 0; k < particles; k++) {
+        double at = u + (double)k / (double)particles;
+        while (at > acc && i < last) {
+            i++;
+            acc += x[i];
+        }
+        PyObject *c = PyList_GET_ITEM(cities, i), *h = PyList_GET_ITEM(hands, i);
+        if (i == prev) {
+            h = PyList_GetSlice(h, 0, PY_SSIZE_T_MAX); /* list(hands[i]) */
+            if (!h) goto done;
+        } else {
+            Py_INCREF(h);
+        }
+        prev = i;
+        Py_INCREF(c);
+        Py_INCREF(each);
+        PyList_SET_ITEM(oc, k, c);
+        PyList_SET_ITEM(oh, k, h);
+        PyList_SET_ITEM(ow, k, each);
+    }
+    out = PyTuple_Pack(3, oc, oh, ow);
+done:
+    Py_XDECREF(oc);
+    Py_XDECREF(oh);
+    Py_XDECREF(ow);
+    Py_XDECREF(each);
+    return out;
+}
+
+/* settle(cities, hands, w, particles, keep, random) -> (cities, hands, w):
+   the weights set to 0 outside the cities of the bitmask ``keep`` (None:
+   none), normalised, and the guesses resampled when the weights have
+   degenerated (effective sample size under half the guesses); None when no
+   weight is left (Dossier._settle). Lists not changed are returned as they
+   were given (w too, when nothing was set to 0 and it summed to 1). */
+static PyObject *py_settle(PyObject *self, PyObject *args) {
+    PyObject *cities, *hands, *w, *keep_o, *rand;
     int particles;
-    if (!PyArg_ParseTuple(args, "O!i", &PyList_Type, &w, &particles)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!O!O!iOO", &PyList_Type, &cities, &PyList_Type, &hands, &PyList_Type, &w,
+                          &particles, &keep_o, &rand))
+        return NULL;
     Py_ssize_t n = PyList_GET_SIZE(w);
+    if (PyList_GET_SIZE(cities) != n || PyList_GET_SIZE(hands) != n || particles < 1) {
+        PyErr_SetString(PyExc_ValueError, "settle: cities, hands and w differ in length, or no guesses");
+        return NULL;
+    }
+    int restricted = keep_o != Py_None;
+    uint64_t keep = 0;
+    if (restricted && as_u64(keep_o, &keep)) return NULL;
     double *x = malloc((n + 1) * sizeof(double));
     if (!x) return PyErr_NoMemory();
     PyObject *out = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
+        if (restricted) {
+            long c = small_long(PyList_GET_ITEM(cities, i));
+            if (c == -1 && PyErr_Occurred()) goto done;
+            if (!(c >= 0 && c < 64 && (keep >> c & 1))) {
+                x[i] = 0.0;
+                continue;
+            }
+        }
         x[i] = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
         if (x[i] == -1.0 && PyErr_Occurred()) goto done;
     }
@@ -999,22 +1081,9 @@ static PyObject *py_normalise(PyObject *self, PyObject *args) {
         Py_INCREF(out);
         goto done;
     }
-    if (total != 1.0) {
-        out = PyList_New(n);
-        if (!out) goto done;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            x[i] = x[i] / total;
-            PyObject *f = PyFloat_FromDouble(x[i]);
-            if (!f) {
-                Py_CLEAR(out);
-                goto done;
-            }
-            PyList_SET_ITEM(out, i, f);
-        }
-    } else {
-        out = w;
-        Py_INCREF(out);
-    }
+    int divided = total != 1.0; /* x / 1.0 is x, bit for bit: nothing to divide then */
+    if (divided)
+        for (Py_ssize_t i = 0; i < n; i++) x[i] = x[i] / total;
     /* the effective sample size 1 / sum(w^2) against half the guesses,
        summed plainly unless that close to the threshold (then exactly) */
     double sq = 0.0;
@@ -1022,11 +1091,23 @@ static PyObject *py_normalise(PyObject *self, PyObject *args) {
     double ess = 1.0 / sq;
     double half = (double)particles / 2;
     if (fabs(ess - half) <= 1e-9 * half) {
-        for (Py_ssize_t i = 0; i < n; i++) x[i] = x[i] * x[i];
-        ess = 1.0 / fsum(x, (int)n);
+        double *x2 = malloc((n + 1) * sizeof(double));
+        if (!x2) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) x2[i] = x[i] * x[i];
+        ess = 1.0 / fsum(x2, (int)n);
+        free(x2);
     }
-    PyObject *res = Py_BuildValue("(NO)", out, ess < half ? Py_True : Py_False);
-    out = res;
+    if (ess < half) {
+        out = resampled(cities, hands, x, n, particles, rand);
+    } else if (divided || restricted) {
+        PyObject *wl = float_list(x, n);
+        if (wl) out = Py_BuildValue("(OON)", cities, hands, wl);
+    } else {
+        out = PyTuple_Pack(3, cities, hands, w);
+    }
 done:
     free(x);
     return out;
@@ -1120,8 +1201,49 @@ done:
     return out;
 }
 
+/* cash(hands, w, check, miss, getrandbits) -> None, once each hand that
+   held ``check`` has given it up and each other guess has kept ``miss`` of
+   its weight and lost a check drawn at random (Dossier._cash_each): the
+   lists changed in place. */
+static PyObject *py_cash(PyObject *self, PyObject *args) {
+    PyObject *hands, *w, *getrandbits;
+    long check;
+    double miss;
+    if (!PyArg_ParseTuple(args, "O!O!ldO", &PyList_Type, &hands, &PyList_Type, &w, &check, &miss, &getrandbits))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(hands);
+    if (PyList_GET_SIZE(w) != n) {
+        PyErr_SetString(PyExc_ValueError, "cash: hands and w differ in length");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *h = PyList_GET_ITEM(hands, i);
+        if (!PyList_Check(h)) {
+            PyErr_SetString(PyExc_TypeError, "cash: a hand must be a list");
+            return NULL;
+        }
+        Py_ssize_t nh = PyList_GET_SIZE(h), at = -1;
+        for (Py_ssize_t j = 0; j < nh && at < 0; j++) {
+            long v = small_long(PyList_GET_ITEM(h, j));
+            if (v == -1 && PyErr_Occurred()) return NULL;
+            if (v == check) at = j;
+        }
+        if (at < 0) {
+            double old = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
+            if (old == -1.0 && PyErr_Occurred()) return NULL;
+            PyObject *x = PyFloat_FromDouble(old * miss);
+            if (!x || PyList_SetItem(w, i, x) < 0) return NULL; /* SetItem steals x, even on failure */
+            if (!nh) continue;
+            at = below(getrandbits, (long)nh);
+            if (at < 0) return NULL;
+        }
+        if (PyList_SetSlice(h, at, at + 1, NULL) < 0) return NULL; /* list.remove / list.pop(at) */
+    }
+    Py_RETURN_NONE;
+}
+
 /* restrict(cities, w, keep) -> each guess's weight where its city is in the
-   bitmask ``keep``, 0 elsewhere (Dossier._restrict). */
+   bitmask ``keep``, 0 elsewhere (Dossier._reveal). */
 static PyObject *py_restrict(PyObject *self, PyObject *args) {
     PyObject *cities, *w, *keep_o;
     if (!PyArg_ParseTuple(args, "O!O!O", &PyList_Type, &cities, &PyList_Type, &w, &keep_o)) return NULL;
@@ -1407,7 +1529,8 @@ static PyMethodDef methods[] = {
     {"fit", py_fit, METH_VARARGS, "Dossier._fit_hands (see the module)."},
     {"fsum", py_fsum, METH_VARARGS, "math.fsum of finite floats, as the dossier's loops sum (for the tests)."},
     {"draw", py_draw, METH_VARARGS, "Dossier._draw_each: each hand draws Angela's checks (see the module)."},
-    {"normalise", py_normalise, METH_VARARGS, "Dossier._weigh: the weights normalised (see the module)."},
+    {"cash", py_cash, METH_VARARGS, "Dossier._cash_each: the hands and weights after a cash (see the module)."},
+    {"settle", py_settle, METH_VARARGS, "Dossier._settle: weights restricted, normalised, resampled (see the module)."},
     {"answer", py_answer, METH_VARARGS, "Dossier._answer's probability per city (see the module)."},
     {"tables", py_tables, METH_VARARGS, "The map's tables for announce(), or None when the map is too big."},
     {"announce", py_announce, METH_VARARGS, "Dossier._announce's reading of the guesses (see the module)."},

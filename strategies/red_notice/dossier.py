@@ -87,8 +87,8 @@ _fsum: Final = math.fsum
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
 #: The dossier's inner loops in C (strategies/red_notice/_dossier_core.c:
-#: Dossier._read_guesses, _answer, _weigh, _draw_each, _fit_each,
-#: _start_guesses, _restrict's and _reveal's weights, _systematic), set by the package when
+#: Dossier._read_guesses, _answer, _settle, _draw_each, _cash_each, _fit_each,
+#: _start_guesses, _reveal's weights, _systematic), set by the package when
 #: the compiled build is in use (they spent half an expert game's
 #: instructions boxing ints and floats); None: the Python source.
 core: Any = None
@@ -211,7 +211,7 @@ class Dossier:
     __slots__ = (
         "particles", "tau", "eps", "leak", "decline", "floor", "rng", "seen", "cities", "hands", "w",
         "started", "restarts", "b", "bottom", "jessah", "radars", "barriers", "bkey", "bkey_of", "pub", "round_cards",
-        "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt", "fitted",
+        "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt", "fitted", "comps_of",
     )
 
     def __init__(self, particles: int = 200, tau: float = 0.3, eps: float = 0.1, leak: float = 1.0,
@@ -253,6 +253,7 @@ class Dossier:
         # them; None once a guess's hand may have changed since.
         self.fitted: tuple[int, tuple[int, ...]] | None = None
         self.bkey_of: tuple[int, ...] = ()  # the barriers self.bkey was taken of
+        self.comps_of: object = None  # the component set self.b was taken of
         self.bkey = b""
 
     # ------------------------------------------------------------ answers
@@ -262,7 +263,10 @@ class Dossier:
         each city (0 outside the public belief). Call it with every view
         Jessah is handed, in order."""
         comps = view.comps
-        b = self.b = board_for(comps)
+        if comps is not self.comps_of:  # the board's tables, looked up once per component set
+            self.comps_of = comps
+            self.b = board_for(comps)
+        b = self.b
         if self.seen == 0:
             self.jessah = view.jessah_city
             self.radars = list(view.radars)
@@ -365,13 +369,16 @@ class Dossier:
     def _unseen(self, view: View) -> list[int]:
         """Checks that may be in Angela's hand: not in Jessah's, not cashed, not
         one of the two shown at setup while they are surely beneath the deck."""
-        out = set(range(len(view.comps.checks)))
-        out.difference_update(view.hand)
+        out = (1 << len(view.comps.checks)) - 1  # as a bitmask: cheaper than a set
+        for x in view.hand:
+            out &= ~(1 << x)
         for side in view.cashed:
-            out.difference_update(side)
+            for x in side:
+                out &= ~(1 << x)
         if view.check_deck_size >= len(self.bottom):
-            out -= self.bottom
-        return sorted(out)
+            for x in self.bottom:
+                out &= ~(1 << x)
+        return bits(out)
 
     def _start(self, view: View, b: Board, cont: int) -> None:
         pool = self._unseen(view)
@@ -491,23 +498,46 @@ class Dossier:
                 h.append(free.pop(_below(getrandbits, len(free))))
         return 1 if all(len(h) == size for h in self.hands) else 0
 
-    def _normalise(self, view: View) -> None:
-        got = core.normalise(self.w, self.particles) if core is not None else self._weigh()
+    def _normalise(self, view: View, keep: int | None = None) -> None:
+        """Settle the weights after an event (:meth:`_settle`; ``keep``: the
+        cities still possible, a bitmask, None for all); start over when no
+        guess keeps any weight."""
+        if core is not None and (keep is None or _tables(self.b)):  # keep's cities fit 64 bits
+            got = core.settle(self.cities, self.hands, self.w, self.particles, keep, self.rng.random)
+        else:
+            got = self._settle(keep)
         if got is None:
             self._restart(view, self.pub or view.belief)
             return
-        self.w, resample = got
-        if resample:
-            self._resample()
+        self.cities, self.hands, self.w = got
 
-    def _weigh(self) -> tuple[list[float], bool] | None:
-        """The weights normalised (the same list when they sum to 1), and
-        whether they have degenerated (resample them); None when they sum to
-        0. The reference for _dossier_core.c's ``normalise``."""
-        total = _fsum(self.w)
+    def _settle(self, keep: int | None) -> tuple[list[int], list[list[int]], list[float]] | None:
+        """(cities, hands, weights) after an event: the guesses outside the
+        cities of ``keep`` (a bitmask; None: none) lose their weight (Bayes
+        with a 0/1 likelihood), the weights are normalised, and when they
+        have degenerated the guesses are resampled (:meth:`_weigh`,
+        :meth:`_resampled`); None when no weight is left. Lists left as they
+        were are the dossier's own. The reference for _dossier_core.c's
+        ``settle``."""
+        w = self.w
+        if keep is not None:
+            cities = self.cities
+            w = [w[i] if keep >> cities[i] & 1 else 0.0 for i in range(len(cities))]
+        got = self._weigh(w)
+        if got is None:
+            return None
+        w, resample = got
+        if resample:
+            return self._resampled(w)
+        return self.cities, self.hands, w
+
+    def _weigh(self, w: list[float]) -> tuple[list[float], bool] | None:
+        """The weights ``w`` normalised (the same list when they sum to 1),
+        and whether they have degenerated (resample them); None when they
+        sum to 0."""
+        total = _fsum(w)
         if total <= 0:
             return None
-        w = self.w
         if total != 1.0:  # x / 1.0 is x, bit for bit: nothing to divide then
             w = [x / total for x in w]
         # The effective sample size, 1 / sum(w^2), against half the guesses.
@@ -523,11 +553,12 @@ class Dossier:
             ess = 1.0 / _fsum([x * x for x in w])
         return w, ess < half
 
-    def _resample(self) -> None:
-        """Systematic resampling: each guess is copied about n x its weight times."""
+    def _resampled(self, w: list[float]) -> tuple[list[int], list[list[int]], list[float]]:
+        """Systematic resampling by the normalised weights ``w``: each guess
+        is copied about n x its weight times, every copy weighing 1 / n."""
         n = self.particles
-        keep = _systematic(self.rng, self.w, n)
-        self.cities = [self.cities[i] for i in keep]
+        keep = _systematic(self.rng, w, n)
+        cities = [self.cities[i] for i in keep]
         # keep is non-decreasing: a guess's first copy may take its hand
         # itself (the old list of hands is dropped); the next ones copy it.
         hands = self.hands
@@ -536,19 +567,12 @@ class Dossier:
         for i in keep:
             out.append(list(hands[i]) if i == prev else hands[i])
             prev = i
-        self.hands = out
-        self.w = [1.0 / n] * n
+        return cities, out, [1.0 / n] * n
 
     def _restrict(self, view: View, keep: int) -> None:
         """Bayes with a 0/1 likelihood: the guesses outside the cities of
         ``keep`` (a bitmask) lose their weight."""
-        cities = self.cities
-        old = self.w
-        if core is not None and _tables(self.b):
-            self.w = core.restrict(cities, old, keep)
-        else:
-            self.w = [old[i] if keep >> cities[i] & 1 else 0.0 for i in range(len(cities))]
-        self._normalise(view)
+        self._normalise(view, keep)
 
     def _reveal(self, view: View, city: int) -> None:
         """She is seen in ``city`` (a cash, a capture): the guesses that had her
@@ -660,16 +684,11 @@ class Dossier:
         elif kind == "cash" and e.seat == ANGELA:
             self.cashed_on.add((e.round, e.card))
             self._reveal(view, e.city)
-            x = e.check
-            getrandbits = self.rng.getrandbits
             self.fitted = None
-            for i, h in enumerate(self.hands):
-                if x in h:
-                    h.remove(x)
-                else:
-                    self.w[i] *= _HAND_MISS
-                    if h:
-                        h.pop(_below(getrandbits, len(h)))
+            if core is not None:
+                core.cash(self.hands, self.w, e.check, _HAND_MISS, self.rng.getrandbits)
+            else:
+                self._cash_each(e.check)
             self._normalise(view)
         elif kind == "draw":
             self._draw(view, e)
@@ -743,6 +762,20 @@ class Dossier:
             for _ in range(drawn):
                 if free:
                     h.append(free.pop(_below(getrandbits, len(free))))
+
+    def _cash_each(self, x: int) -> None:
+        """Angela cashed check ``x``: each hand that held it gives it up; the
+        others keep ``_HAND_MISS`` of their weight and lose a check drawn at
+        random. In place. The reference for _dossier_core.c's ``cash``."""
+        getrandbits = self.rng.getrandbits
+        w = self.w
+        for i, h in enumerate(self.hands):
+            if x in h:
+                h.remove(x)
+            else:
+                w[i] *= _HAND_MISS
+                if h:
+                    h.pop(_below(getrandbits, len(h)))
 
     def _card(self, e: Event, b: Board) -> None:
         """Note a Bank half Angela performs on this card, and whether one of

@@ -1,10 +1,12 @@
 """Jessah's dossier runs its inner loops in C with the compiled build
 (strategies/red_notice/_dossier_core.c): reading an announcement
 (``Dossier._read_guesses``), its answer per city (``Dossier._answer``),
-normalising its weights (``Dossier._weigh``), drawing Angela's checks into
-every hand (``Dossier._draw_each``), fitting the hands to what Angela holds
-(``Dossier._fit_hands``), the 0/1 restrictions, the resampling and the
-guesses of her start (``Dossier._start_guesses``).
+restricting, normalising and resampling its guesses after each event
+(``Dossier._settle``), drawing Angela's checks into
+every hand (``Dossier._draw_each``), a cash's hands and weights
+(``Dossier._cash_each``), fitting the hands to what Angela holds
+(``Dossier._fit_hands``), the 0/1 likelihood of a sighting
+(``Dossier._reveal``), a clone's resampling and the guesses of her start (``Dossier._start_guesses``).
 Both must do exactly what the Python source does: the same new city for
 every guess, the same floats bit for bit, the same draws from the
 dossier's stream."""
@@ -100,12 +102,28 @@ class _Checked:
         self.kinds["answer"] += 1
         return got
 
-    def normalise(self, w: list[float], particles: int) -> Any:
-        got = self.core.normalise(w, particles)
-        d = Dossier(particles=particles)
-        d.w = list(w)
-        assert got == d._weigh()
-        self.kinds["resample" if got and got[1] else "normalise"] += 1
+    def settle(self, cities: list[int], hands: list[list[int]], w: list[float], particles: int, keep: int | None,
+               rand: Any) -> Any:
+        rng = rand.__self__
+        state = rng.getstate()
+        before = (list(cities), [list(h) for h in hands], list(w))
+        got = self.core.settle(cities, hands, w, particles, keep, rand)
+        assert (cities, hands, w) == before  # the lists given are left as they were
+        want, after = _python_settle(cities, hands, w, particles, keep, state)
+        assert (got, rng.getstate()) == (want, after)
+        if got is not None:
+            _assert_own_hands(got[1])
+        self.kinds["resample" if got is not None and got[1] is not hands else "normalise"] += 1
+        self.kinds["restrict"] += keep is not None
+        return got
+
+    def cash(self, hands: list[list[int]], w: list[float], check: int, miss: float, getrandbits: Any) -> Any:
+        rng = getrandbits.__self__
+        want = _python_cash([list(h) for h in hands], list(w), check, rng.getstate())
+        got = self.core.cash(hands, w, check, miss, getrandbits)
+        assert miss == dossier_module._HAND_MISS
+        assert (got, hands, w, rng.getstate()) == want
+        self.kinds["cash"] += 1
         return got
 
     def fsum(self, xs: list[float]) -> float:
@@ -178,6 +196,36 @@ def _python_start(pool: list[int], size: int, cities: list[int], jessah: int, ra
     return got, d.rng.getstate()
 
 
+def _python_settle(cities: list[int], hands: list[list[int]], w: list[float], particles: int, keep: int | None,
+                   state: Any) -> tuple[Any, Any]:
+    """What the Python source settles from settle()'s arguments, with the
+    dossier's stream where it was: (cities, hands, w) or None, stream after."""
+    d = Dossier(particles=particles)
+    d.cities, d.hands, d.w = list(cities), [list(h) for h in hands], list(w)
+    d.rng = random.Random()
+    d.rng.setstate(state)
+    with _pure():
+        got = d._settle(keep)
+    return got, d.rng.getstate()
+
+
+def _python_cash(hands: list[list[int]], w: list[float], check: int, state: Any) -> tuple[Any, ...]:
+    """What the Python source makes of a cash of ``check``: (None, hands,
+    weights, stream after)."""
+    d = Dossier(particles=len(hands))
+    d.hands, d.w = hands, w
+    d.rng = random.Random()
+    d.rng.setstate(state)
+    d._cash_each(check)
+    return None, d.hands, d.w, d.rng.getstate()
+
+
+def _assert_own_hands(hands: list[list[int]]) -> None:
+    """No two guesses share a hand's list: a check drawn into one must not
+    show in another."""
+    assert len({id(h) for h in hands}) == len(hands)
+
+
 def _python_draw(hands: list[list[int]], pool: list[int], drawn: int, state: Any) -> tuple[list[list[int]], Any]:
     d = Dossier(particles=len(hands))
     d.hands = hands
@@ -196,7 +244,7 @@ def test_the_c_reading_of_every_announcement_of_expert_games_is_the_python_one(m
     seen = checked.kinds
     # the games met every case the reading distinguishes
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
-                 "normalise", "resample", "draw", "restrict", "fit", "fit, pool wanted", "start"):
+                 "normalise", "resample", "draw", "cash", "restrict", "fit", "fit, pool wanted", "start"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 
@@ -250,17 +298,34 @@ def test_the_c_answer_is_the_python_one(seed, particles, floor, zeros):
     assert core.answer(d.cities, d.w, belief, B.n, floor) == d._answer(belief, B.n)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(w=st.lists(st.one_of(st.just(0.0), st.floats(0.0, 1e3)), min_size=1, max_size=80),
-       extra=st.integers(-5, 5))
-@example(w=[0.5, 0.5, 0.0, 0.0], extra=0)  # the effective size exactly half: the exact sum decides
-@example(w=[0.0, 0.0], extra=0)  # no weight: None, the dossier starts over
-@example(w=[0.25, 0.25, 0.25, 0.25], extra=0)  # sums to 1: nothing divided
-def test_the_c_normalisation_is_the_python_one(w, extra):
+       extra=st.integers(-5, 5), seed=st.integers(0, 2**32 - 1), restrict=st.booleans())
+@example(w=[0.5, 0.5, 0.0, 0.0], extra=0, seed=0, restrict=False)  # the effective size exactly half
+@example(w=[0.0, 0.0], extra=0, seed=0, restrict=False)  # no weight: None, the dossier starts over
+@example(w=[0.25, 0.25, 0.25, 0.25], extra=0, seed=0, restrict=False)  # sums to 1: nothing divided
+@example(w=[0.25, 0.25, 0.25, 0.25], extra=0, seed=1, restrict=True)
+@example(w=[1.0, 1e-3, 1e-3, 1e-3, 1e-3], extra=0, seed=2, restrict=False)  # degenerate: resampled
+def test_the_c_settling_is_the_python_one(w, extra, seed, restrict):
+    """Weights restricted to some cities or not, normalised, the guesses
+    resampled when the weights have degenerated: the same (cities, hands,
+    weights), the same draws, the caller's lists left as they were, no hand
+    shared by two guesses."""
     core = _core()
-    d = Dossier(particles=max(1, len(w) + extra))
-    d.w = list(w)
-    assert core.normalise(w, d.particles) == d._weigh()
+    rng = random.Random(seed)
+    particles = max(1, len(w) + extra)
+    cities = [rng.randrange(B.n) for _ in w]
+    hands = [rng.sample(range(len(COMPS.checks)), rng.randint(0, 4)) for _ in w]
+    keep = rng.getrandbits(B.n) if restrict else None
+    before = (list(cities), [list(h) for h in hands], list(w))
+    want, after = _python_settle(cities, hands, w, particles, keep, random.Random(seed ^ 7).getstate())
+    stream = random.Random(seed ^ 7)
+    got = core.settle(cities, hands, w, particles, keep, stream.random)
+    assert (cities, hands, w) == before
+    assert (got, stream.getstate()) == (want, after)
+    if got is not None:
+        _assert_own_hands(got[1])
+        assert len(got[0]) == len(got[1]) == len(got[2])
 
 
 @settings(max_examples=200, deadline=None)
@@ -275,6 +340,28 @@ def test_the_c_draw_is_the_python_one(seed, particles, drawn, pool):
     stream = random.Random(seed ^ 3)
     assert core.draw(hands, pool, drawn, stream.getrandbits) is True
     assert (hands, stream.getstate()) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80), check=st.integers(0, 25),
+       held=st.floats(0.0, 1.0))
+def test_the_c_cash_is_the_python_one(seed, particles, check, held):
+    """Hands that held the check cashed or not, empty hands, any weights:
+    the same hands, weights and draws."""
+    core = _core()
+    rng = random.Random(seed)
+    checks = len(COMPS.checks)
+    hands = []
+    for _ in range(particles):
+        h = rng.sample(range(checks), rng.randint(0, 4))
+        if rng.random() < held and check not in h:
+            h.insert(rng.randint(0, len(h)), check)
+        hands.append(h)
+    w = [rng.random() for _ in range(particles)]
+    want = _python_cash([list(h) for h in hands], list(w), check, random.Random(seed ^ 8).getstate())
+    stream = random.Random(seed ^ 8)
+    assert (core.cash(hands, w, check, dossier_module._HAND_MISS, stream.getrandbits), hands, w,
+            stream.getstate()) == want
 
 
 def _ties(draw: Any) -> list[float]:
