@@ -38,6 +38,10 @@ from rnsim_strategies.fbi.model import (
     evaluate,
     exact_scores,
     first_round,
+    flat_given_up,
+    flat_position,
+    flat_top,
+    flat_turns,
     front_first,
     leader,
     pair_colours,
@@ -399,37 +403,30 @@ class ExpertStrategy(FbiStrategy):
                 best, best_v = opt, v
         return best
 
-    @staticmethod
-    def _exact_bid(results: list[tuple[list[list[int]], list[int]]], scored: list[tuple[float, list[int], list[float]]],
-                   me: int, c: int, x: int, needs: bool, bonus: tuple[int, ...], w: float) -> float:
-        """With exact scores: the best result's score once my card of colour
-        ``c`` and value ``x`` is taken off, by bonus-card bookkeeping."""
-        v = -1e9
-        for (tot, _), (sc, lead, with_bonus) in zip(results, scored, strict=True):
-            col = tot[c]
-            col[me] -= x
-            now = leader(col, needs)
-            col[me] += x
-            got = sc - x if now == lead[c] else rescored(me, with_bonus, lead, -x, [(c, now)], bonus, w)
-            if got > v:
-                v = got
-        return v
-
-    def _later_bids(self, view: Any) -> dict[int, int]:
-        """The later bidders, modelled as the rule player: each dumps his
-        worst bystander (``NO_CARD`` when he holds none he may bid)."""
+    def _later_bids(self, view: Any) -> list[int]:
+        """Per seat, its bid: made, or for a later bidder the rule player's
+        (each dumps his worst bystander, the first of equals; ``NO_CARD`` when
+        he holds none he may bid); mine ``NOT_YET``."""
         comps = view.comps
         val: tuple[int, ...] = comps.card_value
-        bids: tuple[int, ...] = view.bids
-        n: int = view.players
-        mode = view.rules.bid_cards
-        later: dict[int, int] = {}
-        for s in range(n):
-            if s != self.seat and bids[s] == NOT_YET:
-                cards = [c for c in view.slammers[s] if mode == "any" or (mode == "purple" and c in comps.purple)]
-                worst = min(cards, key=lambda c: val[c], default=None)
-                later[s] = worst if worst is not None and val[worst] < 0 else NO_CARD
-        return later
+        purple: tuple[int, ...] = comps.purple
+        slammers: tuple[tuple[int, ...], ...] = view.slammers
+        out = list(view.bids)
+        mode: str = view.rules.bid_cards
+        only_purple = mode == "purple"
+        me = self.seat
+        for s in range(len(out)):
+            if s == me or out[s] != NOT_YET:
+                continue
+            worst = NO_CARD
+            worst_v = 0  # only a bystander (below 0) is dumped
+            for c in slammers[s]:
+                if only_purple and c not in purple:
+                    continue
+                if val[c] < worst_v:
+                    worst, worst_v = c, val[c]
+            out[s] = worst
+        return out
 
     def _arrest_orders(self, view: Any, bid_val: list[int], options: Any) -> list[tuple[int, ...]]:
         """Per option, the order of arrests (F4) my bid of that card's value
@@ -439,65 +436,34 @@ class ExpertStrategy(FbiStrategy):
         n: int = view.players
         h: int = view.handcuffs
         me = self.seat
-        rank = [(-bid_val[s], (s - h) % n) for s in range(n)]
-        rest = sorted((s for s in range(n) if s != me), key=rank.__getitem__)
+        # (-bid, seats from the holder) as one int: -bid * n + (s - h) % n
+        rest: list[int] = []
+        keys: list[int] = []
+        for s in range(n):
+            if s == me:
+                continue
+            key = -bid_val[s] * n + (s - h) % n
+            i = len(rest)
+            rest.append(s)
+            keys.append(key)
+            while i > 0 and keys[i - 1] > key:  # insertion sort: keys are distinct
+                rest[i], keys[i] = rest[i - 1], keys[i - 1]
+                i -= 1
+            rest[i], keys[i] = s, key
         orders: dict[int, tuple[int, ...]] = {}
         out: list[tuple[int, ...]] = []
+        mine_tie = (me - h) % n
         for opt in options:
             x = 0 if opt == "none" else val[opt]
             order = orders.get(x)
             if order is None:
-                mine = (-x, (me - h) % n)
+                mine = -x * n + mine_tie
                 p = 0
-                while p < n - 1 and rank[rest[p]] < mine:
+                while p < n - 1 and keys[p] < mine:
                     p += 1
                 order = orders[x] = (*rest[:p], me, *rest[p:])
             out.append(order)
         return out
-
-    @staticmethod
-    def _turn_results(order: tuple[int, ...], me: int, my_pairs: list[list[int]], others: list[int],
-                      front: list[list[int]], base_tot: list[list[int]],
-                      base_pts: list[int]) -> list[tuple[list[list[int]], list[int]]]:
-        """The turn's arrests in ``order``, once per pair of mine against
-        rule-modelled rivals: the totals and points each leaves."""
-        n = len(order)
-        # the arrests before my first are the same whatever my pair
-        p = order.index(me)
-        taken0, tot0, pts0, left0 = [0] * len(front), base_tot, base_pts, [-1] * n
-        held = [others] * n  # read, never changed
-        if p:
-            tot0, pts0 = [c[:] for c in base_tot], base_pts[:]
-            first_round(order, 0, p, held, front, taken0, tot0, pts0, left0)
-        results = []
-        for cols in my_pairs:
-            taken = taken0[:]
-            tot = [c[:] for c in tot0]
-            pts = pts0[:]
-            left = left0[:]
-            held[me] = cols
-            first_round(order, p, n, held, front, taken, tot, pts, left)
-            second_round(order, left, front, taken, tot, pts)
-            results.append((tot, pts))
-        return results
-
-    @staticmethod
-    def _given_up(results: list[tuple[list[list[int]], list[int]]], me: int, c: int, x: int,
-                  needs: bool, bonus: tuple[int, ...], w: float) -> float:
-        """Without exact scores: the best result scored again once my card of
-        colour ``c`` (-1: purple) and value ``x`` is taken off."""
-        v = -1e9
-        for tot, pts in results:
-            pts[me] -= x
-            if c >= 0:
-                tot[c][me] -= x
-            sc = evaluate(me, tot, pts, bonus, w, needs)
-            if sc > v:
-                v = sc
-            pts[me] += x
-            if c >= 0:
-                tot[c][me] += x
-        return v
 
     def on_bid(self, view: Any, decision: Any) -> Any:
         comps = view.comps
@@ -509,61 +475,62 @@ class ExpertStrategy(FbiStrategy):
         me = self.seat
         f = _facts(view)
         totals, points = self._position(view)
+        k = len(totals)
         # only the pairs that look best on their own: a bid changes the order,
         # rarely which colours are worth taking
         my_pairs = f.top_cols(int(self.params["bid_pairs"]))
-        later = self._later_bids(view)
-        base_tot = [x[:] for x in totals]
-        base_pts = points[:]
-        for s, c in later.items():
-            if c >= 0:
-                base_pts[s] -= val[c]
-                if colour_of[c] >= 0:
-                    base_tot[colour_of[c]][s] -= val[c]
+        bid_of = self._later_bids(view)
+        base = flat_position(totals, points)
         bid_val = [0] * n
         for s in range(n):
-            b = later[s] if s in later else bids[s]
-            bid_val[s] = val[b] if b >= 0 else 0
+            b = bid_of[s]
+            if b >= 0:
+                x = val[b]
+                bid_val[s] = x
+                if s != me and bids[s] == NOT_YET:  # a later bid: the card leaves his slammer
+                    base[k * n + s] -= x
+                    if colour_of[b] >= 0:
+                        base[colour_of[b] * n + s] -= x
         bonus: tuple[int, ...] = comps.bonus
         w = self._weight(view)
         needs: bool = view.rules.bonus_needs_positive
-        exact = exact_scores(w, bonus)
+        lead = [0] * k  # scratch for the scores
         # The arrests add cards whatever the bid removed, so the turn is played
         # out once per distinct order of arrests and pair, and every bid with
-        # that order is then scored by taking its card off the result. Giving
-        # up a villain (value x > 0) lowers my points by x and can only lose me
-        # bonus cards: such a bid scores at most its order's best result minus
-        # x, and is not scored when that cannot beat the best bid so far. With
-        # exact scores, a bid that leaves every bonus card where it was scores
-        # exactly the result's score minus x.
-        outcomes: dict[tuple[int, ...], list[Any]] = {}
+        # that order is then scored by taking its card off the end positions.
+        # Giving up a villain (value x > 0) lowers my points by x and can only
+        # lose me bonus cards: such a bid scores at most its order's best
+        # result minus x, and is not scored when that cannot beat the best bid
+        # so far.
+        exact = exact_scores(w, bonus)
+        outcomes: dict[tuple[int, ...], list[list[int]]] = {}
+        # per order: its best score, and each end position's score and leaders
+        scored: dict[tuple[int, ...], tuple[float, list[float], list[list[int]]]] = {}
         best: Any = "none"  # an option: "none" or a card id
         best_v = -1e9
         orders = self._arrest_orders(view, bid_val, decision.options)
         for opt, order in zip(decision.options, orders, strict=True):  # "none" first: keep the card on equal value
             x = 0 if opt == "none" else val[opt]
-            entry = outcomes.get(order)
-            if entry is None:
-                results = self._turn_results(order, me, my_pairs, f.rule_cols, f.front, base_tot, base_pts)
-                entry = outcomes[order] = [results, None, None]
-            results = entry[0]
-            if entry[1] is None and (opt == "none" or x > 0 or exact):
-                scored = [scored_leaders(me, tot, pts, bonus, w, needs) for tot, pts in results]
-                top = -1e9
-                for sc, _, _ in scored:
-                    if sc > top:
-                        top = sc
-                entry[1], entry[2] = top, scored
-            if opt == "none":
-                v = entry[1]
-            elif x > 0 and entry[1] - x + MARGIN <= best_v + 1e-9:
-                continue
-            elif not exact:
-                v = self._given_up(results, me, colour_of[opt], x, needs, bonus, w)
-            elif colour_of[opt] < 0:  # a purple card: no bonus card moves
-                v = entry[1] - x
+            results = outcomes.get(order)
+            if results is None:
+                results = outcomes[order] = flat_turns(order, me, my_pairs, f.rule_cols, f.front, base)
+            scores: list[float] | None = None
+            leads: list[list[int]] = []
+            if x > 0 or exact or opt == "none":
+                got = scored.get(order)
+                if got is None:
+                    scores = []
+                    got = scored[order] = (flat_top(me, results, n, k, bonus, w, needs, scores, leads), scores, leads)
+                top, scores, leads = got
+                if opt == "none":
+                    v = top
+                elif x > 0 and top - x + MARGIN <= best_v + 1e-9:
+                    continue
+                else:
+                    v = flat_given_up(me, results, n, k, bonus, w, needs, lead, colour_of[opt], x,
+                                      scores if exact else None, leads)
             else:
-                v = self._exact_bid(results, entry[2], me, colour_of[opt], x, needs, bonus, w)
+                v = flat_given_up(me, results, n, k, bonus, w, needs, lead, colour_of[opt], x, None, leads)
             if v > best_v + 1e-9:
                 best, best_v = opt, v
         return best
