@@ -35,21 +35,21 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
 
 from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import (
+    column_leader,
     evaluate,
     exact_scores,
-    first_round,
+    flat_arrest,
     flat_given_up,
+    flat_leads,
     flat_position,
+    flat_score,
+    flat_step,
     flat_top,
     flat_turns,
     front_first,
-    leader,
+    led_score,
     pair_colours,
     play_out,
-    rescored,
-    scored_leaders,
-    second_round,
-    second_value,
     table_values,
     take_value,
 )
@@ -84,32 +84,52 @@ class _Pairs:
     def __init__(self, values: list[list[int]], comps: Any, stacked: bool, with_doubler: bool) -> None:
         self.values = values  # never changed: look-aheads copy it
         self.front = front_first(values, stacked)
-        self.legal = legal_pairs(values, comps.colours, comps.doubler, with_doubler)
+        colours: tuple[str, ...] = comps.colours
+        doubler: str = comps.doubler
+        self.legal: list[tuple[str, ...]] = []
         self.cols: list[list[int]] = []
         # per pair: its two arrests as (colour, value) (the second of a 2x pair
         # takes the colour's next card), their points, the net per colour
         self.gains: dict[tuple[str, ...], tuple[list[tuple[int, int]], int, list[tuple[int, int]]]] = {}
         self.score: list[int] = []  # the rule player's score of each pair: its points
-        for pair in self.legal:
-            cols = pair_colours(pair, comps.colours, comps.doubler)
-            if len(cols) == 2 and cols[0] == cols[1]:
-                c = cols[0]
-                gains = [(c, take_value(values[c], stacked)), (c, second_value(values[c], stacked))]
-            else:
-                gains = [(c, take_value(values[c], stacked)) for c in cols]
-            net: dict[int, int] = {}
-            total = 0
-            for c, g in gains:
-                net[c] = net.get(c, 0) + g
-                total += g
-            self.cols.append(cols)
-            self.gains[pair] = (gains, total, list(net.items()))
-            self.score.append(total)
+        # legal_pairs' pairs in its order, each with its colours (pair_colours)
+        legal = [c for c in range(len(colours)) if values[c]]
+        top = [0] * len(colours)  # take_value
+        second = [0] * len(colours)  # second_value
+        for c in legal:
+            t = values[c]
+            top[c] = t[-1] if stacked else t[0]
+            if len(t) > 1:
+                second[c] = t[-2] if stacked else t[1]
+        for i in range(len(legal)):
+            a = legal[i]
+            for j in range(i + 1, len(legal)):
+                b = legal[j]
+                self._add((colours[a], colours[b]), [a, b], [(a, top[a]), (b, top[b])])
+            if with_doubler:
+                self._add((colours[a], doubler), [a, a], [(a, top[a]), (a, second[a])])
+        if not self.legal:
+            for c in legal:
+                self._add((colours[c],), [c], [(c, top[c])])
         # an empty table (late in a turn's arrests) has no pair: only the bid
         # and the agents, asked with cards on the table, use the rule pair
         self.rule_cols = self.cols[self._first_best(range(len(self.legal)))] if self.legal else []
         self.top: dict[int, list[list[int]]] = {}
         self.partners: dict[int, list[int]] = {}
+
+    def _add(self, pair: tuple[str, ...], cols: list[int], gains: list[tuple[int, int]]) -> None:
+        total = 0
+        net: list[tuple[int, int]] = []
+        for c, g in gains:
+            total += g
+            if net and net[0][0] == c:  # a 2x pair: one colour
+                net[0] = (c, net[0][1] + g)
+            else:
+                net.append((c, g))
+        self.legal.append(pair)
+        self.cols.append(cols)
+        self.gains[pair] = (gains, total, net)
+        self.score.append(total)
 
     def _first_best(self, indices: Any) -> int:
         """``rule_pair``: the first of the best-scoring pairs."""
@@ -202,13 +222,19 @@ class ExpertStrategy(FbiStrategy):
         val: tuple[int, ...] = comps.card_value
         slammers: tuple[tuple[int, ...], ...] = view.slammers
         k = len(comps.colours)
-        totals = [[0] * view.players for _ in range(k)]
-        points = [0] * view.players
-        for s, cards in enumerate(slammers):
-            for c in cards:
-                points[s] += val[c]
-                if col[c] >= 0:
-                    totals[col[c]][s] += val[c]
+        n = len(slammers)
+        totals = [[0] * n for _ in range(k)]
+        points = [0] * n
+        for s in range(n):
+            p = 0
+            for c in slammers[s]:
+                v = val[c]
+                p += v
+                cc = col[c]
+                if cc >= 0:
+                    row = totals[cc]
+                    row[s] = row[s] + v
+            points[s] = p
         _POSITIONS[key] = (totals, points)
         return totals, points
 
@@ -270,48 +296,57 @@ class ExpertStrategy(FbiStrategy):
         away from the best rival). A pair whose bound cannot beat the best so
         far is not scored: it could not have been chosen."""
         me = self.seat
-        bonus = view.comps.bonus
+        bonus: tuple[int, ...] = view.comps.bonus
         w = self._weight(view)
-        needs = view.rules.bonus_needs_positive
-        base, base_lead, with_bonus = scored_leaders(me, totals, points, bonus, w, needs)
+        needs: bool = view.rules.bonus_needs_positive
+        n = len(points)
+        k = len(totals)
+        flat = flat_position(totals, points)
+        base_lead = [0] * k
+        base = flat_score(me, flat, n, k, bonus, w, needs, base_lead)
+        lead = [0] * k  # scratch
         exact = exact_scores(w, bonus)
         # per colour: the highest total, and whether I alone hold it with a bonus
-        best_total = [max(col) for col in totals]
-        leading = [col[me] == b and col.count(b) == 1 and (b > 0 or not needs) for col, b in zip(totals, best_total, strict=True)]
-        swing_card = [abs(b) * w * 2.0 for b in bonus]  # rival weight 1
+        best_total, leading = flat_leads(flat, n, k, me, needs)
         gains_of = _facts(view).gains
-        tot = [x[:] for x in totals]
-        pts = points[:]
+        mi = k * n + me
         best, best_v = decision.options[0], -1e9
         for pair in decision.options:
             gains, gain, net = gains_of[pair]
             bound = base + gain
             for c, g in net:
-                if g > 0 and not leading[c] and totals[c][me] + g >= best_total[c]:
-                    bound += swing_card[c]
+                if g > 0 and not leading[c] and flat[c * n + me] + g >= best_total[c]:
+                    bound += abs(bonus[c]) * w * 2.0  # rival weight 1
             if bound + MARGIN <= best_v + 1e-9:
                 continue
+            moved = not exact
             if exact:
-                moves = []
                 for c, g in net:
-                    col = tot[c]
-                    col[me] += g
-                    now = leader(col, needs)
-                    col[me] -= g
+                    i = c * n + me
+                    flat[i] = flat[i] + g
+                    now = column_leader(flat, c * n, n, needs)
+                    flat[i] = flat[i] - g
                     if now != base_lead[c]:
-                        moves.append((c, now))
-                # every bonus card where it was: the score moves by the points
-                v = base + gain if not moves else rescored(me, with_bonus, base_lead, gain, moves, bonus, w)
-                if v > best_v + 1e-9:
-                    best, best_v = pair, v
-                continue
-            for c, g in gains:
-                tot[c][me] += g
-            pts[me] += gain
-            v = evaluate(me, tot, pts, bonus, w, needs)
-            for c, g in gains:
-                tot[c][me] -= g
-            pts[me] -= gain
+                        moved = True
+                        break
+            if moved:
+                # a bonus card changes hands (or scores are not exact): scored
+                # in full, only the colours the pair arrests in can change leader
+                for c, g in gains:
+                    i = c * n + me
+                    flat[i] = flat[i] + g
+                flat[mi] = flat[mi] + gain
+                for c in range(k):
+                    lead[c] = base_lead[c]
+                for c, _ in net:
+                    lead[c] = column_leader(flat, c * n, n, needs)
+                v = led_score(me, flat, n, k, bonus, w, lead)
+                for c, g in gains:
+                    i = c * n + me
+                    flat[i] = flat[i] - g
+                flat[mi] = flat[mi] - gain
+            else:
+                v = base + gain  # every bonus card where it was: the score moves by the points
             if v > best_v + 1e-9:
                 best, best_v = pair, v
         return best
@@ -375,30 +410,39 @@ class ExpertStrategy(FbiStrategy):
                       totals: list[list[int]], points: list[int], greedy: Any) -> Any:
         """My first arrest of the turn: the seats before me keep one agent for
         the second round; the rounds play as ``play_out`` would."""
-        comps = view.comps
-        n, step, me, order = view.players, view.step, self.seat, view.order
+        colours: tuple[str, ...] = view.comps.colours
+        n: int = view.players
+        step: int = view.step
+        order: tuple[int, ...] = view.order
+        me = self.seat
+        k = len(table)
+        bonus: tuple[int, ...] = view.comps.bonus
+        w = self._weight(view)
+        needs: bool = view.rules.bonus_needs_positive
+        lead = [0] * k  # scratch
         best, best_v = decision.options[0], -1e9
         front = front_first(table, view.rules.stacked)
+        base = flat_position(totals, points)
+        kept = k * n + n + k
+        for i in range(step):
+            ag = agents[order[i]]
+            if ag:
+                base[kept + order[i]] = ag[0]
         for opt in decision.options:
-            first = comps.colours.index(opt)
-            taken = [0] * len(table)
-            tot = [x[:] for x in totals]
-            pts = points[:]
-            left = [-1] * n
-            for s in order[:step]:
-                if agents[s]:
-                    left[s] = agents[s][0]
+            first = colours.index(opt)
+            st = base[:]
             mine = list(view.my_agents)
             mine.remove(first)
-            left[me] = mine[0]
-            if table[first]:
-                v = front[first][0]
-                taken[first] = 1
-                tot[first][me] += v
-                pts[me] += v
-            first_round(order, step + 1, n, agents, front, taken, tot, pts, left)
-            second_round(order, left, front, taken, tot, pts)
-            v = self._score(view, tot, pts) + (1e-6 if opt == greedy else 0.0)
+            st[kept + me] = mine[0]
+            flat_arrest(st, me, first, front, n, k)
+            for i in range(step + 1, n):
+                flat_step(st, order[i], agents[order[i]], front, n, k)
+            for i in range(n - 1, -1, -1):
+                seat = order[i]
+                c = st[kept + seat]
+                if c >= 0:
+                    flat_arrest(st, seat, c, front, n, k)
+            v = flat_score(me, st, n, k, bonus, w, needs, lead) + (1e-6 if opt == greedy else 0.0)
             if v > best_v:
                 best, best_v = opt, v
         return best

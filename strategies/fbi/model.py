@@ -41,10 +41,23 @@ def second_value(cards: list[int], stacked: bool) -> int:
 def table_values(view: Any) -> list[list[int]]:
     """Per colour, the values on the table: in placement order with the variant
     (F15), else sorted best first (only the best card is ever taken, F8)."""
-    value = view.comps.card_value.__getitem__
-    if view.rules.stacked:
-        return [list(map(value, t)) for t in view.table]
-    return [sorted(map(value, t), reverse=True) for t in view.table]
+    value: tuple[int, ...] = view.comps.card_value
+    table: tuple[tuple[int, ...], ...] = view.table
+    stacked: bool = view.rules.stacked
+    out: list[list[int]] = []
+    for t in table:
+        vs: list[int] = []
+        for card in t:
+            v = value[card]
+            i = len(vs)
+            vs.append(v)
+            if not stacked:  # insertion: best first (equal values are equal ints)
+                while i > 0 and vs[i - 1] < v:
+                    vs[i] = vs[i - 1]
+                    i -= 1
+                vs[i] = v
+        out.append(vs)
+    return out
 
 
 def pair_colours(pair: tuple[str, ...], colours: tuple[str, ...], doubler: str) -> list[int]:
@@ -414,20 +427,52 @@ def flat_leaders(st: list[int], n: int, k: int, needs_positive: bool, lead: list
         lead[c] = column_leader(st, c * n, n, needs_positive)
 
 
+def flat_leads(st: list[int], n: int, k: int, me: int, needs_positive: bool) -> tuple[list[int], list[bool]]:
+    """Per colour of a flat position, the highest total, and whether I alone
+    hold it with a bonus card (above 0 unless ``needs_positive`` is off, F11)."""
+    best_total = [0] * k
+    leading = [False] * k
+    for c in range(k):
+        at = c * n
+        b = st[at]
+        count = 1
+        for s in range(1, n):
+            t = st[at + s]
+            if t > b:
+                b, count = t, 1
+            elif t == b:
+                count += 1
+        best_total[c] = b
+        leading[c] = st[at + me] == b and count == 1 and (b > 0 or not needs_positive)
+    return best_total, leading
+
+
 def flat_score(me: int, st: list[int], n: int, k: int, bonus: tuple[int, ...], bonus_weight: float,
                needs_positive: bool, lead: list[int]) -> float:
     """``evaluate`` (rival weight 1) of a flat position, to the bit: each seat's
     points as a float, its bonus cards added in colour order, mine less the
     best rival's. ``lead`` is scratch space of k ints (the leaders)."""
     flat_leaders(st, n, k, needs_positive, lead)
+    return led_score(me, st, n, k, bonus, bonus_weight, lead)
+
+
+def led_score(me: int, st: list[int], n: int, k: int, bonus: tuple[int, ...], bonus_weight: float,
+              lead: list[int]) -> float:
+    """``flat_score`` with each colour's leader given (``lead``, -1: nobody)."""
     at = k * n
+    leaders = 0  # the seats given a bonus card, as bits
+    for c in range(k):
+        s = lead[c]
+        if s >= 0:
+            leaders |= 1 << s
     mine = 0.0
     best = _NEG_INF
     for s in range(n):
         p = float(st[at + s])
-        for c in range(k):
-            if lead[c] == s:
-                p += bonus[c] * bonus_weight
+        if leaders >> s & 1:
+            for c in range(k):
+                if lead[c] == s:
+                    p += bonus[c] * bonus_weight
         if s == me:
             mine = p
         elif p > best:
@@ -470,11 +515,19 @@ def flat_given_up(me: int, states: list[list[int]], n: int, k: int, bonus: tuple
         else:
             if c >= 0:
                 st[ci] = st[ci] - x
-            if scores is not None and column_leader(st, c * n, n, needs_positive) == leads[i][c]:
+            now = column_leader(st, c * n, n, needs_positive) if scores is not None else -2
+            if scores is not None and now == leads[i][c]:
                 sc = scores[i] - x
             else:
                 st[mi] = st[mi] - x
-                sc = flat_score(me, st, n, k, bonus, bonus_weight, needs_positive, lead)
+                if scores is not None:  # only colour c's leader moved
+                    was = leads[i]
+                    for j in range(k):
+                        lead[j] = was[j]
+                    lead[c] = now
+                    sc = led_score(me, st, n, k, bonus, bonus_weight, lead)
+                else:
+                    sc = flat_score(me, st, n, k, bonus, bonus_weight, needs_positive, lead)
                 st[mi] = st[mi] + x
             if c >= 0:
                 st[ci] = st[ci] + x
