@@ -51,7 +51,6 @@ from rnsim_strategies.fbi.model import (
     pair_colours,
     play_out,
     table_values,
-    take_value,
 )
 
 NOT_YET: Final = -2
@@ -357,30 +356,42 @@ class ExpertStrategy(FbiStrategy):
         the table as it was when the agents were chosen for a seat that has
         played none; the partner it keeps for a seat that has played one."""
         comps = view.comps
+        colours: tuple[str, ...] = comps.colours
+        col: tuple[int, ...] = comps.card_colour
+        val: tuple[int, ...] = comps.card_value
+        arrests: tuple[tuple[int, int], ...] = view.arrests
+        stacked: bool = view.rules.stacked
         # The table as it was when the agents were chosen: this turn's arrests
-        # put back, last first (restores the stacks exactly, F15).
+        # put back, last first (restores the stacks exactly, F15; without the
+        # variant each colour stays sorted best first).
         before = [t[:] for t in table]
-        col, val = comps.card_colour, comps.card_value
-        for _, card in reversed(view.arrests):
+        for j in range(len(arrests) - 1, -1, -1):
+            card = arrests[j][1]
             if card >= 0:
-                before[col[card]].append(val[card])
-        if not view.rules.stacked:
-            for stack in before:
-                stack.sort(reverse=True)
+                stack = before[col[card]]
+                v = val[card]
+                i = len(stack)
+                stack.append(v)
+                if not stacked:
+                    while i > 0 and stack[i - 1] < v:
+                        stack[i] = stack[i - 1]
+                        i -= 1
+                    stack[i] = v
         then = _pairs(before, comps, view.rules)
+        played_by: tuple[tuple[int, ...], ...] = view.played
         agents: list[list[int]] = []
-        for s in range(view.players):
+        for s in range(len(played_by)):
             if s == self.seat:
                 agents.append(list(view.my_agents))
                 continue
-            played = view.played[s]
+            played = played_by[s]
             if len(played) >= 2:
                 agents.append([])
             elif not played:
                 agents.append(then.rule_cols[:])
             else:
                 # the partner the rule player keeps with the agent he played
-                agents.append(then.partner(played[0], comps.colours)[:])
+                agents.append(then.partner(played[0], colours)[:])
         return agents
 
     def on_arrest(self, view: Any, decision: Any) -> Any:
@@ -389,9 +400,22 @@ class ExpertStrategy(FbiStrategy):
         stacked = view.rules.stacked
         agents = self._agents_held(view, table)
         totals, points = self._position(view)
-        greedy = max(decision.options, key=lambda o: take_value(table[comps.colours.index(o)], stacked))
-        step = view.step
-        if step < view.players and len(view.my_agents) == 2 and all(len(agents[s]) <= 1 for s in view.order[:step]):
+        colours: tuple[str, ...] = comps.colours
+        greedy: Any = None  # the first option whose arrest is worth most now
+        greedy_v = 0
+        for o in decision.options:
+            cards = table[colours.index(o)]
+            worth = (cards[-1] if stacked else cards[0]) if cards else 0
+            if greedy is None or worth > greedy_v:
+                greedy, greedy_v = o, worth
+        step: int = view.step
+        order: tuple[int, ...] = view.order
+        first = step < view.players and len(view.my_agents) == 2
+        for i in range(step if first else 0):
+            if len(agents[order[i]]) > 1:
+                first = False
+                break
+        if first:
             return self._first_arrest(view, decision, table, agents, totals, points, greedy)
         best, best_v = decision.options[0], -1e9
         seq = self._seq(view.order, view.step)
@@ -472,11 +496,10 @@ class ExpertStrategy(FbiStrategy):
             out[s] = worst
         return out
 
-    def _arrest_orders(self, view: Any, bid_val: list[int], options: Any) -> list[tuple[int, ...]]:
-        """Per option, the order of arrests (F4) my bid of that card's value
-        gives: highest bid first, ties from the holder; the others' order does
-        not depend on my bid."""
-        val: tuple[int, ...] = view.comps.card_value
+    def _my_places(self, view: Any, bid_val: list[int], values: list[int]) -> tuple[list[int], list[int]]:
+        """The others in their order of arrests (F4: highest bid first, ties
+        from the holder; it does not depend on my bid), and for each of my
+        bid values the place my bid gives me among them."""
         n: int = view.players
         h: int = view.handcuffs
         me = self.seat
@@ -494,20 +517,15 @@ class ExpertStrategy(FbiStrategy):
                 rest[i], keys[i] = rest[i - 1], keys[i - 1]
                 i -= 1
             rest[i], keys[i] = s, key
-        orders: dict[int, tuple[int, ...]] = {}
-        out: list[tuple[int, ...]] = []
+        places: list[int] = []
         mine_tie = (me - h) % n
-        for opt in options:
-            x = 0 if opt == "none" else val[opt]
-            order = orders.get(x)
-            if order is None:
-                mine = -x * n + mine_tie
-                p = 0
-                while p < n - 1 and keys[p] < mine:
-                    p += 1
-                order = orders[x] = (*rest[:p], me, *rest[p:])
-            out.append(order)
-        return out
+        for x in values:
+            mine = -x * n + mine_tie
+            p = 0
+            while p < n - 1 and keys[p] < mine:
+                p += 1
+            places.append(p)
+        return rest, places
 
     def on_bid(self, view: Any, decision: Any) -> Any:
         comps = view.comps
@@ -547,24 +565,30 @@ class ExpertStrategy(FbiStrategy):
         # result minus x, and is not scored when that cannot beat the best bid
         # so far.
         exact = exact_scores(w, bonus)
-        outcomes: dict[tuple[int, ...], list[list[int]]] = {}
-        # per order: its best score, and each end position's score and leaders
-        scored: dict[tuple[int, ...], tuple[float, list[float], list[list[int]]]] = {}
+        options = decision.options
+        values = [0 if opt == "none" else val[opt] for opt in options]
+        rest, places = self._my_places(view, bid_val, values)
+        # per place of mine in the order: the end positions, and the best
+        # score, each end position's score and its leaders
+        outcomes: list[list[list[int]] | None] = [None] * n
+        scored: list[tuple[float, list[float], list[list[int]]] | None] = [None] * n
         best: Any = "none"  # an option: "none" or a card id
         best_v = -1e9
-        orders = self._arrest_orders(view, bid_val, decision.options)
-        for opt, order in zip(decision.options, orders, strict=True):  # "none" first: keep the card on equal value
-            x = 0 if opt == "none" else val[opt]
-            results = outcomes.get(order)
+        for j in range(len(options)):  # "none" first: keep the card on equal value
+            opt = options[j]
+            x = values[j]
+            p = places[j]
+            results = outcomes[p]
             if results is None:
-                results = outcomes[order] = flat_turns(order, me, my_pairs, f.rule_cols, f.front, base)
+                order = (*rest[:p], me, *rest[p:])
+                results = outcomes[p] = flat_turns(order, me, my_pairs, f.rule_cols, f.front, base)
             scores: list[float] | None = None
             leads: list[list[int]] = []
             if x > 0 or exact or opt == "none":
-                got = scored.get(order)
+                got = scored[p]
                 if got is None:
                     scores = []
-                    got = scored[order] = (flat_top(me, results, n, k, bonus, w, needs, scores, leads), scores, leads)
+                    got = scored[p] = (flat_top(me, results, n, k, bonus, w, needs, scores, leads), scores, leads)
                 top, scores, leads = got
                 if opt == "none":
                     v = top
