@@ -35,19 +35,22 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
 
 from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import (
+    column_leader,
     evaluate,
     exact_scores,
-    first_round,
+    flat_arrest,
+    flat_given_up,
+    flat_leads,
+    flat_position,
+    flat_score,
+    flat_step,
+    flat_top,
+    flat_turns,
     front_first,
-    leader,
+    led_score,
     pair_colours,
     play_out,
-    rescored,
-    scored_leaders,
-    second_round,
-    second_value,
     table_values,
-    take_value,
 )
 
 NOT_YET: Final = -2
@@ -80,32 +83,52 @@ class _Pairs:
     def __init__(self, values: list[list[int]], comps: Any, stacked: bool, with_doubler: bool) -> None:
         self.values = values  # never changed: look-aheads copy it
         self.front = front_first(values, stacked)
-        self.legal = legal_pairs(values, comps.colours, comps.doubler, with_doubler)
+        colours: tuple[str, ...] = comps.colours
+        doubler: str = comps.doubler
+        self.legal: list[tuple[str, ...]] = []
         self.cols: list[list[int]] = []
         # per pair: its two arrests as (colour, value) (the second of a 2x pair
         # takes the colour's next card), their points, the net per colour
         self.gains: dict[tuple[str, ...], tuple[list[tuple[int, int]], int, list[tuple[int, int]]]] = {}
         self.score: list[int] = []  # the rule player's score of each pair: its points
-        for pair in self.legal:
-            cols = pair_colours(pair, comps.colours, comps.doubler)
-            if len(cols) == 2 and cols[0] == cols[1]:
-                c = cols[0]
-                gains = [(c, take_value(values[c], stacked)), (c, second_value(values[c], stacked))]
-            else:
-                gains = [(c, take_value(values[c], stacked)) for c in cols]
-            net: dict[int, int] = {}
-            total = 0
-            for c, g in gains:
-                net[c] = net.get(c, 0) + g
-                total += g
-            self.cols.append(cols)
-            self.gains[pair] = (gains, total, list(net.items()))
-            self.score.append(total)
+        # legal_pairs' pairs in its order, each with its colours (pair_colours)
+        legal = [c for c in range(len(colours)) if values[c]]
+        top = [0] * len(colours)  # take_value
+        second = [0] * len(colours)  # second_value
+        for c in legal:
+            t = values[c]
+            top[c] = t[-1] if stacked else t[0]
+            if len(t) > 1:
+                second[c] = t[-2] if stacked else t[1]
+        for i in range(len(legal)):
+            a = legal[i]
+            for j in range(i + 1, len(legal)):
+                b = legal[j]
+                self._add((colours[a], colours[b]), [a, b], [(a, top[a]), (b, top[b])])
+            if with_doubler:
+                self._add((colours[a], doubler), [a, a], [(a, top[a]), (a, second[a])])
+        if not self.legal:
+            for c in legal:
+                self._add((colours[c],), [c], [(c, top[c])])
         # an empty table (late in a turn's arrests) has no pair: only the bid
         # and the agents, asked with cards on the table, use the rule pair
         self.rule_cols = self.cols[self._first_best(range(len(self.legal)))] if self.legal else []
         self.top: dict[int, list[list[int]]] = {}
         self.partners: dict[int, list[int]] = {}
+
+    def _add(self, pair: tuple[str, ...], cols: list[int], gains: list[tuple[int, int]]) -> None:
+        total = 0
+        net: list[tuple[int, int]] = []
+        for c, g in gains:
+            total += g
+            if net and net[0][0] == c:  # a 2x pair: one colour
+                net[0] = (c, net[0][1] + g)
+            else:
+                net.append((c, g))
+        self.legal.append(pair)
+        self.cols.append(cols)
+        self.gains[pair] = (gains, total, net)
+        self.score.append(total)
 
     def _first_best(self, indices: Any) -> int:
         """``rule_pair``: the first of the best-scoring pairs."""
@@ -198,13 +221,19 @@ class ExpertStrategy(FbiStrategy):
         val: tuple[int, ...] = comps.card_value
         slammers: tuple[tuple[int, ...], ...] = view.slammers
         k = len(comps.colours)
-        totals = [[0] * view.players for _ in range(k)]
-        points = [0] * view.players
-        for s, cards in enumerate(slammers):
-            for c in cards:
-                points[s] += val[c]
-                if col[c] >= 0:
-                    totals[col[c]][s] += val[c]
+        n = len(slammers)
+        totals = [[0] * n for _ in range(k)]
+        points = [0] * n
+        for s in range(n):
+            p = 0
+            for c in slammers[s]:
+                v = val[c]
+                p += v
+                cc = col[c]
+                if cc >= 0:
+                    row = totals[cc]
+                    row[s] = row[s] + v
+            points[s] = p
         _POSITIONS[key] = (totals, points)
         return totals, points
 
@@ -266,48 +295,57 @@ class ExpertStrategy(FbiStrategy):
         away from the best rival). A pair whose bound cannot beat the best so
         far is not scored: it could not have been chosen."""
         me = self.seat
-        bonus = view.comps.bonus
+        bonus: tuple[int, ...] = view.comps.bonus
         w = self._weight(view)
-        needs = view.rules.bonus_needs_positive
-        base, base_lead, with_bonus = scored_leaders(me, totals, points, bonus, w, needs)
+        needs: bool = view.rules.bonus_needs_positive
+        n = len(points)
+        k = len(totals)
+        flat = flat_position(totals, points)
+        base_lead = [0] * k
+        base = flat_score(me, flat, n, k, bonus, w, needs, base_lead)
+        lead = [0] * k  # scratch
         exact = exact_scores(w, bonus)
         # per colour: the highest total, and whether I alone hold it with a bonus
-        best_total = [max(col) for col in totals]
-        leading = [col[me] == b and col.count(b) == 1 and (b > 0 or not needs) for col, b in zip(totals, best_total, strict=True)]
-        swing_card = [abs(b) * w * 2.0 for b in bonus]  # rival weight 1
+        best_total, leading = flat_leads(flat, n, k, me, needs)
         gains_of = _facts(view).gains
-        tot = [x[:] for x in totals]
-        pts = points[:]
+        mi = k * n + me
         best, best_v = decision.options[0], -1e9
         for pair in decision.options:
             gains, gain, net = gains_of[pair]
             bound = base + gain
             for c, g in net:
-                if g > 0 and not leading[c] and totals[c][me] + g >= best_total[c]:
-                    bound += swing_card[c]
+                if g > 0 and not leading[c] and flat[c * n + me] + g >= best_total[c]:
+                    bound += abs(bonus[c]) * w * 2.0  # rival weight 1
             if bound + MARGIN <= best_v + 1e-9:
                 continue
+            moved = not exact
             if exact:
-                moves = []
                 for c, g in net:
-                    col = tot[c]
-                    col[me] += g
-                    now = leader(col, needs)
-                    col[me] -= g
+                    i = c * n + me
+                    flat[i] = flat[i] + g
+                    now = column_leader(flat, c * n, n, needs)
+                    flat[i] = flat[i] - g
                     if now != base_lead[c]:
-                        moves.append((c, now))
-                # every bonus card where it was: the score moves by the points
-                v = base + gain if not moves else rescored(me, with_bonus, base_lead, gain, moves, bonus, w)
-                if v > best_v + 1e-9:
-                    best, best_v = pair, v
-                continue
-            for c, g in gains:
-                tot[c][me] += g
-            pts[me] += gain
-            v = evaluate(me, tot, pts, bonus, w, needs)
-            for c, g in gains:
-                tot[c][me] -= g
-            pts[me] -= gain
+                        moved = True
+                        break
+            if moved:
+                # a bonus card changes hands (or scores are not exact): scored
+                # in full, only the colours the pair arrests in can change leader
+                for c, g in gains:
+                    i = c * n + me
+                    flat[i] = flat[i] + g
+                flat[mi] = flat[mi] + gain
+                for c in range(k):
+                    lead[c] = base_lead[c]
+                for c, _ in net:
+                    lead[c] = column_leader(flat, c * n, n, needs)
+                v = led_score(me, flat, n, k, bonus, w, lead)
+                for c, g in gains:
+                    i = c * n + me
+                    flat[i] = flat[i] - g
+                flat[mi] = flat[mi] - gain
+            else:
+                v = base + gain  # every bonus card where it was: the score moves by the points
             if v > best_v + 1e-9:
                 best, best_v = pair, v
         return best
@@ -318,30 +356,42 @@ class ExpertStrategy(FbiStrategy):
         the table as it was when the agents were chosen for a seat that has
         played none; the partner it keeps for a seat that has played one."""
         comps = view.comps
+        colours: tuple[str, ...] = comps.colours
+        col: tuple[int, ...] = comps.card_colour
+        val: tuple[int, ...] = comps.card_value
+        arrests: tuple[tuple[int, int], ...] = view.arrests
+        stacked: bool = view.rules.stacked
         # The table as it was when the agents were chosen: this turn's arrests
-        # put back, last first (restores the stacks exactly, F15).
+        # put back, last first (restores the stacks exactly, F15; without the
+        # variant each colour stays sorted best first).
         before = [t[:] for t in table]
-        col, val = comps.card_colour, comps.card_value
-        for _, card in reversed(view.arrests):
+        for j in range(len(arrests) - 1, -1, -1):
+            card = arrests[j][1]
             if card >= 0:
-                before[col[card]].append(val[card])
-        if not view.rules.stacked:
-            for stack in before:
-                stack.sort(reverse=True)
+                stack = before[col[card]]
+                v = val[card]
+                i = len(stack)
+                stack.append(v)
+                if not stacked:
+                    while i > 0 and stack[i - 1] < v:
+                        stack[i] = stack[i - 1]
+                        i -= 1
+                    stack[i] = v
         then = _pairs(before, comps, view.rules)
+        played_by: tuple[tuple[int, ...], ...] = view.played
         agents: list[list[int]] = []
-        for s in range(view.players):
+        for s in range(len(played_by)):
             if s == self.seat:
                 agents.append(list(view.my_agents))
                 continue
-            played = view.played[s]
+            played = played_by[s]
             if len(played) >= 2:
                 agents.append([])
             elif not played:
                 agents.append(then.rule_cols[:])
             else:
                 # the partner the rule player keeps with the agent he played
-                agents.append(then.partner(played[0], comps.colours)[:])
+                agents.append(then.partner(played[0], colours)[:])
         return agents
 
     def on_arrest(self, view: Any, decision: Any) -> Any:
@@ -350,9 +400,22 @@ class ExpertStrategy(FbiStrategy):
         stacked = view.rules.stacked
         agents = self._agents_held(view, table)
         totals, points = self._position(view)
-        greedy = max(decision.options, key=lambda o: take_value(table[comps.colours.index(o)], stacked))
-        step = view.step
-        if step < view.players and len(view.my_agents) == 2 and all(len(agents[s]) <= 1 for s in view.order[:step]):
+        colours: tuple[str, ...] = comps.colours
+        greedy: Any = None  # the first option whose arrest is worth most now
+        greedy_v = 0
+        for o in decision.options:
+            cards = table[colours.index(o)]
+            worth = (cards[-1] if stacked else cards[0]) if cards else 0
+            if greedy is None or worth > greedy_v:
+                greedy, greedy_v = o, worth
+        step: int = view.step
+        order: tuple[int, ...] = view.order
+        first = step < view.players and len(view.my_agents) == 2
+        for i in range(step if first else 0):
+            if len(agents[order[i]]) > 1:
+                first = False
+                break
+        if first:
             return self._first_arrest(view, decision, table, agents, totals, points, greedy)
         best, best_v = decision.options[0], -1e9
         seq = self._seq(view.order, view.step)
@@ -371,133 +434,98 @@ class ExpertStrategy(FbiStrategy):
                       totals: list[list[int]], points: list[int], greedy: Any) -> Any:
         """My first arrest of the turn: the seats before me keep one agent for
         the second round; the rounds play as ``play_out`` would."""
-        comps = view.comps
-        n, step, me, order = view.players, view.step, self.seat, view.order
+        colours: tuple[str, ...] = view.comps.colours
+        n: int = view.players
+        step: int = view.step
+        order: tuple[int, ...] = view.order
+        me = self.seat
+        k = len(table)
+        bonus: tuple[int, ...] = view.comps.bonus
+        w = self._weight(view)
+        needs: bool = view.rules.bonus_needs_positive
+        lead = [0] * k  # scratch
         best, best_v = decision.options[0], -1e9
         front = front_first(table, view.rules.stacked)
+        base = flat_position(totals, points)
+        kept = k * n + n + k
+        for i in range(step):
+            ag = agents[order[i]]
+            if ag:
+                base[kept + order[i]] = ag[0]
         for opt in decision.options:
-            first = comps.colours.index(opt)
-            taken = [0] * len(table)
-            tot = [x[:] for x in totals]
-            pts = points[:]
-            left = [-1] * n
-            for s in order[:step]:
-                if agents[s]:
-                    left[s] = agents[s][0]
+            first = colours.index(opt)
+            st = base[:]
             mine = list(view.my_agents)
             mine.remove(first)
-            left[me] = mine[0]
-            if table[first]:
-                v = front[first][0]
-                taken[first] = 1
-                tot[first][me] += v
-                pts[me] += v
-            first_round(order, step + 1, n, agents, front, taken, tot, pts, left)
-            second_round(order, left, front, taken, tot, pts)
-            v = self._score(view, tot, pts) + (1e-6 if opt == greedy else 0.0)
+            st[kept + me] = mine[0]
+            flat_arrest(st, me, first, front, n, k)
+            for i in range(step + 1, n):
+                flat_step(st, order[i], agents[order[i]], front, n, k)
+            for i in range(n - 1, -1, -1):
+                seat = order[i]
+                c = st[kept + seat]
+                if c >= 0:
+                    flat_arrest(st, seat, c, front, n, k)
+            v = flat_score(me, st, n, k, bonus, w, needs, lead) + (1e-6 if opt == greedy else 0.0)
             if v > best_v:
                 best, best_v = opt, v
         return best
 
-    @staticmethod
-    def _exact_bid(results: list[tuple[list[list[int]], list[int]]], scored: list[tuple[float, list[int], list[float]]],
-                   me: int, c: int, x: int, needs: bool, bonus: tuple[int, ...], w: float) -> float:
-        """With exact scores: the best result's score once my card of colour
-        ``c`` and value ``x`` is taken off, by bonus-card bookkeeping."""
-        v = -1e9
-        for (tot, _), (sc, lead, with_bonus) in zip(results, scored, strict=True):
-            col = tot[c]
-            col[me] -= x
-            now = leader(col, needs)
-            col[me] += x
-            got = sc - x if now == lead[c] else rescored(me, with_bonus, lead, -x, [(c, now)], bonus, w)
-            if got > v:
-                v = got
-        return v
-
-    def _later_bids(self, view: Any) -> dict[int, int]:
-        """The later bidders, modelled as the rule player: each dumps his
-        worst bystander (``NO_CARD`` when he holds none he may bid)."""
+    def _later_bids(self, view: Any) -> list[int]:
+        """Per seat, its bid: made, or for a later bidder the rule player's
+        (each dumps his worst bystander, the first of equals; ``NO_CARD`` when
+        he holds none he may bid); mine ``NOT_YET``."""
         comps = view.comps
         val: tuple[int, ...] = comps.card_value
-        bids: tuple[int, ...] = view.bids
-        n: int = view.players
-        mode = view.rules.bid_cards
-        later: dict[int, int] = {}
-        for s in range(n):
-            if s != self.seat and bids[s] == NOT_YET:
-                cards = [c for c in view.slammers[s] if mode == "any" or (mode == "purple" and c in comps.purple)]
-                worst = min(cards, key=lambda c: val[c], default=None)
-                later[s] = worst if worst is not None and val[worst] < 0 else NO_CARD
-        return later
+        purple: tuple[int, ...] = comps.purple
+        slammers: tuple[tuple[int, ...], ...] = view.slammers
+        out = list(view.bids)
+        mode: str = view.rules.bid_cards
+        only_purple = mode == "purple"
+        me = self.seat
+        for s in range(len(out)):
+            if s == me or out[s] != NOT_YET:
+                continue
+            worst = NO_CARD
+            worst_v = 0  # only a bystander (below 0) is dumped
+            for c in slammers[s]:
+                if only_purple and c not in purple:
+                    continue
+                if val[c] < worst_v:
+                    worst, worst_v = c, val[c]
+            out[s] = worst
+        return out
 
-    def _arrest_orders(self, view: Any, bid_val: list[int], options: Any) -> list[tuple[int, ...]]:
-        """Per option, the order of arrests (F4) my bid of that card's value
-        gives: highest bid first, ties from the holder; the others' order does
-        not depend on my bid."""
-        val: tuple[int, ...] = view.comps.card_value
+    def _my_places(self, view: Any, bid_val: list[int], values: list[int]) -> tuple[list[int], list[int]]:
+        """The others in their order of arrests (F4: highest bid first, ties
+        from the holder; it does not depend on my bid), and for each of my
+        bid values the place my bid gives me among them."""
         n: int = view.players
         h: int = view.handcuffs
         me = self.seat
-        rank = [(-bid_val[s], (s - h) % n) for s in range(n)]
-        rest = sorted((s for s in range(n) if s != me), key=rank.__getitem__)
-        orders: dict[int, tuple[int, ...]] = {}
-        out: list[tuple[int, ...]] = []
-        for opt in options:
-            x = 0 if opt == "none" else val[opt]
-            order = orders.get(x)
-            if order is None:
-                mine = (-x, (me - h) % n)
-                p = 0
-                while p < n - 1 and rank[rest[p]] < mine:
-                    p += 1
-                order = orders[x] = (*rest[:p], me, *rest[p:])
-            out.append(order)
-        return out
-
-    @staticmethod
-    def _turn_results(order: tuple[int, ...], me: int, my_pairs: list[list[int]], others: list[int],
-                      front: list[list[int]], base_tot: list[list[int]],
-                      base_pts: list[int]) -> list[tuple[list[list[int]], list[int]]]:
-        """The turn's arrests in ``order``, once per pair of mine against
-        rule-modelled rivals: the totals and points each leaves."""
-        n = len(order)
-        # the arrests before my first are the same whatever my pair
-        p = order.index(me)
-        taken0, tot0, pts0, left0 = [0] * len(front), base_tot, base_pts, [-1] * n
-        held = [others] * n  # read, never changed
-        if p:
-            tot0, pts0 = [c[:] for c in base_tot], base_pts[:]
-            first_round(order, 0, p, held, front, taken0, tot0, pts0, left0)
-        results = []
-        for cols in my_pairs:
-            taken = taken0[:]
-            tot = [c[:] for c in tot0]
-            pts = pts0[:]
-            left = left0[:]
-            held[me] = cols
-            first_round(order, p, n, held, front, taken, tot, pts, left)
-            second_round(order, left, front, taken, tot, pts)
-            results.append((tot, pts))
-        return results
-
-    @staticmethod
-    def _given_up(results: list[tuple[list[list[int]], list[int]]], me: int, c: int, x: int,
-                  needs: bool, bonus: tuple[int, ...], w: float) -> float:
-        """Without exact scores: the best result scored again once my card of
-        colour ``c`` (-1: purple) and value ``x`` is taken off."""
-        v = -1e9
-        for tot, pts in results:
-            pts[me] -= x
-            if c >= 0:
-                tot[c][me] -= x
-            sc = evaluate(me, tot, pts, bonus, w, needs)
-            if sc > v:
-                v = sc
-            pts[me] += x
-            if c >= 0:
-                tot[c][me] += x
-        return v
+        # (-bid, seats from the holder) as one int: -bid * n + (s - h) % n
+        rest: list[int] = []
+        keys: list[int] = []
+        for s in range(n):
+            if s == me:
+                continue
+            key = -bid_val[s] * n + (s - h) % n
+            i = len(rest)
+            rest.append(s)
+            keys.append(key)
+            while i > 0 and keys[i - 1] > key:  # insertion sort: keys are distinct
+                rest[i], keys[i] = rest[i - 1], keys[i - 1]
+                i -= 1
+            rest[i], keys[i] = s, key
+        places: list[int] = []
+        mine_tie = (me - h) % n
+        for x in values:
+            mine = -x * n + mine_tie
+            p = 0
+            while p < n - 1 and keys[p] < mine:
+                p += 1
+            places.append(p)
+        return rest, places
 
     def on_bid(self, view: Any, decision: Any) -> Any:
         comps = view.comps
@@ -509,61 +537,68 @@ class ExpertStrategy(FbiStrategy):
         me = self.seat
         f = _facts(view)
         totals, points = self._position(view)
+        k = len(totals)
         # only the pairs that look best on their own: a bid changes the order,
         # rarely which colours are worth taking
         my_pairs = f.top_cols(int(self.params["bid_pairs"]))
-        later = self._later_bids(view)
-        base_tot = [x[:] for x in totals]
-        base_pts = points[:]
-        for s, c in later.items():
-            if c >= 0:
-                base_pts[s] -= val[c]
-                if colour_of[c] >= 0:
-                    base_tot[colour_of[c]][s] -= val[c]
+        bid_of = self._later_bids(view)
+        base = flat_position(totals, points)
         bid_val = [0] * n
         for s in range(n):
-            b = later[s] if s in later else bids[s]
-            bid_val[s] = val[b] if b >= 0 else 0
+            b = bid_of[s]
+            if b >= 0:
+                x = val[b]
+                bid_val[s] = x
+                if s != me and bids[s] == NOT_YET:  # a later bid: the card leaves his slammer
+                    base[k * n + s] -= x
+                    if colour_of[b] >= 0:
+                        base[colour_of[b] * n + s] -= x
         bonus: tuple[int, ...] = comps.bonus
         w = self._weight(view)
         needs: bool = view.rules.bonus_needs_positive
-        exact = exact_scores(w, bonus)
+        lead = [0] * k  # scratch for the scores
         # The arrests add cards whatever the bid removed, so the turn is played
         # out once per distinct order of arrests and pair, and every bid with
-        # that order is then scored by taking its card off the result. Giving
-        # up a villain (value x > 0) lowers my points by x and can only lose me
-        # bonus cards: such a bid scores at most its order's best result minus
-        # x, and is not scored when that cannot beat the best bid so far. With
-        # exact scores, a bid that leaves every bonus card where it was scores
-        # exactly the result's score minus x.
-        outcomes: dict[tuple[int, ...], list[Any]] = {}
+        # that order is then scored by taking its card off the end positions.
+        # Giving up a villain (value x > 0) lowers my points by x and can only
+        # lose me bonus cards: such a bid scores at most its order's best
+        # result minus x, and is not scored when that cannot beat the best bid
+        # so far.
+        exact = exact_scores(w, bonus)
+        options = decision.options
+        values = [0 if opt == "none" else val[opt] for opt in options]
+        rest, places = self._my_places(view, bid_val, values)
+        # per place of mine in the order: the end positions, and the best
+        # score, each end position's score and its leaders
+        outcomes: list[list[list[int]] | None] = [None] * n
+        scored: list[tuple[float, list[float], list[list[int]]] | None] = [None] * n
         best: Any = "none"  # an option: "none" or a card id
         best_v = -1e9
-        orders = self._arrest_orders(view, bid_val, decision.options)
-        for opt, order in zip(decision.options, orders, strict=True):  # "none" first: keep the card on equal value
-            x = 0 if opt == "none" else val[opt]
-            entry = outcomes.get(order)
-            if entry is None:
-                results = self._turn_results(order, me, my_pairs, f.rule_cols, f.front, base_tot, base_pts)
-                entry = outcomes[order] = [results, None, None]
-            results = entry[0]
-            if entry[1] is None and (opt == "none" or x > 0 or exact):
-                scored = [scored_leaders(me, tot, pts, bonus, w, needs) for tot, pts in results]
-                top = -1e9
-                for sc, _, _ in scored:
-                    if sc > top:
-                        top = sc
-                entry[1], entry[2] = top, scored
-            if opt == "none":
-                v = entry[1]
-            elif x > 0 and entry[1] - x + MARGIN <= best_v + 1e-9:
-                continue
-            elif not exact:
-                v = self._given_up(results, me, colour_of[opt], x, needs, bonus, w)
-            elif colour_of[opt] < 0:  # a purple card: no bonus card moves
-                v = entry[1] - x
+        for j in range(len(options)):  # "none" first: keep the card on equal value
+            opt = options[j]
+            x = values[j]
+            p = places[j]
+            results = outcomes[p]
+            if results is None:
+                order = (*rest[:p], me, *rest[p:])
+                results = outcomes[p] = flat_turns(order, me, my_pairs, f.rule_cols, f.front, base)
+            scores: list[float] | None = None
+            leads: list[list[int]] = []
+            if x > 0 or exact or opt == "none":
+                got = scored[p]
+                if got is None:
+                    scores = []
+                    got = scored[p] = (flat_top(me, results, n, k, bonus, w, needs, scores, leads), scores, leads)
+                top, scores, leads = got
+                if opt == "none":
+                    v = top
+                elif x > 0 and top - x + MARGIN <= best_v + 1e-9:
+                    continue
+                else:
+                    v = flat_given_up(me, results, n, k, bonus, w, needs, lead, colour_of[opt], x,
+                                      scores if exact else None, leads)
             else:
-                v = self._exact_bid(results, entry[2], me, colour_of[opt], x, needs, bonus, w)
+                v = flat_given_up(me, results, n, k, bonus, w, needs, lead, colour_of[opt], x, None, leads)
             if v > best_v + 1e-9:
                 best, best_v = opt, v
         return best

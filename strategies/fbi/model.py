@@ -41,10 +41,23 @@ def second_value(cards: list[int], stacked: bool) -> int:
 def table_values(view: Any) -> list[list[int]]:
     """Per colour, the values on the table: in placement order with the variant
     (F15), else sorted best first (only the best card is ever taken, F8)."""
-    value = view.comps.card_value.__getitem__
-    if view.rules.stacked:
-        return [list(map(value, t)) for t in view.table]
-    return [sorted(map(value, t), reverse=True) for t in view.table]
+    value: tuple[int, ...] = view.comps.card_value
+    table: tuple[tuple[int, ...], ...] = view.table
+    stacked: bool = view.rules.stacked
+    out: list[list[int]] = []
+    for t in table:
+        vs: list[int] = []
+        for card in t:
+            v = value[card]
+            i = len(vs)
+            vs.append(v)
+            if not stacked:  # insertion: best first (equal values are equal ints)
+                while i > 0 and vs[i - 1] < v:
+                    vs[i] = vs[i - 1]
+                    i -= 1
+                vs[i] = v
+        out.append(vs)
+    return out
 
 
 def pair_colours(pair: tuple[str, ...], colours: tuple[str, ...], doubler: str) -> list[int]:
@@ -308,3 +321,230 @@ def exact_scores(bonus_weight: float, bonus: tuple[int, ...]) -> bool:
     removing a card's points changes a score by exactly that, to the bit, and
     a score can be updated instead of recomputed."""
     return (bonus_weight * EXACT_STEP).is_integer() and all(abs(b) < EXACT_STEP for b in bonus)
+
+
+# A turn's position as ONE flat list of ints, so a look-ahead copies one list
+# (a single slice) instead of a table of lists, and a score is read from it
+# without building any list:
+#
+#   [0, k*n)            totals, colour-major: colour c, seat s at c*n + s
+#   [k*n, k*n+n)        points per seat
+#   [k*n+n, k*n+n+k)    per colour, the cards already taken from its front
+#   [k*n+n+k, k*n+2n+k) per seat, the colour of the agent kept for the
+#                       second round (-1: none)
+#
+# (k colours, n seats). ``flat_turns`` plays as ``first_round`` and
+# ``second_round`` over the same turn, and ``flat_score`` scores as
+# ``evaluate``: the same float operations in the same order.
+
+
+def flat_position(totals: list[list[int]], points: list[int]) -> list[int]:
+    """The flat position of colour totals ``totals[colour][seat]`` and
+    ``points``: nothing taken yet, no agent kept."""
+    out: list[int] = []
+    for col in totals:
+        out.extend(col)
+    out.extend(points)
+    out.extend([0] * len(totals))
+    out.extend([-1] * len(points))
+    return out
+
+
+def flat_arrest(st: list[int], seat: int, c: int, front: list[list[int]], n: int, k: int) -> None:
+    """``arrest`` on a flat position: ``seat`` takes the next card of colour
+    ``c`` still on the table, if any."""
+    t = front[c]
+    ti = k * n + n + c
+    j = st[ti]
+    if j < len(t):
+        v = t[j]
+        st[ti] = j + 1
+        i = c * n + seat
+        st[i] = st[i] + v
+        i = k * n + seat
+        st[i] = st[i] + v
+
+
+def flat_step(st: list[int], seat: int, ag: list[int], front: list[list[int]], n: int, k: int) -> None:
+    """One step of ``first_round`` on a flat position: ``seat`` holding the
+    agents ``ag`` plays its better one and keeps the other."""
+    if len(ag) == 2:
+        a = ag[0]
+        b = ag[1]
+        taken = k * n + n
+        ta, tb = front[a], front[b]
+        ka, kb = st[taken + a], st[taken + b]
+        va = ta[ka] if ka < len(ta) else 0
+        vb = tb[kb] if kb < len(tb) else 0
+        if vb > va:
+            c = b
+            st[taken + k + seat] = a
+        else:
+            c = a
+            st[taken + k + seat] = b
+    elif ag:
+        c = ag[0]
+    else:
+        return
+    flat_arrest(st, seat, c, front, n, k)
+
+
+def flat_turns(order: tuple[int, ...], me: int, my_pairs: list[list[int]], others: list[int],
+               front: list[list[int]], base: list[int]) -> list[list[int]]:
+    """A turn's arrests in ``order`` from the flat position ``base``, once per
+    pair of mine (``my_pairs``) against rivals who each hold ``others``: the
+    flat position each leaves. Plays as ``first_round`` then ``second_round``."""
+    n = len(order)
+    k = len(front)
+    p = 0
+    while order[p] != me:
+        p += 1
+    # the arrests before my first are the same whatever my pair
+    st0 = base
+    if p:
+        st0 = base[:]
+        for i in range(p):
+            flat_step(st0, order[i], others, front, n, k)
+    kept = k * n + n + k
+    out: list[list[int]] = []
+    for cols in my_pairs:
+        st = st0[:]
+        flat_step(st, me, cols, front, n, k)
+        for i in range(p + 1, n):
+            flat_step(st, order[i], others, front, n, k)
+        for i in range(n - 1, -1, -1):
+            seat = order[i]
+            c = st[kept + seat]
+            if c >= 0:
+                flat_arrest(st, seat, c, front, n, k)
+        out.append(st)
+    return out
+
+
+def flat_leaders(st: list[int], n: int, k: int, needs_positive: bool, lead: list[int]) -> None:
+    """``leader`` of every colour of a flat position, into ``lead``."""
+    for c in range(k):
+        lead[c] = column_leader(st, c * n, n, needs_positive)
+
+
+def flat_leads(st: list[int], n: int, k: int, me: int, needs_positive: bool) -> tuple[list[int], list[bool]]:
+    """Per colour of a flat position, the highest total, and whether I alone
+    hold it with a bonus card (above 0 unless ``needs_positive`` is off, F11)."""
+    best_total = [0] * k
+    leading = [False] * k
+    for c in range(k):
+        at = c * n
+        b = st[at]
+        count = 1
+        for s in range(1, n):
+            t = st[at + s]
+            if t > b:
+                b, count = t, 1
+            elif t == b:
+                count += 1
+        best_total[c] = b
+        leading[c] = st[at + me] == b and count == 1 and (b > 0 or not needs_positive)
+    return best_total, leading
+
+
+def flat_score(me: int, st: list[int], n: int, k: int, bonus: tuple[int, ...], bonus_weight: float,
+               needs_positive: bool, lead: list[int]) -> float:
+    """``evaluate`` (rival weight 1) of a flat position, to the bit: each seat's
+    points as a float, its bonus cards added in colour order, mine less the
+    best rival's. ``lead`` is scratch space of k ints (the leaders)."""
+    flat_leaders(st, n, k, needs_positive, lead)
+    return led_score(me, st, n, k, bonus, bonus_weight, lead)
+
+
+def led_score(me: int, st: list[int], n: int, k: int, bonus: tuple[int, ...], bonus_weight: float,
+              lead: list[int]) -> float:
+    """``flat_score`` with each colour's leader given (``lead``, -1: nobody)."""
+    at = k * n
+    leaders = 0  # the seats given a bonus card, as bits
+    for c in range(k):
+        s = lead[c]
+        if s >= 0:
+            leaders |= 1 << s
+    mine = 0.0
+    best = _NEG_INF
+    for s in range(n):
+        p = float(st[at + s])
+        if leaders >> s & 1:
+            for c in range(k):
+                if lead[c] == s:
+                    p += bonus[c] * bonus_weight
+        if s == me:
+            mine = p
+        elif p > best:
+            best = p
+    return mine - best
+
+
+def flat_top(me: int, states: list[list[int]], n: int, k: int, bonus: tuple[int, ...], bonus_weight: float,
+             needs_positive: bool, scores: list[float], leads: list[list[int]]) -> float:
+    """``flat_score`` of each state into ``scores`` and its leaders into
+    ``leads`` (appended, a new list each); the best score (-1e9 if none)."""
+    v = -1e9
+    for st in states:
+        lead = [0] * k
+        sc = flat_score(me, st, n, k, bonus, bonus_weight, needs_positive, lead)
+        scores.append(sc)
+        leads.append(lead)
+        if sc > v:
+            v = sc
+    return v
+
+
+def flat_given_up(me: int, states: list[list[int]], n: int, k: int, bonus: tuple[int, ...], bonus_weight: float,
+                  needs_positive: bool, lead: list[int], c: int, x: int,
+                  scores: list[float] | None, leads: list[list[int]]) -> float:
+    """The best ``flat_score`` of ``states`` once my card of colour ``c``
+    (-1: purple) and value ``x`` is taken off; -1e9 if there are none. The
+    states are left as they were.
+
+    With ``scores`` (``flat_top``'s, given only when scores are exact,
+    ``exact_scores``): a state whose bonus cards all stay where they were
+    scores exactly its score less x, and only the others are scored again."""
+    v = -1e9
+    mi = k * n + me
+    ci = c * n + me
+    for i in range(len(states)):
+        st = states[i]
+        if scores is not None and c < 0:
+            sc = scores[i] - x
+        else:
+            if c >= 0:
+                st[ci] = st[ci] - x
+            now = column_leader(st, c * n, n, needs_positive) if scores is not None else -2
+            if scores is not None and now == leads[i][c]:
+                sc = scores[i] - x
+            else:
+                st[mi] = st[mi] - x
+                if scores is not None:  # only colour c's leader moved
+                    was = leads[i]
+                    for j in range(k):
+                        lead[j] = was[j]
+                    lead[c] = now
+                    sc = led_score(me, st, n, k, bonus, bonus_weight, lead)
+                else:
+                    sc = flat_score(me, st, n, k, bonus, bonus_weight, needs_positive, lead)
+                st[mi] = st[mi] + x
+            if c >= 0:
+                st[ci] = st[ci] + x
+        if sc > v:
+            v = sc
+    return v
+
+
+def column_leader(st: list[int], base: int, n: int, needs_positive: bool) -> int:
+    """``leader`` of the n totals of a flat position from index ``base``."""
+    best = st[base]
+    at = 0
+    ties = 1
+    for s in range(1, n):
+        v = st[base + s]
+        if v > best:
+            best, at, ties = v, s, 1
+        elif v == best:
+            ties += 1
+    return at if ties == 1 and (best > 0 or not needs_positive) else -1
