@@ -152,10 +152,12 @@ class BidReader(_Reader):
         finally:
             self._later = None
 
-    def _later_bids(self, view: Any) -> dict[int, int]:
-        if self._later is None:
-            return super()._later_bids(view)
-        return dict(self._later)
+    def _later_bids(self, view: Any) -> list[int]:
+        out = list(super()._later_bids(view))  # per seat: made, the rule player's for a later bidder, mine NOT_YET
+        if self._later is not None:
+            for s, card in self._later.items():
+                out[s] = card
+        return out
 
     def _expert_bids(self, view: Any, mine: Any) -> dict[int, int]:
         """Each later bidder's bid (a card id or ``NO_CARD``) as a copy of
