@@ -51,6 +51,18 @@ for players in (3, 4, 5):
             st, o = play(rules, players, lineup, 11, g, log=True)
             out["games"].append([players, k, st.log, o.record, st.decisions])
             g += 1
+# the probes subclass the compiled expert and override its helpers: the
+# compiled expert must call the overrides as the source does
+import importlib
+from rnsim_strategies.fbi.probes import PROBES
+out["probes"] = []
+for p in PROBES:
+    for players in (3, 4):
+        for i in range(3):
+            module, name = p.ref.split(":")
+            lineup = [getattr(importlib.import_module(module), name)()] + [ExpertStrategy() for _ in range(players - 1)]
+            st, o = play(GAME.rules({}), players, lineup, 13, i, log=True)
+            out["probes"].append([p.name, players, st.log, o.record])
 # a position saved from a (compiled) state plays on like the state
 rules = GAME.rules({})
 st, _ = play(rules, 4, [ExpertStrategy() for _ in range(4)], 3, 0)
@@ -86,5 +98,8 @@ def test_compiled_fbi_plays_like_its_source() -> None:
     assert len(compiled["games"]) == 48 and all(len(g[2]) > 20 for g in compiled["games"])
     for c, p in zip(compiled["games"], pure["games"], strict=True):
         assert c == p, f"{c[0]} players, knobs #{c[1]}: the compiled build played differently"
+    assert len(compiled["probes"]) == 18
+    for c, p in zip(compiled["probes"], pure["probes"], strict=True):
+        assert c == p, f"probe {c[0]} at {c[1]} players: the compiled expert played its overrides differently"
     saved, reloaded, cloned = compiled["position"]
     assert saved == reloaded == cloned == pure["position"][0]
