@@ -43,6 +43,10 @@ PROBES: tuple[Probe, ...] = (
     Probe("pow_runner", "angela", "rnsim_strategies.red_notice.probes.forgers:PowRunner",
           "the denier, running while she denies: on the card she took she spends Jessah's movement getting "
           "away from her while Jessah is within 3 steps"),
+    Probe("pow_seer", "angela", "rnsim_strategies.red_notice.probes.forgers:PowSeer",
+          "agent's movement can be denied where it would find the forger: the forger keeps her POW! for last and "
+          "places it facing the Movement token whose inspections (a copy of the agent's hunt) would find her (R2), "
+          "running on the card she took as the runner"),
     Probe("leak_reader", "jessah", "rnsim_strategies.red_notice.probes.agents:LeakReader",
           "forger's radar removals leak her continent: the agent hunts on the continent whose white radar "
           "vanished without an announcement"),
@@ -69,6 +73,9 @@ PROBES: tuple[Probe, ...] = (
     Probe("pow_warden", "jessah", "rnsim_strategies.red_notice.probes.agents:PowWarden",
           "forger bids as if her POW! could not be denied: the agent keeps her movement tokens off halves the "
           "forger's POW! could cancel while it is likely in her hand (R2)"),
+    Probe("pow_pinner", "jessah", "rnsim_strategies.red_notice.probes.agents:PowPinner",
+          "forger's movement and cash can be denied in the bidding: the agent keeps her POW! for last and places "
+          "it facing the forger's token on a Movement or Bank half (R2), cancelling it, and performs both halves"),
 )
 
 PROBE_NAMES = tuple(p.name for p in PROBES)

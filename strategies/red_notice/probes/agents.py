@@ -17,7 +17,7 @@ from rnsim_strategies.red_notice.expert import Expert
 from rnsim.games.red_notice.engine.belief import expand
 from rnsim.games.red_notice.engine.decision import JESSAH, Decision, Option, TokenPlacement
 from rnsim.games.red_notice.engine.view import View
-from rnsim.games.red_notice.rules.components import MOVEMENT, POW
+from rnsim.games.red_notice.rules.components import BANK, MOVEMENT, POW
 
 
 class _Sharpened(Expert):
@@ -204,3 +204,43 @@ class PowWarden(Expert):
         if not safe or len(safe) == len(decision.options):
             return super().on_place_token(view, decision)
         return super().on_place_token(view, Decision(decision.seat, decision.kind, safe, decision.info))
+
+
+class PowPinner(Expert):
+    """Denial from the agent's side: with her POW! in hand she keeps it for
+    her last placement of the round unless a target is already there; then
+    she places it facing the forger's token on a Movement or Bank half
+    whose other half is free (the forger's way out, or her cash), the one
+    the expert agent's model of a forger values most. POW! cancels that
+    token (R2): the forger does nothing on that card and Jessah performs
+    both halves, her own first (R3)."""
+
+    name = "pow_pinner"
+    uses_history = False
+
+    def _target(self, view: View, b: Board, decision: Decision[TokenPlacement]) -> TokenPlacement | None:
+        theirs = self._half_values(view, b)[2]
+        best: TokenPlacement | None = None
+        best_v = -1.0
+        for opt in decision.options:
+            v, i, half = opt
+            if v != POW or view.slots[i][1 - half] is None:
+                continue
+            if b.halves[view.cards[i]][1 - half][0] not in (MOVEMENT, BANK):
+                continue
+            worth = theirs[2 * i + 1 - half]
+            if worth > best_v:
+                best, best_v = opt, worth
+        return best
+
+    def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
+        if view.seat != JESSAH:
+            return super().on_place_token(view, decision)
+        b = self._b(view)
+        got = self._target(view, b, decision)
+        if got is not None:
+            return got
+        others = [o for o in decision.options if o[0] != POW]
+        if others and len(others) < len(decision.options):  # her POW! waits for a target
+            return super().on_place_token(view, Decision(decision.seat, decision.kind, others, decision.info))
+        return super().on_place_token(view, decision)

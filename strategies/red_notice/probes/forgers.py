@@ -414,3 +414,43 @@ class PowRunner(PowDenier):
         steps = [o for o in decision.options if o in ("stay", "stop") or (isinstance(o, tuple) and o[0] == "move")]
         top = max(far(o) for o in steps)
         return plain if far(plain) == top else next(o for o in steps if far(o) == top)
+
+
+class PowSeer(PowRunner):
+    """Denial joined to a model of the agent's next moves. With her POW! in
+    hand she keeps it for her last placement of the round unless a target
+    is already there, so that she sees as many of Jessah's tokens as she
+    can; then she places it facing the Movement token of Jessah's whose
+    inspections (a copy of the expert agent's hunt on the public belief,
+    ``expert_inspections``) would find her, else the Movement token worth
+    most to Jessah. POW! cancels that token (R2) and Angela performs both
+    halves (R3), running on Jessah's Movement half as the runner does."""
+
+    name = "pow_seer"
+    uses_history = False
+
+    def _denial(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement | None:
+        b = self._b(view)
+        theirs = self._half_values(view, b)[2]
+        jet = 1 if "private_jet" in view.permanents else 0
+        here = view.angela_city
+        best: TokenPlacement | None = None
+        best_v = -1.0
+        for opt in decision.options:
+            v, i, half = opt
+            facing = view.slots[i][1 - half]
+            act, icons = b.halves[view.cards[i]][1 - half]
+            if v != POW or facing is None or act != MOVEMENT:
+                continue
+            finds = expert_inspections(b, view.belief, view.jessah_city, icons + jet) >> here & 1
+            worth = theirs[2 * i + 1 - half] + 100.0 * finds
+            if worth > best_v:
+                best, best_v = opt, worth
+        return best
+
+    def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
+        if self._denial(view, decision) is None:
+            others = [o for o in decision.options if o[0] != POW]
+            if others and len(others) < len(decision.options):  # her POW! waits for a target
+                decision = Decision(decision.seat, decision.kind, others, decision.info)
+        return super().on_place_token(view, decision)
