@@ -47,7 +47,10 @@ def main(argv: list[str]) -> int:
     except (RnsimError, OSError, json.JSONDecodeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    common = sorted(set(frames[0].collect_schema().names()) & set(frames[1].collect_schema().names()))
+    # the first run's column order: the cell keys are read from the table's layout
+    # (the setup column follows ``variant``), so a sorted order would pair wrongly
+    after = set(frames[1].collect_schema().names())
+    common = [c for c in frames[0].collect_schema().names() if c in after]
     both = pl.concat([f.select(common) for f in frames])
     table = paired_differences(both, "before", "after", seat=a.seat)
     pct = 100.0
