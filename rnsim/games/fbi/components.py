@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -82,6 +83,23 @@ class Components:
             if self.card_value[c] == value:
                 return c
         raise ComponentError(f"component set {self.name!r} has no purple card {value}")
+
+    def bid_options(self, slammer: Iterable[int], mode: str) -> list[Any]:
+        """The bids a slammer allows under the ``bid_cards`` knob (F3, FR3):
+        "none", then one card per distinct colour and value (FR7), lowest id
+        first."""
+        opts: list[Any] = ["none"]
+        if mode == "none":
+            return opts
+        seen = set()
+        for card in sorted(slammer):
+            if mode == "purple" and card not in self.purple:
+                continue
+            key = (self.card_colour[card], self.card_value[card])
+            if key not in seen:
+                seen.add(key)
+                opts.append(card)
+        return opts
 
     def digest(self) -> str:
         blob = json.dumps(self.raw, sort_keys=True, separators=(",", ":")).encode()

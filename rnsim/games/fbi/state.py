@@ -278,20 +278,7 @@ class FbiState:
 
     def bid_options(self, seat: int) -> list[Any]:
         """F3: any slammer card (or per the ``bid_cards`` knob, FR3), one per distinct card (FR7)."""
-        mode = self.rules.bid_cards
-        opts: list[Any] = ["none"]
-        if mode == "none":
-            return opts
-        seen = set()
-        comps = self.comps
-        for card in sorted(self.slammer[seat]):
-            if mode == "purple" and card not in comps.purple:
-                continue
-            key = (comps.card_colour[card], comps.card_value[card])
-            if key not in seen:
-                seen.add(key)
-                opts.append(card)
-        return opts
+        return self.comps.bid_options(self.slammer[seat], self.rules.bid_cards)
 
     def bid_value(self, seat: int) -> int:
         b = self.bids[seat]

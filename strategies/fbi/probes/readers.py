@@ -178,19 +178,5 @@ class BidReader(_Reader):
 
 
 def bid_options(view: Any, seat: int) -> list[Any]:
-    """A seat's legal bids, as the rules offer them (F3, FR3, FR7): "none",
-    then one card per distinct colour and value in its open slammer."""
-    mode = view.rules.bid_cards
-    opts: list[Any] = ["none"]
-    if mode == "none":
-        return opts
-    comps = view.comps
-    seen = set()
-    for card in sorted(view.slammers[seat]):
-        if mode == "purple" and card not in comps.purple:
-            continue
-        key = (comps.card_colour[card], comps.card_value[card])
-        if key not in seen:
-            seen.add(key)
-            opts.append(card)
-    return opts
+    """A seat's legal bids, as the rules offer them: its open slammer's (F3, FR3, FR7)."""
+    return view.comps.bid_options(view.slammers[seat], view.rules.bid_cards)
