@@ -32,12 +32,3 @@ PROBES: tuple[Probe, ...] = (
           "expert values its bid assuming later bidders dump their worst bystander: the probe predicts their "
           "bids with copies of the expert, in bidding order (F2)"),
 )
-
-PROBE_NAMES = tuple(p.name for p in PROBES)
-
-
-def probe(name: str) -> Probe:
-    for p in PROBES:
-        if p.name == name:
-            return p
-    raise KeyError(name)
