@@ -317,5 +317,36 @@ def versus(args: argparse.Namespace) -> None:
           f"{args.games} games of master seed {args.seed}, {changed} changed")
 
 
+
+class BarrierReader(Expert):
+    """A probe of the barrier rule (``Expert.UNBOX``): the expert agent whose
+    dossier reads a barrier Angela removes with her security (R11) as her
+    being at one of its ends, 10 times as likely as elsewhere, as it may
+    read a radar removal (``Dossier(leak=...)``). Runs on the Python source
+    only (``RNSIM_PURE=1``): the compiled dossier cannot be subclassed."""
+
+    def new_game(self, seat: int, rng: random.Random) -> None:
+        super().new_game(seat, rng)
+        if self.dossier is not None:
+            self.dossier.__class__ = _barrier_dossier()
+
+
+def _barrier_dossier() -> type:
+    from rnsim_strategies.red_notice.dossier import Dossier
+
+    class BarrierDossier(Dossier):
+        __slots__ = ()
+
+        def _removed(self, view: View, e: Any, b: Any) -> None:
+            super()._removed(view, e, b)
+            if e.name != "radar" and e.kind == "security_spent" and self.started:
+                x, y = b.route_ends[e.route]
+                ends = 1 << x | 1 << y
+                self.w = [w * 10.0 if ends >> c & 1 else w for c, w in zip(self.cities, self.w, strict=True)]
+                self._normalise(view)
+
+    return BarrierDossier
+
+
 if __name__ == "__main__":
     main()
