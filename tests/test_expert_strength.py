@@ -380,3 +380,31 @@ def test_the_weighted_radar_goes_where_her_weight_splits_best():
     assert k == k0
     share = sum(nxt[c] for c in belief)
     assert abs(score - (2.0 * min(share, 1 - share) + 1.5 + 0.3 * share)) < 1e-12
+
+
+def test_boxed_in_by_barriers_the_forger_removes_the_one_that_opens_her_best_way_out():
+    """With half or more of the routes out of her city closed by Jessah's
+    barriers (R18), a movement opens with the removal of one of them (R11),
+    not with the random radar: the barrier whose other end is farthest from
+    Jessah when no cash draws her anywhere. One closed route of three leaves
+    her the random radar, and so does UNBOX off."""
+    from tests.games.red_notice.scenario import move, scenario
+
+    class Unboxed(Expert):
+        UNBOX = False
+
+    radars = {("remove_radar", k) for k in range(3)}
+    # Rome's routes: Paris (22), Berlin (27), Cairo (30); Jessah in Berlin
+    boxed = scenario(angela="Rome", jessah="Berlin", radars="NA SA EU", barriers="Paris|Rome,Berlin|Rome",
+                     security=2, then=[move("angela", 2)])
+    open_ = scenario(angela="Rome", jessah="Berlin", radars="NA SA EU", barriers="Paris|Rome",
+                     security=2, then=[move("angela", 2)])
+    for seed in range(10):
+        players = []
+        for cls in (Expert, Unboxed, Expert):
+            p = cls()
+            p.new_game(0, random.Random(seed))
+            players.append(p)
+        assert players[0].choose(build_view(boxed, 0), boxed.pending) == ("remove_barrier", 22)
+        assert players[1].choose(build_view(boxed, 0), boxed.pending) in radars
+        assert players[2].choose(build_view(open_, 0), open_.pending) in radars

@@ -221,6 +221,10 @@ class Expert(Strategy):
     # that habit against an agent who ignored removals, +5.9 against one who
     # read them as the forger being near (docs/strategies.md).
     SPEND_AT_ONCE: ClassVar[bool] = True
+    # ... unless Jessah's barriers close at least half the routes out of her
+    # city: then, as a movement starts, she removes the one that opens her
+    # best way out (Expert._unbox; False: the random radar all the same).
+    UNBOX: ClassVar[bool] = True
     # Options scoring within these margins of the best are near-equal: the
     # player picks among them at random (its seat's stream), since a player
     # whose every choice can be predicted is easy to exploit. HUNT_MIX is in
@@ -261,6 +265,7 @@ class Expert(Strategy):
         self._deny = float(getattr(type(self), "DENY"))  # noqa: B009
         self._leak_ratio = float(getattr(type(self), "LEAK"))  # noqa: B009
         self._spend_at_once = bool(getattr(type(self), "SPEND_AT_ONCE"))  # noqa: B009
+        self._unbox_on = bool(getattr(type(self), "UNBOX"))  # noqa: B009
         self._hunt_mix = float(getattr(type(self), "HUNT_MIX"))  # noqa: B009
         self._plan_mix = float(getattr(type(self), "PLAN_MIX"))  # noqa: B009
         # public: search sets its own for the Jessah it wraps
@@ -1181,15 +1186,17 @@ class Expert(Strategy):
     # ------------------------------------------------------------ Angela
 
     def on_angela_move(self, view: View, decision: Decision[AngelaMoveOption]) -> AngelaMoveOption:
-        spend = self._radar_to_clear(decision.options)
-        if spend is not None:
-            return spend  # type: ignore[return-value]
         b = self._b(view)
         here = view.angela_city
         opts = decision.options
-        escape = bool(decision.info.get("escape"))
         targets = self._angela_targets(view, b)
         dt = self._way(view, b, targets) if targets else None
+        spend = self._unbox(view, b, opts, dt)
+        if spend is None:
+            spend = self._radar_to_clear(opts)
+        if spend is not None:
+            return spend  # type: ignore[return-value]
+        escape = bool(decision.info.get("escape"))
         if not escape and dt is not None and dt[here] == 0 and b.dist[view.jessah_city][here] >= len(_PROXIMITY):
             return "stop"  # where she can cash, out of Jessah's reach: the plan below says the same
         # Security: clear a barrier that lengthens the way to her cities.
@@ -1331,6 +1338,33 @@ class Expert(Strategy):
             near = [f for f, sc in by_first.items() if sc >= best_s - mix]
             if len(near) > 1:
                 return near[self.rng.randrange(len(near))]
+        return best
+
+    def _unbox(self, view: View, b: Board, opts: Sequence[Option], dt: list[int] | None) -> Option | None:
+        """A white barrier to remove (R11) when Jessah's barriers close at
+        least half the routes out of her city (UNBOX; R18: she can never take
+        a barrier's route): the one whose other end is nearest her cashes,
+        then farthest from Jessah. None when there is none to remove."""
+        if not self._unbox_on:
+            return None
+        here = view.angela_city
+        barriers = view.barriers
+        exits = b.nbr_routes[here]
+        closed = 0
+        for _, r in exits:
+            if barriers[r]:
+                closed += 1
+        if 2 * closed < len(exits):
+            return None
+        djrow = b.dist[view.jessah_city]
+        best: Option | None = None
+        best_key = (0, 0, 0)
+        for nx, r in exits:
+            o = ("remove_barrier", r)
+            if barriers[r] == 1 and o in opts:
+                key = (min(dt[nx], 8) if dt is not None else 0, -djrow[nx], r)
+                if best is None or key < best_key:
+                    best, best_key = o, key
         return best
 
     def _radar_to_clear(self, options: Sequence[Option]) -> Option | None:
