@@ -11,6 +11,8 @@
        to the cities still possible (Dossier._restrict), normalised, and the
        guesses resampled when the weights have degenerated;
      - draw(): Dossier._draw_each, each guess's hand drawing Angela's checks;
+     - replace(): Dossier._jessah_drew, the checks Jessah drew replaced in
+       each hand;
      - cash(): Dossier._cash_each, each guess's hand and weight after a cash;
      - fit(): Dossier._fit_each, each hand made to hold as many checks as
        Angela does and none of Jessah's;
@@ -1414,6 +1416,36 @@ static PyObject *g_draw(Guesses *g, PyObject *args) {
     Py_RETURN_TRUE;
 }
 
+/* replace(got, pool, getrandbits) -> True once each check of ``got`` (a
+   bitmask: Jessah drew them) in a hand is replaced by one of ``pool`` the
+   hand does not hold, drawn at random (Dossier._jessah_drew); False,
+   touching nothing, when a check of the pool is outside 0..63. */
+static PyObject *g_replace(Guesses *g, PyObject *args) {
+    PyObject *got_o, *pool_o, *getrandbits;
+    if (!PyArg_ParseTuple(args, "OO!O", &got_o, &PyList_Type, &pool_o, &getrandbits)) return NULL;
+    uint64_t got;
+    if (as_u64(got_o, &got)) return NULL;
+    long pool[64], free_[64];
+    int np = check_items(pool_o, pool);
+    if (np == -1) return NULL;
+    if (np == -2) Py_RETURN_FALSE;
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        unsigned char *h = &g->hand[(size_t)i * MAXH];
+        for (int j = 0; j < g->hlen[i]; j++) {
+            if (!(got >> h[j] & 1)) continue;
+            uint64_t held = held_mask(g, i);
+            int nf = 0;
+            for (int x = 0; x < np; x++)
+                if (!(held >> pool[x] & 1)) free_[nf++] = pool[x];
+            if (!nf) continue;
+            long k = below(getrandbits, nf);
+            if (k < 0) return NULL;
+            h[j] = (unsigned char)free_[k];
+        }
+    }
+    Py_RETURN_TRUE;
+}
+
 /* fit(size, mine, pool, getrandbits) -> 1 when every hand now holds
    ``size`` checks and none of ``mine`` (a bitmask), 0 when some cannot; -1,
    touching nothing, when a hand needs fixing and ``pool`` is None (call
@@ -1540,6 +1572,7 @@ static PyMethodDef guesses_methods[] = {
     {"cash", (PyCFunction)g_cash, METH_VARARGS, "Dossier._cash_each, in place (see the module)."},
     {"draw", (PyCFunction)g_draw, METH_VARARGS, "Dossier._draw_each, in place (see the module)."},
     {"fit", (PyCFunction)g_fit, METH_VARARGS, "Dossier._fit_each, in place (see the module)."},
+    {"replace", (PyCFunction)g_replace, METH_VARARGS, "Dossier._jessah_drew, in place (see the module)."},
     {"reveal", (PyCFunction)g_reveal, METH_VARARGS, "Dossier._reveal_each, in place (see the module)."},
     {"decline", (PyCFunction)g_decline, METH_VARARGS, "Dossier._decline_each, in place (see the module)."},
     {NULL, NULL, 0, NULL},

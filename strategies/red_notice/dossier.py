@@ -90,8 +90,8 @@ State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 #: set by the package when the compiled build is in use; None: the Python
 #: source. With it the guesses live in one C object (``core.guesses``, kept
 #: in ``Dossier.g``) whose methods are the twins of Dossier._read_guesses,
-#: _answer, _settle, _draw_each, _cash_each, _fit_each, _reveal_each and
-#: _decline_each, reading and writing its arrays in place (boxing the
+#: _answer, _settle, _draw_each, _jessah_drew, _cash_each, _fit_each,
+#: _reveal_each and _decline_each, reading and writing its arrays in place (boxing the
 #: guesses' ints and floats at every call cost a third of the dossier);
 #: _start_guesses and _systematic are C functions on lists.
 core: Any = None
@@ -823,13 +823,16 @@ class Dossier:
         if not got:
             return
         pool = [c for c in self._unseen(view) if not got >> c & 1]
-        self._pull()
-        self._jessah_drew(got, pool)
-        self._push()
+        g = self.g
+        if g is None or not g.replace(got, pool, getrandbits):
+            self._pull()
+            self._jessah_drew(got, pool)
+            self._push()
 
     def _jessah_drew(self, got: int, pool: list[int]) -> None:
         """Each check of ``got`` (a bitmask: Jessah drew them) in a hand is
-        replaced by one of ``pool`` the hand does not hold."""
+        replaced by one of ``pool`` the hand does not hold. The reference for
+        the C guesses' ``replace``."""
         getrandbits = self.rng.getrandbits
         for h in self._h:
             for i in range(len(h)):

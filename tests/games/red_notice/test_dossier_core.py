@@ -4,7 +4,8 @@
 (``Dossier._read_guesses``), answer per city (``Dossier._answer``),
 restrict, normalise and resample the guesses after each event
 (``Dossier._settle``), draw Angela's checks into every hand
-(``Dossier._draw_each``), make a cash's hands and weights
+(``Dossier._draw_each``), replace in every hand the checks Jessah drew
+(``Dossier._jessah_drew``), make a cash's hands and weights
 (``Dossier._cash_each``), fit the hands to what Angela holds
 (``Dossier._fit_each``), weigh a sighting (``Dossier._reveal_each``) and a
 Bank performed without a cash (``Dossier._decline_each``); a clone's
@@ -160,6 +161,18 @@ class _CheckedGuesses:
         self.kinds["draw"] += 1
         return got
 
+    def replace(self, got: int, pool: list[int], getrandbits: Any) -> Any:
+        rng = getrandbits.__self__
+        state, before = rng.getstate(), self.g.lists()
+        done = self.g.replace(got, pool, getrandbits)
+        assert done is True
+        d = _twin(before, state)
+        d._jessah_drew(got, pool)
+        self._check(rng, before, state, d)
+        self.kinds["replace"] += 1
+        self.kinds["replaced"] += self.g.lists()[1] != before[1]
+        return done
+
     def fit(self, size: int, mine: int, pool: list[int] | None, getrandbits: Any) -> Any:
         rng = getrandbits.__self__
         state, before = rng.getstate(), self.g.lists()
@@ -256,7 +269,7 @@ def test_every_call_of_the_c_guesses_in_expert_games_is_the_python_one(monkeypat
     seen = checked.kinds
     # the games met every case the reading distinguishes
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
-                 "normalise", "resample", "draw", "cash", "restrict", "fit", "fit, pool wanted", "start", "reveal",
+                 "normalise", "resample", "draw", "replace", "replaced", "cash", "restrict", "fit", "fit, pool wanted", "start", "reveal",
                  "decline", "declined", "guesses"):
         assert seen[kind] > 0, (kind, dict(seen))
 
@@ -355,6 +368,26 @@ def test_the_c_draw_is_the_python_one(seed, particles, drawn, pool):
     d._draw_each(pool, drawn)
     stream = random.Random(seed ^ 3)
     assert g.draw(pool, drawn, stream.getrandbits) is True
+    assert (g.lists(), stream.getstate()) == ((d.cities, d.hands, d.w), d.rng.getstate())
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80),
+       got=st.lists(st.integers(0, 63), max_size=3), pool=st.lists(st.integers(0, 63), unique=True, max_size=30))
+def test_the_c_replacing_of_jessahs_checks_is_the_python_one(seed, particles, got, pool):
+    """Hands holding checks Jessah drew or not, a pool that has no check a
+    hand lacks."""
+    rng = random.Random(seed)
+    hands = [rng.sample(range(64), rng.randint(0, 5)) for _ in range(particles)]
+    for h in hands:
+        if got and rng.random() < 0.5 and got[0] not in h:
+            h.append(got[0])
+    mask = sum(1 << c for c in sorted(set(got)))
+    g = _guesses([0] * particles, hands, [1.0] * particles)
+    d = _twin(g.lists(), random.Random(seed ^ 9).getstate())
+    d._jessah_drew(mask, pool)
+    stream = random.Random(seed ^ 9)
+    assert g.replace(mask, pool, stream.getrandbits) is True
     assert (g.lists(), stream.getstate()) == ((d.cities, d.hands, d.w), d.rng.getstate())
 
 
@@ -508,6 +541,7 @@ def test_a_check_past_63_is_left_to_python():
     assert core.guesses([64], [[1]], [1.0]) is None
     g = _guesses([0], [[1, 2]], [1.0])
     assert g.draw([3, 64], 1, random.Random(0).getrandbits) is False
+    assert g.replace(1 << 1, [3, 64], random.Random(0).getrandbits) is False
     assert g.fit(1, 1 << 70, [3], random.Random(0).getrandbits) == -2
     assert g.fit(1, 0, [3, 64], random.Random(0).getrandbits) == -2
     assert g.lists() == ([0], [[1, 2]], [1.0])
