@@ -1,18 +1,24 @@
 /* The inner loops of Jessah's dossier, in C.
 
-   - announce(): Dossier._read_guesses in strategies/red_notice/dossier.py
-     (with _place, _states, _matching, _danger, _way, _scores and
-     _chances): each guess read through a movement's announcement;
-   - answer(): the end of Dossier.observe (Dossier._answer): the guesses'
-     weight per city, with the floor spread over the public belief;
-   - settle(): Dossier._settle, after each event: the weights restricted
-     to the cities still possible (Dossier._restrict), normalised, and the
-     guesses resampled when the weights have degenerated;
-   - draw(): Dossier._draw_each, each guess's hand drawing Angela's checks;
-   - cash(): Dossier._cash_each, each guess's hand and weight after a cash;
-   - fit(): Dossier._fit_hands, each hand made to hold as many checks as
-     Angela does and none of Jessah's;
-   - restrict(): Dossier._reveal's 0/1 likelihood;
+   - guesses(): the dossier's guesses (city, hand, weight each) as one C
+     object, Dossier.g, whose methods are the loops over them, in place:
+     - announce(): Dossier._read_guesses in strategies/red_notice/dossier.py
+       (with _place, _states, _matching, _danger, _way, _scores and
+       _chances): each guess read through a movement's announcement;
+     - answer(): the end of Dossier.observe (Dossier._answer): the guesses'
+       weight per city, with the floor spread over the public belief;
+     - settle(): Dossier._settle, after each event: the weights restricted
+       to the cities still possible (Dossier._restrict), normalised, and the
+       guesses resampled when the weights have degenerated;
+     - draw(): Dossier._draw_each, each guess's hand drawing Angela's checks;
+     - replace(): Dossier._jessah_drew, the checks Jessah drew replaced in
+       each hand;
+     - cash(): Dossier._cash_each, each guess's hand and weight after a cash;
+     - fit(): Dossier._fit_each, each hand made to hold as many checks as
+       Angela does and none of Jessah's;
+     - reveal(): Dossier._reveal_each, a sighting's 0/1 likelihood;
+     - decline(): Dossier._decline_each, a Bank performed without a cash;
+     - lists(): the guesses as lists (the Python source's form);
    - systematic(): dossier._systematic, the resampling's indices;
    - start(): Dossier._start_guesses, the guesses of her start.
 
@@ -21,7 +27,8 @@
    cities, the same floats bit for bit and the same draws from the dossier's
    stream. This is used only with the compiled build (strategies/red_notice/
    __init__.py): an expert game spent half its instructions in these loops,
-   mostly boxing and unboxing Python ints and floats.
+   mostly boxing and unboxing Python ints and floats: the guesses live in C
+   so that no call passes them across.
 
    Bit for bit: every float is computed in the Python source's order of
    operations (no contraction into fused multiply-adds: -ffp-contract=off),
@@ -791,195 +798,6 @@ static int long_items(PyObject *seq, long *out, Py_ssize_t max) {
     return (int)n;
 }
 
-/* announce(tables, cities, hands, w, ann, steps, journalist, escape, wide,
-   quiet, jessah, up, radars, barriers, precise, open_masks, random, tau, eps)
-   -> (cities, w) after the announcement, before normalising; None when this
-   code cannot read it (the Python source then does). */
-static PyObject *py_announce(PyObject *self, PyObject *args) {
-    PyObject *cap, *cities, *hands, *w, *ann, *radars_o, *barriers_o, *open_o, *rand;
-    int steps, journalist, escape, jessah, up, precise;
-    PyObject *wide_o, *quiet_o;
-    double tau, eps;
-    if (!PyArg_ParseTuple(args, "OO!O!O!O!ippOOiiOOpOOdd", &cap, &PyList_Type, &cities, &PyList_Type, &hands,
-                          &PyList_Type, &w, &PyTuple_Type, &ann, &steps, &journalist, &escape, &wide_o, &quiet_o,
-                          &jessah, &up, &radars_o, &barriers_o, &precise, &open_o, &rand, &tau, &eps))
-        return NULL;
-    const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
-    if (!t) return NULL;
-    Reading R;
-    memset(&R, 0, sizeof R);
-    R.t = t;
-    R.steps = steps;
-    R.journalist = journalist;
-    R.escape = escape;
-    R.jessah = jessah;
-    R.up = up;
-    R.precise = precise;
-    R.tau = tau;
-    R.eps = eps;
-    Place *places[MAXN];
-    long radars[MAXCONT], barriers[MAXROUTES];
-    uint64_t open[MAXN];
-    signed char ann_k[MAXT], ann_tc[MAXT];
-    if (jessah < 0 || jessah >= t->n) Py_RETURN_NONE;
-    if (as_u64(wide_o, &R.wide) || as_u64(quiet_o, &R.quiet)) return NULL;
-    Py_ssize_t nann = PyTuple_GET_SIZE(ann);
-    if (nann > MAXT) Py_RETURN_NONE;
-    for (Py_ssize_t i = 0; i < nann; i++) {
-        long k, tc;
-        PyObject *pair = PyTuple_GET_ITEM(ann, i);
-        if (seq_int(pair, 0, &k) || seq_int(pair, 1, &tc)) return NULL;
-        if (k < -128 || k > 127 || tc < -128 || tc > 127) Py_RETURN_NONE;
-        ann_k[i] = (signed char)k;
-        ann_tc[i] = (signed char)tc;
-    }
-    R.ann_k = ann_k;
-    R.ann_tc = ann_tc;
-    R.nann = (int)nann;
-    int nrad = long_items(radars_o, radars, MAXCONT);
-    int nbar = long_items(barriers_o, barriers, MAXROUTES);
-    if (nrad == -1 || nbar == -1) return NULL;
-    if (nrad < t->ncont || nbar < 0) Py_RETURN_NONE;
-    R.radars = radars;
-    R.barriers = barriers;
-    R.nbarriers = nbar;
-    for (int x = 0; x < t->n; x++)
-        if (seq_u64(open_o, x, &open[x])) return NULL;
-    R.open = open;
-    Py_ssize_t count = PyList_GET_SIZE(cities);
-    if (PyList_GET_SIZE(hands) != count || PyList_GET_SIZE(w) != count) {
-        PyErr_SetString(PyExc_ValueError, "announce: cities, hands and w differ in length");
-        return NULL;
-    }
-    PyObject *result = NULL;
-    PyObject *out_c = PyList_New(count);
-    PyObject *out_w = PyList_New(count);
-    if (!out_c || !out_w) goto done;
-    uint64_t tried = 0;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        long c = small_long(PyList_GET_ITEM(cities, i));
-        if (c == -1 && PyErr_Occurred()) goto done;
-        if (c < 0 || c >= t->n) {
-            PyErr_SetString(PyExc_ValueError, "announce: a guess's city is off the map");
-            goto done;
-        }
-        PyObject *hand = PyList_GET_ITEM(hands, i);
-        if (!PyList_Check(hand)) {
-            PyErr_SetString(PyExc_TypeError, "announce: a hand must be a list");
-            goto done;
-        }
-        uint64_t targets = 0;
-        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(hand); j++) {
-            long x = small_long(PyList_GET_ITEM(hand, j));
-            if (x == -1 && PyErr_Occurred()) goto done;
-            if (x < 0 || x >= t->ncheck) {
-                PyErr_SetString(PyExc_ValueError, "announce: a guess holds an unknown check");
-                goto done;
-            }
-            targets |= t->check_mask[x];
-        }
-        if (!(tried >> c & 1)) {
-            int rc = make_place(&R, (int)c, &places[c]);
-            if (rc == -2) {
-                result = Py_None; /* more triggers than MAXT: the Python source reads it */
-                Py_INCREF(result);
-                goto done;
-            }
-            if (rc < 0) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            tried |= (uint64_t)1 << c;
-        }
-        Place *pl = places[c];
-        long pick = c;
-        double wi = 0.0;
-        if (pl) {
-            Outcome *o = outcome_for(&R, pl, (int)c, targets);
-            if (!o) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            if (o->p_ann > 0) {
-                double r;
-                if (draw_random(rand, &r)) goto done;
-                r = r * o->p_ann;
-                pick = pl->to[pl->nends - 1];
-                double acc = 0.0;
-                for (int j = 0; j < pl->nends; j++) {
-                    acc += o->qs[j];
-                    if (r <= acc) {
-                        pick = pl->to[j];
-                        break;
-                    }
-                }
-                double old = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
-                if (old == -1.0 && PyErr_Occurred()) goto done;
-                wi = old * o->p_ann;
-            }
-        }
-        if (set_pair(out_c, out_w, i, PyLong_FromLong(pick), PyFloat_FromDouble(wi)) < 0) goto done;
-    }
-    result = PyTuple_Pack(2, out_c, out_w);
-done:
-    arena_free(&R.arena);
-    Py_XDECREF(out_c);
-    Py_XDECREF(out_w);
-    return result;
-}
-
-
-/* answer(cities, w, belief, n, floor) -> the probability of each of the n
-   cities, or None when no guess in the belief has weight (Dossier._answer). */
-static PyObject *py_answer(PyObject *self, PyObject *args) {
-    PyObject *cities, *w, *belief_o;
-    int n;
-    double fl;
-    if (!PyArg_ParseTuple(args, "O!O!Oid", &PyList_Type, &cities, &PyList_Type, &w, &belief_o, &n, &fl))
-        return NULL;
-    if (n < 1 || n > MAXN) {
-        PyErr_SetString(PyExc_ValueError, "answer: at most 64 cities");
-        return NULL;
-    }
-    uint64_t belief;
-    if (as_u64(belief_o, &belief)) return NULL;
-    Py_ssize_t count = PyList_GET_SIZE(cities);
-    if (PyList_GET_SIZE(w) != count) {
-        PyErr_SetString(PyExc_ValueError, "answer: cities and w differ in length");
-        return NULL;
-    }
-    double mass[MAXN];
-    for (int c = 0; c < n; c++) mass[c] = 0.0;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        long c = small_long(PyList_GET_ITEM(cities, i));
-        if (c == -1 && PyErr_Occurred()) return NULL;
-        if (c < 0 || c >= n) {
-            PyErr_SetString(PyExc_ValueError, "answer: a guess's city is off the map");
-            return NULL;
-        }
-        if (belief >> c & 1) {
-            double x = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
-            if (x == -1.0 && PyErr_Occurred()) return NULL;
-            mass[c] = mass[c] + x;
-        }
-    }
-    double total = fsum(mass, n);
-    if (total <= 0) Py_RETURN_NONE;
-    int k = popcount64(belief);
-    PyObject *out = PyList_New(n);
-    if (!out) return NULL;
-    for (int c = 0; c < n; c++) {
-        double p = (belief >> c & 1) ? (1 - fl) * mass[c] / total + fl / (double)k : 0.0;
-        PyObject *x = PyFloat_FromDouble(p);
-        if (!x) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, c, x);
-    }
-    return out;
-}
-
 /* A new list of the floats v[0..n). */
 static PyObject *float_list(const double *v, Py_ssize_t n) {
     PyObject *out = PyList_New(n);
@@ -992,124 +810,6 @@ static PyObject *float_list(const double *v, Py_ssize_t n) {
         }
         PyList_SET_ITEM(out, i, x);
     }
-    return out;
-}
-
-/* The guesses resampled (Dossier._settle's second half): ``particles``
-   indices drawn systematically from the normalised weights x[0..n) with one
-   draw of ``rand`` (dossier._systematic), each guess's first copy taking its
-   hand itself and the next ones a copy of it, every weight 1 / particles.
-   A new (cities, hands, w), or NULL on failure. */
-static PyObject *resampled(PyObject *cities, PyObject *hands, const double *x, Py_ssize_t n, int particles,
-                           PyObject *rand) {
-    double u;
-    if (draw_random(rand, &u)) return NULL;
-    u = u / (double)particles;
-    PyObject *oc = PyList_New(particles), *oh = PyList_New(particles), *ow = PyList_New(particles);
-    PyObject *each = PyFloat_FromDouble(1.0 / (double)particles);
-    PyObject *out = NULL;
-    if (!oc || !oh || !ow || !each) goto done;
-    Py_ssize_t last = n - 1, i = 0, prev = -1;
-    double acc = x[0];
-    for (int k = 0; k < particles; k++) {
-        double at = u + (double)k / (double)particles;
-        while (at > acc && i < last) {
-            i++;
-            acc += x[i];
-        }
-        PyObject *c = PyList_GET_ITEM(cities, i), *h = PyList_GET_ITEM(hands, i);
-        if (i == prev) {
-            h = PyList_GetSlice(h, 0, PY_SSIZE_T_MAX); /* list(hands[i]) */
-            if (!h) goto done;
-        } else {
-            Py_INCREF(h);
-        }
-        prev = i;
-        Py_INCREF(c);
-        Py_INCREF(each);
-        PyList_SET_ITEM(oc, k, c);
-        PyList_SET_ITEM(oh, k, h);
-        PyList_SET_ITEM(ow, k, each);
-    }
-    out = PyTuple_Pack(3, oc, oh, ow);
-done:
-    Py_XDECREF(oc);
-    Py_XDECREF(oh);
-    Py_XDECREF(ow);
-    Py_XDECREF(each);
-    return out;
-}
-
-/* settle(cities, hands, w, particles, keep, random) -> (cities, hands, w):
-   the weights set to 0 outside the cities of the bitmask ``keep`` (None:
-   none), normalised, and the guesses resampled when the weights have
-   degenerated (effective sample size under half the guesses); None when no
-   weight is left (Dossier._settle). Lists not changed are returned as they
-   were given (w too, when nothing was set to 0 and it summed to 1). */
-static PyObject *py_settle(PyObject *self, PyObject *args) {
-    PyObject *cities, *hands, *w, *keep_o, *rand;
-    int particles;
-    if (!PyArg_ParseTuple(args, "O!O!O!iOO", &PyList_Type, &cities, &PyList_Type, &hands, &PyList_Type, &w,
-                          &particles, &keep_o, &rand))
-        return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(w);
-    if (PyList_GET_SIZE(cities) != n || PyList_GET_SIZE(hands) != n || particles < 1) {
-        PyErr_SetString(PyExc_ValueError, "settle: cities, hands and w differ in length, or no guesses");
-        return NULL;
-    }
-    int restricted = keep_o != Py_None;
-    uint64_t keep = 0;
-    if (restricted && as_u64(keep_o, &keep)) return NULL;
-    double *x = malloc((n + 1) * sizeof(double));
-    if (!x) return PyErr_NoMemory();
-    PyObject *out = NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (restricted) {
-            long c = small_long(PyList_GET_ITEM(cities, i));
-            if (c == -1 && PyErr_Occurred()) goto done;
-            if (!(c >= 0 && c < 64 && (keep >> c & 1))) {
-                x[i] = 0.0;
-                continue;
-            }
-        }
-        x[i] = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
-        if (x[i] == -1.0 && PyErr_Occurred()) goto done;
-    }
-    double total = fsum(x, (int)n);
-    if (total <= 0) {
-        out = Py_None;
-        Py_INCREF(out);
-        goto done;
-    }
-    int divided = total != 1.0; /* x / 1.0 is x, bit for bit: nothing to divide then */
-    if (divided)
-        for (Py_ssize_t i = 0; i < n; i++) x[i] = x[i] / total;
-    /* the effective sample size 1 / sum(w^2) against half the guesses,
-       summed plainly unless that close to the threshold (then exactly) */
-    double sq = 0.0;
-    for (Py_ssize_t i = 0; i < n; i++) sq += x[i] * x[i];
-    double ess = 1.0 / sq;
-    double half = (double)particles / 2;
-    if (fabs(ess - half) <= 1e-9 * half) {
-        double *x2 = malloc((n + 1) * sizeof(double));
-        if (!x2) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) x2[i] = x[i] * x[i];
-        ess = 1.0 / fsum(x2, (int)n);
-        free(x2);
-    }
-    if (ess < half) {
-        out = resampled(cities, hands, x, n, particles, rand);
-    } else if (divided || restricted) {
-        PyObject *wl = float_list(x, n);
-        if (wl) out = Py_BuildValue("(OON)", cities, hands, wl);
-    } else {
-        out = PyTuple_Pack(3, cities, hands, w);
-    }
-done:
-    free(x);
     return out;
 }
 
@@ -1133,146 +833,6 @@ static long below(PyObject *getrandbits, long n) {
     }
     Py_DECREF(kk);
     return -1;
-}
-
-/* draw(hands, pool, drawn, getrandbits) -> True once each hand has drawn
-   ``drawn`` checks of ``pool`` it did not hold (Dossier._draw_each); False,
-   touching nothing, when a check is past what a 64-bit mask holds. */
-static PyObject *py_draw(PyObject *self, PyObject *args) {
-    PyObject *hands, *pool, *getrandbits;
-    int drawn;
-    if (!PyArg_ParseTuple(args, "O!O!iO", &PyList_Type, &hands, &PyList_Type, &pool, &drawn, &getrandbits))
-        return NULL;
-    Py_ssize_t np = PyList_GET_SIZE(pool), nh = PyList_GET_SIZE(hands);
-    long *pl = malloc((np + 1) * sizeof(long));
-    long *free_ = malloc((np + 1) * sizeof(long));
-    if (!pl || !free_) {
-        free(pl);
-        free(free_);
-        return PyErr_NoMemory();
-    }
-    PyObject *out = NULL;
-    for (Py_ssize_t i = 0; i < np; i++) {
-        pl[i] = small_long(PyList_GET_ITEM(pool, i));
-        if (pl[i] == -1 && PyErr_Occurred()) goto done;
-        if (pl[i] < 0 || pl[i] >= 64) goto refuse;
-    }
-    for (Py_ssize_t i = 0; i < nh; i++) {
-        PyObject *h = PyList_GET_ITEM(hands, i);
-        if (!PyList_Check(h)) {
-            PyErr_SetString(PyExc_TypeError, "draw: a hand must be a list");
-            goto done;
-        }
-        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h); j++) {
-            long c = small_long(PyList_GET_ITEM(h, j));
-            if (c == -1 && PyErr_Occurred()) goto done;
-            if (c < 0 || c >= 64) goto refuse;
-        }
-    }
-    for (Py_ssize_t i = 0; i < nh; i++) {
-        PyObject *h = PyList_GET_ITEM(hands, i);
-        uint64_t held = 0;
-        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h); j++)
-            held |= (uint64_t)1 << small_long(PyList_GET_ITEM(h, j));
-        Py_ssize_t nf = 0;
-        for (Py_ssize_t j = 0; j < np; j++)
-            if (!(held >> pl[j] & 1)) free_[nf++] = pl[j];
-        for (int d = 0; d < drawn && nf; d++) {
-            long j = below(getrandbits, (long)nf);
-            if (j < 0) goto done;
-            PyObject *x = PyLong_FromLong(free_[j]);
-            if (!x) goto done;
-            int rc = PyList_Append(h, x);
-            Py_DECREF(x);
-            if (rc) goto done;
-            memmove(&free_[j], &free_[j + 1], (nf - j - 1) * sizeof(long)); /* list.pop(j) */
-            nf--;
-        }
-    }
-    out = Py_True;
-    Py_INCREF(out);
-    goto done;
-refuse:
-    out = Py_False;
-    Py_INCREF(out);
-done:
-    free(pl);
-    free(free_);
-    return out;
-}
-
-/* cash(hands, w, check, miss, getrandbits) -> None, once each hand that
-   held ``check`` has given it up and each other guess has kept ``miss`` of
-   its weight and lost a check drawn at random (Dossier._cash_each): the
-   lists changed in place. */
-static PyObject *py_cash(PyObject *self, PyObject *args) {
-    PyObject *hands, *w, *getrandbits;
-    long check;
-    double miss;
-    if (!PyArg_ParseTuple(args, "O!O!ldO", &PyList_Type, &hands, &PyList_Type, &w, &check, &miss, &getrandbits))
-        return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(hands);
-    if (PyList_GET_SIZE(w) != n) {
-        PyErr_SetString(PyExc_ValueError, "cash: hands and w differ in length");
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *h = PyList_GET_ITEM(hands, i);
-        if (!PyList_Check(h)) {
-            PyErr_SetString(PyExc_TypeError, "cash: a hand must be a list");
-            return NULL;
-        }
-        Py_ssize_t nh = PyList_GET_SIZE(h), at = -1;
-        for (Py_ssize_t j = 0; j < nh && at < 0; j++) {
-            long v = small_long(PyList_GET_ITEM(h, j));
-            if (v == -1 && PyErr_Occurred()) return NULL;
-            if (v == check) at = j;
-        }
-        if (at < 0) {
-            double old = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
-            if (old == -1.0 && PyErr_Occurred()) return NULL;
-            PyObject *x = PyFloat_FromDouble(old * miss);
-            if (!x || PyList_SetItem(w, i, x) < 0) return NULL; /* SetItem steals x, even on failure */
-            if (!nh) continue;
-            at = below(getrandbits, (long)nh);
-            if (at < 0) return NULL;
-        }
-        if (PyList_SetSlice(h, at, at + 1, NULL) < 0) return NULL; /* list.remove / list.pop(at) */
-    }
-    Py_RETURN_NONE;
-}
-
-/* restrict(cities, w, keep) -> each guess's weight where its city is in the
-   bitmask ``keep``, 0 elsewhere (Dossier._reveal). */
-static PyObject *py_restrict(PyObject *self, PyObject *args) {
-    PyObject *cities, *w, *keep_o;
-    if (!PyArg_ParseTuple(args, "O!O!O", &PyList_Type, &cities, &PyList_Type, &w, &keep_o)) return NULL;
-    uint64_t keep;
-    if (as_u64(keep_o, &keep)) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(cities);
-    if (PyList_GET_SIZE(w) != n) {
-        PyErr_SetString(PyExc_ValueError, "restrict: cities and w differ in length");
-        return NULL;
-    }
-    PyObject *out = PyList_New(n);
-    if (!out) return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long c = small_long(PyList_GET_ITEM(cities, i));
-        if (c == -1 && PyErr_Occurred()) goto fail;
-        PyObject *x;
-        if (c >= 0 && c < 64 && (keep >> c & 1)) {
-            x = PyList_GET_ITEM(w, i);
-            Py_INCREF(x);
-        } else {
-            x = PyFloat_FromDouble(0.0);
-            if (!x) goto fail;
-        }
-        PyList_SET_ITEM(out, i, x);
-    }
-    return out;
-fail:
-    Py_DECREF(out);
-    return NULL;
 }
 
 /* systematic(w, n, random) -> n indices of w (weights summing to 1), each
@@ -1310,121 +870,6 @@ static PyObject *py_systematic(PyObject *self, PyObject *args) {
 fail:
     Py_DECREF(out);
     return NULL;
-}
-
-/* One hand made to fit (Dossier._fit_hands): Jessah's checks out, checks
-   dropped at random down to ``size``, then drawn at random from ``pool``
-   up to it. 0, or -1 on failure. */
-static int fit_hand(PyObject *h, long size, uint64_t mine, const long *pool, Py_ssize_t np,
-                    PyObject *getrandbits) {
-    Py_ssize_t n = PyList_GET_SIZE(h);
-    long *v = malloc((n + np + 1) * sizeof(long));
-    long *free_ = malloc((np + 1) * sizeof(long));
-    int rc = -1;
-    if (!v || !free_) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    Py_ssize_t k = 0;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        long c = small_long(PyList_GET_ITEM(h, j));
-        if (!(mine >> c & 1)) v[k++] = c;
-    }
-    while (k > size) {
-        long j = below(getrandbits, (long)k);
-        if (j < 0) goto done;
-        memmove(&v[j], &v[j + 1], (k - j - 1) * sizeof(long));
-        k--;
-    }
-    uint64_t held = 0;
-    for (Py_ssize_t j = 0; j < k; j++) held |= (uint64_t)1 << v[j];
-    Py_ssize_t nf = 0;
-    for (Py_ssize_t j = 0; j < np; j++)
-        if (!(held >> pool[j] & 1)) free_[nf++] = pool[j];
-    while (k < size && nf) {
-        long j = below(getrandbits, (long)nf);
-        if (j < 0) goto done;
-        v[k++] = free_[j];
-        memmove(&free_[j], &free_[j + 1], (nf - j - 1) * sizeof(long));
-        nf--;
-    }
-    PyObject *items = int_list(v, k);
-    if (!items) goto done;
-    rc = PyList_SetSlice(h, 0, PY_SSIZE_T_MAX, items);
-    Py_DECREF(items);
-done:
-    free(v);
-    free(free_);
-    return rc;
-}
-
-/* fit(hands, size, mine, pool, getrandbits) -> 1 when every hand now holds
-   ``size`` checks and none of ``mine`` (a bitmask), 0 when some cannot;
-   -1, touching nothing, when a hand needs fixing and ``pool`` is None (call
-   again with the unseen checks); -2, touching nothing, when a check is past
-   what a 64-bit mask holds (Dossier._fit_hands, which then does it). */
-static PyObject *py_fit(PyObject *self, PyObject *args) {
-    PyObject *hands, *mine_o, *pool_o, *getrandbits;
-    long size;
-    if (!PyArg_ParseTuple(args, "O!lOOO", &PyList_Type, &hands, &size, &mine_o, &pool_o, &getrandbits)) return NULL;
-    uint64_t mine;
-    if (as_u64(mine_o, &mine)) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
-        PyErr_Clear();
-        return PyLong_FromLong(-2);
-    }
-    Py_ssize_t nh = PyList_GET_SIZE(hands);
-    /* which hands need fixing (none touched yet) */
-    int any = 0;
-    for (Py_ssize_t i = 0; i < nh; i++) {
-        PyObject *h = PyList_GET_ITEM(hands, i);
-        if (!PyList_Check(h)) {
-            PyErr_SetString(PyExc_TypeError, "fit: a hand must be a list");
-            return NULL;
-        }
-        int clash = PyList_GET_SIZE(h) != size;
-        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h); j++) {
-            long c = small_long(PyList_GET_ITEM(h, j));
-            if (c == -1 && PyErr_Occurred()) return NULL;
-            if (c < 0 || c >= 64) return PyLong_FromLong(-2);
-            if (mine >> c & 1) clash = 1;
-        }
-        any |= clash;
-    }
-    if (!any) return PyLong_FromLong(1);
-    if (pool_o == Py_None) return PyLong_FromLong(-1);
-    if (!PyList_Check(pool_o)) {
-        PyErr_SetString(PyExc_TypeError, "fit: pool must be a list");
-        return NULL;
-    }
-    Py_ssize_t np = PyList_GET_SIZE(pool_o);
-    long *pool = malloc((np + 1) * sizeof(long));
-    if (!pool) return PyErr_NoMemory();
-    for (Py_ssize_t j = 0; j < np; j++) {
-        pool[j] = small_long(PyList_GET_ITEM(pool_o, j));
-        if (pool[j] == -1 && PyErr_Occurred()) {
-            free(pool);
-            return NULL;
-        }
-        if (pool[j] < 0 || pool[j] >= 64) {
-            free(pool);
-            return PyLong_FromLong(-2);
-        }
-    }
-    int all = 1;
-    for (Py_ssize_t i = 0; i < nh; i++) {
-        PyObject *h = PyList_GET_ITEM(hands, i);
-        int clash = PyList_GET_SIZE(h) != size;
-        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(h) && !clash; j++)
-            if (mine >> small_long(PyList_GET_ITEM(h, j)) & 1) clash = 1;
-        if (clash && fit_hand(h, size, mine, pool, np, getrandbits)) {
-            free(pool);
-            return NULL;
-        }
-        if (PyList_GET_SIZE(h) != size) all = 0;
-    }
-    free(pool);
-    return PyLong_FromLong(all);
 }
 
 /* start(tables, pool, size, cities, jessah, radar, particles, tau, eps,
@@ -1522,18 +967,633 @@ done:
     return result;
 }
 
+
+/* ------------------------------------------------------------ the guesses */
+
+/* The dossier's guesses of Angela's (city, hand) and their weights, owned by
+   one C object (Dossier.g, made by guesses()): each event's loop over the
+   guesses reads and writes these arrays in place, and only the event's
+   few ints and the answer per city cross into Python. Its methods are the
+   Python source's loops over Dossier's lists (each names its twin), the
+   same floats bit for bit and the same draws from the dossier's stream.
+   Cities and checks are 0..63 (masks are 64-bit); a hand holds a check
+   once, so at most MAXH of them. */
+#define MAXH 64
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t n, cap;
+    long *city;
+    double *w;
+    unsigned char *hand; /* guess i's checks, in order, from hand[i * MAXH] */
+    unsigned char *hlen;
+} Guesses;
+
+static PyTypeObject GuessesType;
+
+static void guesses_dealloc(Guesses *g) {
+    free(g->city);
+    free(g->w);
+    free(g->hand);
+    free(g->hlen);
+    PyObject_Free(g);
+}
+
+/* Room for n guesses, the ones held kept; -1 on failure. */
+static int guesses_reserve(Guesses *g, Py_ssize_t n) {
+    if (n <= g->cap) return 0;
+    long *c = realloc(g->city, n * sizeof(long));
+    if (c) g->city = c;
+    double *w = realloc(g->w, n * sizeof(double));
+    if (w) g->w = w;
+    unsigned char *h = realloc(g->hand, (size_t)n * MAXH);
+    if (h) g->hand = h;
+    unsigned char *l = realloc(g->hlen, n);
+    if (l) g->hlen = l;
+    if (!c || !w || !h || !l) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    g->cap = n;
+    return 0;
+}
+
+/* guesses(cities, hands, w) -> the guesses as one C object, or None when a
+   city or a check is outside 0..63 (the Python source keeps them then). */
+static PyObject *py_guesses(PyObject *self, PyObject *args) {
+    PyObject *cities, *hands, *w;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &cities, &PyList_Type, &hands, &PyList_Type, &w))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(cities);
+    if (PyList_GET_SIZE(hands) != n || PyList_GET_SIZE(w) != n) {
+        PyErr_SetString(PyExc_ValueError, "guesses: cities, hands and w differ in length");
+        return NULL;
+    }
+    Guesses *g = PyObject_New(Guesses, &GuessesType);
+    if (!g) return NULL;
+    g->n = g->cap = 0;
+    g->city = NULL;
+    g->w = NULL;
+    g->hand = g->hlen = NULL;
+    if (guesses_reserve(g, n > 0 ? n : 1)) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = small_long(PyList_GET_ITEM(cities, i));
+        if (c == -1 && PyErr_Occurred()) goto fail;
+        if (c < 0 || c >= 64) goto refuse;
+        g->city[i] = c;
+        PyObject *h = PyList_GET_ITEM(hands, i);
+        if (!PyList_Check(h)) {
+            PyErr_SetString(PyExc_TypeError, "guesses: a hand must be a list");
+            goto fail;
+        }
+        Py_ssize_t nh = PyList_GET_SIZE(h);
+        if (nh > MAXH) goto refuse;
+        for (Py_ssize_t j = 0; j < nh; j++) {
+            long x = small_long(PyList_GET_ITEM(h, j));
+            if (x == -1 && PyErr_Occurred()) goto fail;
+            if (x < 0 || x >= 64) goto refuse;
+            g->hand[i * MAXH + j] = (unsigned char)x;
+        }
+        g->hlen[i] = (unsigned char)nh;
+        g->w[i] = PyFloat_AsDouble(PyList_GET_ITEM(w, i));
+        if (g->w[i] == -1.0 && PyErr_Occurred()) goto fail;
+    }
+    g->n = n;
+    return (PyObject *)g;
+refuse:
+    Py_DECREF(g);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(g);
+    return NULL;
+}
+
+/* lists() -> (cities, hands, w): new lists of what the guesses hold. */
+static PyObject *g_lists(Guesses *g, PyObject *unused) {
+    PyObject *oc = int_list(g->city, g->n), *ow = float_list(g->w, g->n), *oh = PyList_New(g->n), *out = NULL;
+    if (!oc || !ow || !oh) goto done;
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        long v[MAXH];
+        for (int j = 0; j < g->hlen[i]; j++) v[j] = g->hand[i * MAXH + j];
+        PyObject *h = int_list(v, g->hlen[i]);
+        if (!h) goto done;
+        PyList_SET_ITEM(oh, i, h);
+    }
+    out = PyTuple_Pack(3, oc, oh, ow);
+done:
+    Py_XDECREF(oc);
+    Py_XDECREF(oh);
+    Py_XDECREF(ow);
+    return out;
+}
+
+/* announce(tables, ann, steps, journalist, escape, wide, quiet, jessah, up,
+   radars, barriers, precise, open_masks, random, tau, eps) -> True once each
+   guess has its new city and its weight times the announcement's
+   probability (before normalising: Dossier._read_guesses); None, touching
+   nothing and drawing nothing, when this code cannot read it. */
+static PyObject *g_announce(Guesses *g, PyObject *args) {
+    PyObject *cap, *ann, *radars_o, *barriers_o, *open_o, *rand, *wide_o, *quiet_o;
+    int steps, journalist, escape, jessah, up, precise;
+    double tau, eps;
+    if (!PyArg_ParseTuple(args, "OO!ippOOiiOOpOOdd", &cap, &PyTuple_Type, &ann, &steps, &journalist, &escape,
+                          &wide_o, &quiet_o, &jessah, &up, &radars_o, &barriers_o, &precise, &open_o, &rand, &tau,
+                          &eps))
+        return NULL;
+    const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
+    if (!t) return NULL;
+    Reading R;
+    memset(&R, 0, sizeof R);
+    R.t = t;
+    R.steps = steps;
+    R.journalist = journalist;
+    R.escape = escape;
+    R.jessah = jessah;
+    R.up = up;
+    R.precise = precise;
+    R.tau = tau;
+    R.eps = eps;
+    Place *places[MAXN];
+    long radars[MAXCONT], barriers[MAXROUTES];
+    uint64_t open[MAXN];
+    signed char ann_k[MAXT], ann_tc[MAXT];
+    if (jessah < 0 || jessah >= t->n) Py_RETURN_NONE;
+    if (as_u64(wide_o, &R.wide) || as_u64(quiet_o, &R.quiet)) return NULL;
+    Py_ssize_t nann = PyTuple_GET_SIZE(ann);
+    if (nann > MAXT) Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < nann; i++) {
+        long k, tc;
+        PyObject *pair = PyTuple_GET_ITEM(ann, i);
+        if (seq_int(pair, 0, &k) || seq_int(pair, 1, &tc)) return NULL;
+        if (k < -128 || k > 127 || tc < -128 || tc > 127) Py_RETURN_NONE;
+        ann_k[i] = (signed char)k;
+        ann_tc[i] = (signed char)tc;
+    }
+    R.ann_k = ann_k;
+    R.ann_tc = ann_tc;
+    R.nann = (int)nann;
+    int nrad = long_items(radars_o, radars, MAXCONT);
+    int nbar = long_items(barriers_o, barriers, MAXROUTES);
+    if (nrad == -1 || nbar == -1) return NULL;
+    if (nrad < t->ncont || nbar < 0) Py_RETURN_NONE;
+    R.radars = radars;
+    R.barriers = barriers;
+    R.nbarriers = nbar;
+    for (int x = 0; x < t->n; x++)
+        if (seq_u64(open_o, x, &open[x])) return NULL;
+    R.open = open;
+    PyObject *result = NULL;
+    Py_ssize_t n = g->n;
+    /* every city's plans first: nothing is drawn or written before this code
+       is sure to read the whole announcement */
+    uint64_t tried = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = g->city[i];
+        if (c >= t->n) {
+            PyErr_SetString(PyExc_ValueError, "announce: a guess's city is off the map");
+            goto done;
+        }
+        for (int j = 0; j < g->hlen[i]; j++)
+            if (g->hand[i * MAXH + j] >= t->ncheck) {
+                PyErr_SetString(PyExc_ValueError, "announce: a guess holds an unknown check");
+                goto done;
+            }
+        if (tried >> c & 1) continue;
+        int rc = make_place(&R, (int)c, &places[c]);
+        if (rc == -2) {
+            result = Py_None; /* more triggers than MAXT: the Python source reads it */
+            Py_INCREF(result);
+            goto done;
+        }
+        if (rc < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        tried |= (uint64_t)1 << c;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = g->city[i];
+        uint64_t targets = 0;
+        for (int j = 0; j < g->hlen[i]; j++) targets |= t->check_mask[g->hand[i * MAXH + j]];
+        Place *pl = places[c];
+        long pick = c;
+        double wi = 0.0;
+        if (pl) {
+            Outcome *o = outcome_for(&R, pl, (int)c, targets);
+            if (!o) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            if (o->p_ann > 0) {
+                double r;
+                if (draw_random(rand, &r)) goto done;
+                r = r * o->p_ann;
+                pick = pl->to[pl->nends - 1];
+                double acc = 0.0;
+                for (int j = 0; j < pl->nends; j++) {
+                    acc += o->qs[j];
+                    if (r <= acc) {
+                        pick = pl->to[j];
+                        break;
+                    }
+                }
+                wi = g->w[i] * o->p_ann;
+            }
+        }
+        g->city[i] = pick;
+        g->w[i] = wi;
+    }
+    result = Py_True;
+    Py_INCREF(result);
+done:
+    arena_free(&R.arena);
+    return result;
+}
+
+/* answer(belief, n, floor) -> the probability of each of the n cities, or
+   None when no guess in the belief has weight (Dossier._answer). */
+static PyObject *g_answer(Guesses *g, PyObject *args) {
+    PyObject *belief_o;
+    int n;
+    double fl;
+    if (!PyArg_ParseTuple(args, "Oid", &belief_o, &n, &fl)) return NULL;
+    if (n < 1 || n > MAXN) {
+        PyErr_SetString(PyExc_ValueError, "answer: at most 64 cities");
+        return NULL;
+    }
+    uint64_t belief;
+    if (as_u64(belief_o, &belief)) return NULL;
+    double mass[MAXN];
+    for (int c = 0; c < n; c++) mass[c] = 0.0;
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        long c = g->city[i];
+        if (c >= n) {
+            PyErr_SetString(PyExc_ValueError, "answer: a guess's city is off the map");
+            return NULL;
+        }
+        if (belief >> c & 1) mass[c] = mass[c] + g->w[i];
+    }
+    double total = fsum(mass, n);
+    if (total <= 0) Py_RETURN_NONE;
+    int k = popcount64(belief);
+    double p[MAXN];
+    for (int c = 0; c < n; c++) p[c] = (belief >> c & 1) ? (1 - fl) * mass[c] / total + fl / (double)k : 0.0;
+    return float_list(p, n);
+}
+
+/* settle(particles, keep, random) -> True once the weights are set to 0
+   outside the cities of the bitmask ``keep`` (None: none), normalised, and
+   the guesses resampled to ``particles`` when the weights have degenerated
+   (effective sample size under half the guesses); False, touching nothing,
+   when no weight is left (Dossier._settle). */
+static PyObject *g_settle(Guesses *g, PyObject *args) {
+    PyObject *keep_o, *rand;
+    int particles;
+    if (!PyArg_ParseTuple(args, "iOO", &particles, &keep_o, &rand)) return NULL;
+    if (particles < 1) {
+        PyErr_SetString(PyExc_ValueError, "settle: no guesses");
+        return NULL;
+    }
+    int restricted = keep_o != Py_None;
+    uint64_t keep = 0;
+    if (restricted && as_u64(keep_o, &keep)) return NULL;
+    Py_ssize_t n = g->n;
+    double *x = malloc((n + 1) * sizeof(double));
+    if (!x) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) x[i] = restricted && !(keep >> g->city[i] & 1) ? 0.0 : g->w[i];
+    double total = fsum(x, (int)n);
+    if (total <= 0) {
+        out = Py_False;
+        Py_INCREF(out);
+        goto done;
+    }
+    if (total != 1.0) /* x / 1.0 is x, bit for bit: nothing to divide then */
+        for (Py_ssize_t i = 0; i < n; i++) x[i] = x[i] / total;
+    /* the effective sample size 1 / sum(w^2) against half the guesses,
+       summed plainly unless that close to the threshold (then exactly) */
+    double sq = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) sq += x[i] * x[i];
+    double ess = 1.0 / sq;
+    double half = (double)particles / 2;
+    if (fabs(ess - half) <= 1e-9 * half) {
+        double *x2 = malloc((n + 1) * sizeof(double));
+        if (!x2) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) x2[i] = x[i] * x[i];
+        ess = 1.0 / fsum(x2, (int)n);
+        free(x2);
+    }
+    if (ess >= half) {
+        memcpy(g->w, x, n * sizeof(double));
+        out = Py_True;
+        Py_INCREF(out);
+        goto done;
+    }
+    /* Dossier._resampled: indices drawn systematically (dossier._systematic)
+       by the weights x, every copy weighing 1 / particles */
+    double u;
+    if (draw_random(rand, &u)) goto done;
+    u = u / (double)particles;
+    Guesses fresh;
+    memset(&fresh, 0, sizeof fresh);
+    if (guesses_reserve(&fresh, particles)) {
+        free(fresh.city);
+        free(fresh.w);
+        free(fresh.hand);
+        free(fresh.hlen);
+        goto done;
+    }
+    Py_ssize_t last = n - 1, i = 0;
+    double acc = x[0];
+    for (int k = 0; k < particles; k++) {
+        double at = u + (double)k / (double)particles;
+        while (at > acc && i < last) {
+            i++;
+            acc += x[i];
+        }
+        fresh.city[k] = g->city[i];
+        fresh.hlen[k] = g->hlen[i];
+        memcpy(&fresh.hand[(size_t)k * MAXH], &g->hand[(size_t)i * MAXH], g->hlen[i]);
+        fresh.w[k] = 1.0 / (double)particles;
+    }
+    free(g->city);
+    free(g->w);
+    free(g->hand);
+    free(g->hlen);
+    g->city = fresh.city;
+    g->w = fresh.w;
+    g->hand = fresh.hand;
+    g->hlen = fresh.hlen;
+    g->n = g->cap = particles;
+    out = Py_True;
+    Py_INCREF(out);
+done:
+    free(x);
+    return out;
+}
+
+/* Guess i's check at j dropped, the later ones moved up (list.pop(j)). */
+static void drop_check(Guesses *g, Py_ssize_t i, int j) {
+    unsigned char *h = &g->hand[(size_t)i * MAXH];
+    memmove(&h[j], &h[j + 1], g->hlen[i] - j - 1);
+    g->hlen[i]--;
+}
+
+static uint64_t held_mask(const Guesses *g, Py_ssize_t i) {
+    uint64_t m = 0;
+    for (int j = 0; j < g->hlen[i]; j++) m |= (uint64_t)1 << g->hand[(size_t)i * MAXH + j];
+    return m;
+}
+
+/* The ints of a list into v (at most 64 of them, each 0..63); the count,
+   -1 on failure, -2 when one is outside 0..63 or there are more. */
+static int check_items(PyObject *list, long *v) {
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n > 64) return -2;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        v[j] = small_long(PyList_GET_ITEM(list, j));
+        if (v[j] == -1 && PyErr_Occurred()) return -1;
+        if (v[j] < 0 || v[j] >= 64) return -2;
+    }
+    return (int)n;
+}
+
+/* cash(check, miss, getrandbits) -> None, once each hand that held
+   ``check`` has given it up and each other guess has kept ``miss`` of its
+   weight and lost a check drawn at random (Dossier._cash_each). */
+static PyObject *g_cash(Guesses *g, PyObject *args) {
+    long check;
+    double miss;
+    PyObject *getrandbits;
+    if (!PyArg_ParseTuple(args, "ldO", &check, &miss, &getrandbits)) return NULL;
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        int nh = g->hlen[i], at = -1;
+        for (int j = 0; j < nh && at < 0; j++)
+            if (g->hand[(size_t)i * MAXH + j] == check) at = j;
+        if (at < 0) {
+            g->w[i] = g->w[i] * miss;
+            if (!nh) continue;
+            long j = below(getrandbits, nh);
+            if (j < 0) return NULL;
+            at = (int)j;
+        }
+        drop_check(g, i, at);
+    }
+    Py_RETURN_NONE;
+}
+
+/* draw(pool, drawn, getrandbits) -> True once each hand has drawn ``drawn``
+   checks of ``pool`` it did not hold (Dossier._draw_each); False, touching
+   nothing, when a check of the pool is outside 0..63. */
+static PyObject *g_draw(Guesses *g, PyObject *args) {
+    PyObject *pool_o, *getrandbits;
+    int drawn;
+    if (!PyArg_ParseTuple(args, "O!iO", &PyList_Type, &pool_o, &drawn, &getrandbits)) return NULL;
+    long pool[64], free_[64];
+    int np = check_items(pool_o, pool);
+    if (np == -1) return NULL;
+    if (np == -2) Py_RETURN_FALSE;
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        uint64_t held = held_mask(g, i);
+        int nf = 0;
+        for (int j = 0; j < np; j++)
+            if (!(held >> pool[j] & 1)) free_[nf++] = pool[j];
+        for (int d = 0; d < drawn && nf; d++) {
+            long j = below(getrandbits, nf);
+            if (j < 0) return NULL;
+            if (g->hlen[i] >= MAXH) {
+                PyErr_SetString(PyExc_ValueError, "draw: a hand holds a check twice");
+                return NULL;
+            }
+            g->hand[(size_t)i * MAXH + g->hlen[i]++] = (unsigned char)free_[j];
+            memmove(&free_[j], &free_[j + 1], (nf - j - 1) * sizeof(long)); /* list.pop(j) */
+            nf--;
+        }
+    }
+    Py_RETURN_TRUE;
+}
+
+/* replace(got, pool, getrandbits) -> True once each check of ``got`` (a
+   bitmask: Jessah drew them) in a hand is replaced by one of ``pool`` the
+   hand does not hold, drawn at random (Dossier._jessah_drew); False,
+   touching nothing, when a check of the pool is outside 0..63. */
+static PyObject *g_replace(Guesses *g, PyObject *args) {
+    PyObject *got_o, *pool_o, *getrandbits;
+    if (!PyArg_ParseTuple(args, "OO!O", &got_o, &PyList_Type, &pool_o, &getrandbits)) return NULL;
+    uint64_t got;
+    if (as_u64(got_o, &got)) return NULL;
+    long pool[64], free_[64];
+    int np = check_items(pool_o, pool);
+    if (np == -1) return NULL;
+    if (np == -2) Py_RETURN_FALSE;
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        unsigned char *h = &g->hand[(size_t)i * MAXH];
+        for (int j = 0; j < g->hlen[i]; j++) {
+            if (!(got >> h[j] & 1)) continue;
+            uint64_t held = held_mask(g, i);
+            int nf = 0;
+            for (int x = 0; x < np; x++)
+                if (!(held >> pool[x] & 1)) free_[nf++] = pool[x];
+            if (!nf) continue;
+            long k = below(getrandbits, nf);
+            if (k < 0) return NULL;
+            h[j] = (unsigned char)free_[k];
+        }
+    }
+    Py_RETURN_TRUE;
+}
+
+/* fit(size, mine, pool, getrandbits) -> 1 when every hand now holds
+   ``size`` checks and none of ``mine`` (a bitmask), 0 when some cannot; -1,
+   touching nothing, when a hand needs fixing and ``pool`` is None (call
+   again with the unseen checks); -2, touching nothing, when a check is
+   outside 0..63 (Dossier._fit_each, which then does it). A hand that needs
+   fixing loses Jessah's checks, then checks drawn at random down to
+   ``size``, then draws from ``pool`` up to it. */
+static PyObject *g_fit(Guesses *g, PyObject *args) {
+    PyObject *mine_o, *pool_o, *getrandbits;
+    long size;
+    if (!PyArg_ParseTuple(args, "lOOO", &size, &mine_o, &pool_o, &getrandbits)) return NULL;
+    uint64_t mine;
+    if (as_u64(mine_o, &mine)) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear();
+        return PyLong_FromLong(-2);
+    }
+    int any = 0;
+    for (Py_ssize_t i = 0; i < g->n && !any; i++) any = g->hlen[i] != size || (held_mask(g, i) & mine);
+    if (!any) return PyLong_FromLong(1);
+    if (pool_o == Py_None) return PyLong_FromLong(-1);
+    if (!PyList_Check(pool_o)) {
+        PyErr_SetString(PyExc_TypeError, "fit: pool must be a list");
+        return NULL;
+    }
+    long pool[64];
+    int np = check_items(pool_o, pool);
+    if (np == -1) return NULL;
+    if (np == -2) return PyLong_FromLong(-2);
+    int all = 1;
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        if (g->hlen[i] != size || (held_mask(g, i) & mine)) {
+            unsigned char *h = &g->hand[(size_t)i * MAXH];
+            int k = 0;
+            for (int j = 0; j < g->hlen[i]; j++)
+                if (!(mine >> h[j] & 1)) h[k++] = h[j];
+            g->hlen[i] = (unsigned char)k;
+            while (g->hlen[i] > size) {
+                long j = below(getrandbits, g->hlen[i]);
+                if (j < 0) return NULL;
+                drop_check(g, i, (int)j);
+            }
+            uint64_t held = held_mask(g, i);
+            long free_[64];
+            int nf = 0;
+            for (int j = 0; j < np; j++)
+                if (!(held >> pool[j] & 1)) free_[nf++] = pool[j];
+            while (g->hlen[i] < size && nf && g->hlen[i] < MAXH) {
+                long j = below(getrandbits, nf);
+                if (j < 0) return NULL;
+                h[g->hlen[i]++] = (unsigned char)free_[j];
+                memmove(&free_[j], &free_[j + 1], (nf - j - 1) * sizeof(long));
+                nf--;
+            }
+        }
+        if (g->hlen[i] != size) all = 0;
+    }
+    return PyLong_FromLong(all);
+}
+
+/* reveal(city) -> None: she is seen in ``city``; the guesses elsewhere
+   lose their weight unless that leaves none, and every guess has her there
+   (Dossier._reveal_each). */
+static PyObject *g_reveal(Guesses *g, PyObject *args) {
+    long city;
+    if (!PyArg_ParseTuple(args, "l", &city)) return NULL;
+    Py_ssize_t n = g->n;
+    double *x = malloc((n + 1) * sizeof(double));
+    if (!x) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) x[i] = g->city[i] == city ? g->w[i] : 0.0;
+    if (fsum(x, (int)n) > 0) memcpy(g->w, x, n * sizeof(double));
+    free(x);
+    for (Py_ssize_t i = 0; i < n; i++) g->city[i] = city;
+    Py_RETURN_NONE;
+}
+
+/* decline(tables, check_cont, jessah, last, decline) -> None: a Bank she
+   performed without cashing; each guess whose hand holds a check of its
+   city's continent keeps ``decline`` of its weight, unless ``last`` (her
+   last identity) and Jessah is at most one step away (Dossier._decline_each). */
+static PyObject *g_decline(Guesses *g, PyObject *args) {
+    PyObject *cap, *cc_o;
+    int jessah, last;
+    double d;
+    if (!PyArg_ParseTuple(args, "OOipd", &cap, &cc_o, &jessah, &last, &d)) return NULL;
+    const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
+    if (!t) return NULL;
+    if (jessah < 0 || jessah >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "decline: Jessah's city is off the map");
+        return NULL;
+    }
+    long cc[64];
+    Py_ssize_t ncc = PySequence_Size(cc_o);
+    if (ncc < 0) return NULL;
+    if (ncc > 64) ncc = 64;
+    for (Py_ssize_t x = 0; x < ncc; x++)
+        if (seq_int(cc_o, x, &cc[x])) return NULL;
+    const int *dj = t->dist[jessah];
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        long c = g->city[i];
+        if (c >= t->n) {
+            PyErr_SetString(PyExc_ValueError, "decline: a guess's city is off the map");
+            return NULL;
+        }
+        int k = t->cont[c], cashes = 0;
+        for (int j = 0; j < g->hlen[i] && !cashes; j++) {
+            int x = g->hand[(size_t)i * MAXH + j];
+            if (x >= ncc) {
+                PyErr_SetString(PyExc_ValueError, "decline: a guess holds an unknown check");
+                return NULL;
+            }
+            cashes = cc[x] == k;
+        }
+        if (cashes && !(last && dj[c] <= 1)) g->w[i] = g->w[i] * d;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef guesses_methods[] = {
+    {"lists", (PyCFunction)g_lists, METH_NOARGS, "(cities, hands, w): new lists of the guesses."},
+    {"announce", (PyCFunction)g_announce, METH_VARARGS, "Dossier._read_guesses, in place (see the module)."},
+    {"answer", (PyCFunction)g_answer, METH_VARARGS, "Dossier._answer's probability per city (see the module)."},
+    {"settle", (PyCFunction)g_settle, METH_VARARGS, "Dossier._settle, in place (see the module)."},
+    {"cash", (PyCFunction)g_cash, METH_VARARGS, "Dossier._cash_each, in place (see the module)."},
+    {"draw", (PyCFunction)g_draw, METH_VARARGS, "Dossier._draw_each, in place (see the module)."},
+    {"fit", (PyCFunction)g_fit, METH_VARARGS, "Dossier._fit_each, in place (see the module)."},
+    {"replace", (PyCFunction)g_replace, METH_VARARGS, "Dossier._jessah_drew, in place (see the module)."},
+    {"reveal", (PyCFunction)g_reveal, METH_VARARGS, "Dossier._reveal_each, in place (see the module)."},
+    {"decline", (PyCFunction)g_decline, METH_VARARGS, "Dossier._decline_each, in place (see the module)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GuessesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "_dossier_core.Guesses",
+    .tp_basicsize = sizeof(Guesses),
+    .tp_dealloc = (destructor)guesses_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Jessah's dossier's guesses, owned by C (see guesses() and the module).",
+    .tp_methods = guesses_methods,
+};
+
 static PyMethodDef methods[] = {
+    {"guesses", py_guesses, METH_VARARGS, "The guesses (cities, hands, weights) as one C object, or None."},
     {"start", py_start, METH_VARARGS, "Dossier._start_guesses (see the module)."},
-    {"restrict", py_restrict, METH_VARARGS, "Dossier._restrict's weights (see the module)."},
     {"systematic", py_systematic, METH_VARARGS, "dossier._systematic's indices (see the module)."},
-    {"fit", py_fit, METH_VARARGS, "Dossier._fit_hands (see the module)."},
     {"fsum", py_fsum, METH_VARARGS, "math.fsum of finite floats, as the dossier's loops sum (for the tests)."},
-    {"draw", py_draw, METH_VARARGS, "Dossier._draw_each: each hand draws Angela's checks (see the module)."},
-    {"cash", py_cash, METH_VARARGS, "Dossier._cash_each: the hands and weights after a cash (see the module)."},
-    {"settle", py_settle, METH_VARARGS, "Dossier._settle: weights restricted, normalised, resampled (see the module)."},
-    {"answer", py_answer, METH_VARARGS, "Dossier._answer's probability per city (see the module)."},
     {"tables", py_tables, METH_VARARGS, "The map's tables for announce(), or None when the map is too big."},
-    {"announce", py_announce, METH_VARARGS, "Dossier._announce's reading of the guesses (see the module)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1541,4 +1601,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_dossier_core",
                                     "The inner loops of Jessah's dossier, in C (see _dossier_core.c).", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__dossier_core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__dossier_core(void) {
+    if (PyType_Ready(&GuessesType) < 0) return NULL;
+    return PyModule_Create(&module);
+}

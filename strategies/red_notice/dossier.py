@@ -83,14 +83,20 @@ _PROXIMITY: Final[tuple[float, ...]] = (1.0, 0.7, 0.35, 0.12, 0.03)
 _HAND_MISS: Final = 0.05
 # math.fsum, bound once: compiled code would look it up on the module per call
 _fsum: Final = math.fsum
+# The kinds of event the dossier reads nothing from (a quarter of those it
+# sees): left undecoded (View.history.since).
+_IGNORED: Final = frozenset({"token_placed", "security_gain", "security_set", "no_upgrade_left"})
 
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
-#: The dossier's inner loops in C (strategies/red_notice/_dossier_core.c:
-#: Dossier._read_guesses, _answer, _settle, _draw_each, _cash_each, _fit_each,
-#: _start_guesses, _reveal's weights, _systematic), set by the package when
-#: the compiled build is in use (they spent half an expert game's
-#: instructions boxing ints and floats); None: the Python source.
+#: The dossier's inner loops in C (strategies/red_notice/_dossier_core.c),
+#: set by the package when the compiled build is in use; None: the Python
+#: source. With it the guesses live in one C object (``core.guesses``, kept
+#: in ``Dossier.g``) whose methods are the twins of Dossier._read_guesses,
+#: _answer, _settle, _draw_each, _jessah_drew, _cash_each, _fit_each,
+#: _reveal_each and _decline_each, reading and writing its arrays in place (boxing the
+#: guesses' ints and floats at every call cost a third of the dossier);
+#: _start_guesses and _systematic are C functions on lists.
 core: Any = None
 
 
@@ -209,7 +215,7 @@ class Dossier:
     """A particle filter over Angela's (city, hand); see the module doc."""
 
     __slots__ = (
-        "particles", "tau", "eps", "leak", "decline", "floor", "rng", "seen", "cities", "hands", "w",
+        "particles", "tau", "eps", "leak", "decline", "floor", "rng", "seen", "_c", "_h", "_w", "g",
         "started", "restarts", "b", "bottom", "jessah", "radars", "barriers", "bkey", "bkey_of", "pub", "round_cards",
         "initiative", "pending_bank", "cashed_on", "precise", "up", "dealt", "fitted", "comps_of",
     )
@@ -237,9 +243,13 @@ class Dossier:
         """A new game: forget everything; draw from ``rng`` from now on."""
         self.rng = rng
         self.seen = 0  # history events read so far
-        self.cities: list[int] = []
-        self.hands: list[list[int]] = []
-        self.w: list[float] = []
+        # The guesses: Angela's city, hand and weight per guess. In the C
+        # object ``g`` when there is one (compiled build, cities and checks
+        # 0..63: the lists are then stale), else in the lists.
+        self._c: list[int] = []
+        self._h: list[list[int]] = []
+        self._w: list[float] = []
+        self.g: Any = None
         self.started = False
         self.restarts = 0  # times every guess was ruled out (benchmarks read it)
         self.bottom: set[int] = set()  # the checks shown at setup, beneath the deck (R19)
@@ -255,6 +265,55 @@ class Dossier:
         self.bkey_of: tuple[int, ...] = ()  # the barriers self.bkey was taken of
         self.comps_of: object = None  # the component set self.b was taken of
         self.bkey = b""
+
+    @property
+    def cities(self) -> list[int]:
+        """Each guess's city (a copy while the C object holds the guesses)."""
+        return self._lists()[0]
+
+    @cities.setter
+    def cities(self, v: list[int]) -> None:
+        self._pull()
+        self._c = v
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Each guess's hand (copies while the C object holds the guesses)."""
+        return self._lists()[1]
+
+    @hands.setter
+    def hands(self, v: list[list[int]]) -> None:
+        self._pull()
+        self._h = v
+
+    @property
+    def w(self) -> list[float]:
+        """Each guess's weight (a copy while the C object holds the guesses)."""
+        return self._lists()[2]
+
+    @w.setter
+    def w(self, v: list[float]) -> None:
+        self._pull()
+        self._w = v
+
+    def _lists(self) -> tuple[list[int], list[list[int]], list[float]]:
+        g = self.g
+        if g is not None:
+            return g.lists()  # type: ignore[no-any-return]
+        return self._c, self._h, self._w
+
+    def _pull(self) -> None:
+        """The guesses back into the lists, for the Python source's loops."""
+        g = self.g
+        if g is not None:
+            self._c, self._h, self._w = g.lists()
+            self.g = None
+
+    def _push(self) -> None:
+        """The guesses into one C object (compiled build, a map of at most
+        64 cities and checks 0..63); else they stay in the lists."""
+        if core is not None and _tables(self.b):
+            self.g = core.guesses(self._c, self._h, self._w)
 
     # ------------------------------------------------------------ answers
 
@@ -274,8 +333,8 @@ class Dossier:
             self.pub = view.belief
             self.up = len(view.identities_up)
         self.precise = "precise_radars" in view.permanents
-        events = view.history[self.seen:]
-        self.seen += len(events)
+        events = view.history.since(self.seen, _IGNORED)
+        self.seen = max(self.seen, len(view.history))
         for e in events:
             self._event(view, e, b)
         # What the view says wins over what the events were read to say.
@@ -290,8 +349,8 @@ class Dossier:
         if not self.started or not k:
             return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)] if k else [0.0] * n
         self._fit_hands(view)
-        fast = core is not None and _tables(b)  # a map too big for the C loops stays in Python
-        got = core.answer(self.cities, self.w, belief, n, self.floor) if fast else self._answer(belief, n)
+        g = self.g
+        got = g.answer(belief, n, self.floor) if g is not None else self._answer(belief, n)
         if got is None:
             self._restart(view, belief)
             return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)]
@@ -303,8 +362,8 @@ class Dossier:
         guess in the belief has weight. The reference for _dossier_core.c's
         ``answer``."""
         mass = [0.0] * n
-        cities = self.cities
-        ws = self.w
+        cities = self._c
+        ws = self._w
         for i in range(len(cities)):
             c = cities[i]
             if belief >> c & 1:
@@ -322,15 +381,16 @@ class Dossier:
         drawn uniformly from the public belief (the floor's share of
         ``weights``, what observe returned). None before Angela's start."""
         belief_cities = [c for c, p in enumerate(weights) if p > 0]
-        live = [i for i, c in enumerate(self.cities) if weights[c] > 0] if self.started else []
+        cities, hands, ws = self._lists()
+        live = [i for i, c in enumerate(cities) if weights[c] > 0] if self.started else []
         if not live:
             return None
-        i = rng.choices(live, weights=[self.w[j] for j in live])[0] if sum(self.w[j] for j in live) > 0 \
+        i = rng.choices(live, weights=[ws[j] for j in live])[0] if sum(ws[j] for j in live) > 0 \
             else rng.choice(live)
-        city = self.cities[i]
+        city = cities[i]
         if rng.random() < self.floor:
             city = rng.choice(belief_cities)
-        return city, tuple(sorted(self.hands[i]))
+        return city, tuple(sorted(hands[i]))
 
     def clone(self, rng: random.Random, particles: int) -> Dossier:
         """A copy that reads on from here with ``particles`` guesses, drawn
@@ -354,14 +414,16 @@ class Dossier:
         c.barriers = self.barriers
         c.pub = self.pub
         c.precise = self.precise
-        if self.cities:
-            t = _fsum(self.w)
-            w = [x / t for x in self.w] if t > 0 else [1.0 / len(self.w)] * len(self.w)
+        cities, hands, ws = self._lists()
+        if cities:
+            t = _fsum(ws)
+            w = [x / t for x in ws] if t > 0 else [1.0 / len(ws)] * len(ws)
             keep = _systematic(rng, w, particles)
-            c.cities = [self.cities[i] for i in keep]
-            c.hands = [list(self.hands[i]) for i in keep]
-            c.w = [1.0 / particles] * particles
+            c._c = [cities[i] for i in keep]
+            c._h = [list(hands[i]) for i in keep]
+            c._w = [1.0 / particles] * particles
             c.fitted = self.fitted
+            c._push()
         return c
 
     # ------------------------------------------------------------ particles
@@ -392,8 +454,10 @@ class Dossier:
                              self.rng.getrandbits, self.rng.random)
         if got is None:
             got = self._start_guesses(b, pool, size, cities, radar)
-        self.cities, self.hands = got
-        self.w = [1.0] * self.particles
+        self._c, self._h = got
+        self._w = [1.0] * self.particles
+        self.g = None
+        self._push()
         self.started = True
 
     def _start_guesses(self, b: Board, pool: list[int], size: int, cities: list[int],
@@ -452,10 +516,12 @@ class Dossier:
         cities = bits(belief)
         size = min(len(pool), view.hand_sizes[ANGELA])
         rng = self.rng
-        self.cities = [rng.choice(cities) for _ in range(self.particles)]
-        self.hands = [rng.sample(pool, size) for _ in range(self.particles)]
+        self._c = [rng.choice(cities) for _ in range(self.particles)]
+        self._h = [rng.sample(pool, size) for _ in range(self.particles)]
         self.fitted = None
-        self.w = [1.0] * self.particles
+        self._w = [1.0] * self.particles
+        self.g = None
+        self._push()
 
     def _fit_hands(self, view: View) -> None:
         """Each guess holds as many checks as Angela does (public), none Jessah holds."""
@@ -479,11 +545,13 @@ class Dossier:
         fixing and ``pool`` is None. The reference for _dossier_core.c's
         ``fit``."""
         getrandbits = self.rng.getrandbits
-        if core is not None:
-            got: int = core.fit(self.hands, size, mine, pool, getrandbits)
+        g = self.g
+        if g is not None:
+            got: int = g.fit(size, mine, pool, getrandbits)
             if got != -2:  # -2: a check past 63, which only Python handles
                 return got
-        need = [h for h in self.hands if len(h) != size or _mask(h) & mine]
+            self._pull()
+        need = [h for h in self._h if len(h) != size or _mask(h) & mine]
         if not need:
             return 1
         if pool is None:
@@ -496,20 +564,22 @@ class Dossier:
             free = [c for c in pool if not held >> c & 1]
             while len(h) < size and free:
                 h.append(free.pop(_below(getrandbits, len(free))))
-        return 1 if all(len(h) == size for h in self.hands) else 0
+        return 1 if all(len(h) == size for h in self._h) else 0
 
     def _normalise(self, view: View, keep: int | None = None) -> None:
         """Settle the weights after an event (:meth:`_settle`; ``keep``: the
         cities still possible, a bitmask, None for all); start over when no
         guess keeps any weight."""
-        if core is not None and (keep is None or _tables(self.b)):  # keep's cities fit 64 bits
-            got = core.settle(self.cities, self.hands, self.w, self.particles, keep, self.rng.random)
-        else:
-            got = self._settle(keep)
+        g = self.g
+        if g is not None:
+            if not g.settle(self.particles, keep, self.rng.random):
+                self._restart(view, self.pub or view.belief)
+            return
+        got = self._settle(keep)
         if got is None:
             self._restart(view, self.pub or view.belief)
             return
-        self.cities, self.hands, self.w = got
+        self._c, self._h, self._w = got
 
     def _settle(self, keep: int | None) -> tuple[list[int], list[list[int]], list[float]] | None:
         """(cities, hands, weights) after an event: the guesses outside the
@@ -519,9 +589,9 @@ class Dossier:
         :meth:`_resampled`); None when no weight is left. Lists left as they
         were are the dossier's own. The reference for _dossier_core.c's
         ``settle``."""
-        w = self.w
+        w = self._w
         if keep is not None:
-            cities = self.cities
+            cities = self._c
             w = [w[i] if keep >> cities[i] & 1 else 0.0 for i in range(len(cities))]
         got = self._weigh(w)
         if got is None:
@@ -529,7 +599,7 @@ class Dossier:
         w, resample = got
         if resample:
             return self._resampled(w)
-        return self.cities, self.hands, w
+        return self._c, self._h, w
 
     def _weigh(self, w: list[float]) -> tuple[list[float], bool] | None:
         """The weights ``w`` normalised (the same list when they sum to 1),
@@ -558,10 +628,10 @@ class Dossier:
         is copied about n x its weight times, every copy weighing 1 / n."""
         n = self.particles
         keep = _systematic(self.rng, w, n)
-        cities = [self.cities[i] for i in keep]
+        cities = [self._c[i] for i in keep]
         # keep is non-decreasing: a guess's first copy may take its hand
         # itself (the old list of hands is dropped); the next ones copy it.
-        hands = self.hands
+        hands = self._h
         out: list[list[int]] = []
         prev = -1
         for i in keep:
@@ -578,16 +648,21 @@ class Dossier:
         """She is seen in ``city`` (a cash, a capture): the guesses that had her
         there keep their weight; every guess now has her there."""
         self.pub = 1 << city
-        if core is not None and _tables(self.b):
-            w = core.restrict(self.cities, self.w, 1 << city)
-            seen = core.fsum(w)
+        g = self.g
+        if g is not None:
+            g.reveal(city)
         else:
-            w = [w if c == city else 0.0 for c, w in zip(self.cities, self.w)]
-            seen = _fsum(w)
-        if seen > 0:
-            self.w = w
-        self.cities = [city] * self.particles
+            self._reveal_each(city)
         self._normalise(view)
+
+    def _reveal_each(self, city: int) -> None:
+        """The guesses outside ``city`` lose their weight, unless that
+        leaves none; every guess then has her in ``city``. The reference
+        for the C guesses' ``reveal``."""
+        w = [w if c == city else 0.0 for c, w in zip(self._c, self._w)]
+        if _fsum(w) > 0:
+            self._w = w
+        self._c = [city] * self.particles
 
     # ------------------------------------------------------------ events
 
@@ -670,7 +745,9 @@ class Dossier:
         lk = self.leak
         if e.kind == "security_spent" and self.started and lk != 1.0:  # 1: no evidence
             near = expand(b.cont_mask[e.continent], b.nbr_mask)
-            self.w = [w * lk if near >> c & 1 else w for c, w in zip(self.cities, self.w)]
+            self._pull()
+            self._w = [w * lk if near >> c & 1 else w for c, w in zip(self._c, self._w)]
+            self._push()
             self._normalise(view)
 
     def _evidence(self, view: View, e: Event, b: Board) -> None:
@@ -685,15 +762,18 @@ class Dossier:
             self.cashed_on.add((e.round, e.card))
             self._reveal(view, e.city)
             self.fitted = None
-            if core is not None:
-                core.cash(self.hands, self.w, e.check, _HAND_MISS, self.rng.getrandbits)
+            g = self.g
+            if g is not None:
+                g.cash(e.check, _HAND_MISS, self.rng.getrandbits)
             else:
                 self._cash_each(e.check)
             self._normalise(view)
         elif kind == "draw":
             self._draw(view, e)
         elif kind == "wiretap":
-            self.hands = [list(e.items) for _ in self.hands]
+            self._pull()
+            self._h = [list(e.items) for _ in self._h]
+            self._push()
             self.fitted = None
         elif kind == "satellite_sweep":
             m = b.cont_mask[e.continent]
@@ -734,8 +814,11 @@ class Dossier:
         # the list); the mask is taken afresh whenever the hand changed.
         if e.seat == ANGELA:
             pool = self._unseen(view)
-            if core is None or not core.draw(self.hands, pool, e.value, getrandbits):
+            g = self.g
+            if g is None or not g.draw(pool, e.value, getrandbits):
+                self._pull()
                 self._draw_each(pool, e.value)
+                self._push()
             return
         got = 0  # Jessah's own draw: those checks were in the deck
         for c in e.items:
@@ -743,7 +826,18 @@ class Dossier:
         if not got:
             return
         pool = [c for c in self._unseen(view) if not got >> c & 1]
-        for h in self.hands:
+        g = self.g
+        if g is None or not g.replace(got, pool, getrandbits):
+            self._pull()
+            self._jessah_drew(got, pool)
+            self._push()
+
+    def _jessah_drew(self, got: int, pool: list[int]) -> None:
+        """Each check of ``got`` (a bitmask: Jessah drew them) in a hand is
+        replaced by one of ``pool`` the hand does not hold. The reference for
+        the C guesses' ``replace``."""
+        getrandbits = self.rng.getrandbits
+        for h in self._h:
             for i in range(len(h)):
                 if got >> h[i] & 1:
                     held = _mask(h)
@@ -756,7 +850,7 @@ class Dossier:
         checks of ``pool`` it does not hold. The reference for
         _dossier_core.c's ``draw``."""
         getrandbits = self.rng.getrandbits
-        for h in self.hands:
+        for h in self._h:
             held = _mask(h)
             free = [c for c in pool if not held >> c & 1]
             for _ in range(drawn):
@@ -768,8 +862,8 @@ class Dossier:
         others keep ``_HAND_MISS`` of their weight and lose a check drawn at
         random. In place. The reference for _dossier_core.c's ``cash``."""
         getrandbits = self.rng.getrandbits
-        w = self.w
-        for i, h in enumerate(self.hands):
+        w = self._w
+        for i, h in enumerate(self._h):
             if x in h:
                 h.remove(x)
             else:
@@ -797,17 +891,28 @@ class Dossier:
         self.pending_bank = None
         if (pb[0], pb[1]) in self.cashed_on or not self.started:
             return
+        g = self.g
+        if g is not None:
+            g.decline(_tables(self.b), self.b.check_cont, self.jessah, self.up == 0, self.decline)
+        else:
+            self._decline_each()
+        self._normalise(view)
+
+    def _decline_each(self) -> None:
+        """A Bank she performed without cashing: each guess whose hand could
+        cash where it stands keeps ``decline`` of its weight, unless she is
+        on her last identity next to Jessah. The reference for the C
+        guesses' ``decline``."""
         b = self.b
         cc = b.check_cont
         cont = b.cont
         dj = b.dist[self.jessah]
         last = self.up == 0
         d = self.decline
-        for i, (c, h) in enumerate(zip(self.cities, self.hands)):
+        for i, (c, h) in enumerate(zip(self._c, self._h)):
             k = cont[c]
             if any(cc[x] == k for x in h) and not (last and dj[c] <= 1):
-                self.w[i] *= d
-        self._normalise(view)
+                self._w[i] *= d
 
     # ------------------------------------------------------------ movement
 
@@ -821,14 +926,13 @@ class Dossier:
         # city none of whose plans gives the announcement rules its guesses
         # out before anything is scored.
         wide, quiet = self._reach(b, steps, journalist)
-        got: tuple[list[int], list[float]] | None = None
-        if core is not None and _tables(b):  # the same reading in C (compiled build)
-            got = core.announce(_tables(b), self.cities, self.hands, self.w, ann, steps, journalist, escape,
-                                wide, quiet, self.jessah, self.up, self.radars, self.barriers, self.precise,
-                                b.open_masks(self.barriers), self.rng.random, self.tau, self.eps)
-        if got is None:
-            got = self._read_guesses(b, steps, journalist, escape, ann, wide, quiet)
-        cities, w = got
+        g = self.g
+        if g is not None and g.announce(_tables(b), ann, steps, journalist, escape, wide, quiet, self.jessah,
+                                        self.up, self.radars, self.barriers, self.precise,
+                                        b.open_masks(self.barriers), self.rng.random, self.tau, self.eps) is None:
+            self._pull()  # a reading the C code leaves to the Python source
+        if self.g is None:
+            self._c, self._w = self._read_guesses(b, steps, journalist, escape, ann, wide, quiet)
         if journalist:
             self.pub = reach(self.pub, b.nbr_mask, steps)
         else:
@@ -836,8 +940,6 @@ class Dossier:
         for k, _ in ann:
             if self.radars[k] == 1:
                 self.radars[k] = 0  # a white radar is returned when triggered (R14)
-        self.cities = cities
-        self.w = w
         self._normalise(view)
 
     def _read_guesses(self, b: Board, steps: int, journalist: bool, escape: bool, ann: tuple[tuple[int, int], ...],
@@ -850,8 +952,8 @@ class Dossier:
         ways: dict[int, list[int]] = {}
         rand = self.rng.random
         check_mask = b.check_mask
-        hands = self.hands
-        old = self.w
+        hands = self._h
+        old = self._w
         cities: list[int] = []
         w: list[float] = []
         # Copies of a guess sit side by side after a resampling (about half
@@ -861,7 +963,7 @@ class Dossier:
         last_t = -1
         last_place: _Place | None = None
         last_got: tuple[float, list[float]] | None = None
-        for i, c in enumerate(self.cities):
+        for i, c in enumerate(self._c):
             targets = 0  # _targets, inline
             for x in hands[i]:
                 targets |= check_mask[x]

@@ -1,18 +1,22 @@
 """Jessah's dossier runs its inner loops in C with the compiled build
-(strategies/red_notice/_dossier_core.c): reading an announcement
-(``Dossier._read_guesses``), its answer per city (``Dossier._answer``),
-restricting, normalising and resampling its guesses after each event
-(``Dossier._settle``), drawing Angela's checks into
-every hand (``Dossier._draw_each``), a cash's hands and weights
-(``Dossier._cash_each``), fitting the hands to what Angela holds
-(``Dossier._fit_hands``), the 0/1 likelihood of a sighting
-(``Dossier._reveal``), a clone's resampling and the guesses of her start (``Dossier._start_guesses``).
-Both must do exactly what the Python source does: the same new city for
-every guess, the same floats bit for bit, the same draws from the
-dossier's stream."""
+(strategies/red_notice/_dossier_core.c): its guesses live in one C object
+(``core.guesses``, the dossier's ``g``) whose methods read an announcement
+(``Dossier._read_guesses``), answer per city (``Dossier._answer``),
+restrict, normalise and resample the guesses after each event
+(``Dossier._settle``), draw Angela's checks into every hand
+(``Dossier._draw_each``), replace in every hand the checks Jessah drew
+(``Dossier._jessah_drew``), make a cash's hands and weights
+(``Dossier._cash_each``), fit the hands to what Angela holds
+(``Dossier._fit_each``), weigh a sighting (``Dossier._reveal_each``) and a
+Bank performed without a cash (``Dossier._decline_each``); a clone's
+resampling and the guesses of her start (``Dossier._start_guesses``) are C
+functions on lists. Both must do exactly what the Python source does: the
+same new city for every guess, the same floats bit for bit, the same draws
+from the dossier's stream."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -38,25 +42,13 @@ B = board_for(COMPS)
 pytestmark = pytest.mark.skipif(not strategies.NATIVE,
                                 reason="no fresh compiled build of the strategies (scripts/build_native.py)")
 
+Lists = tuple[list[int], list[list[int]], list[float]]
+
 
 def _core() -> Any:
     core = dossier_module.core
     assert core is not None, "the compiled build is in use but the dossier's C reading is not"
     return core
-
-
-def _python_reading(args: tuple[Any, ...], state: Any) -> tuple[tuple[list[int], list[float]], Any]:
-    """What the Python source reads from the arguments announce() was given,
-    with the dossier's stream where it was: (cities, weights), stream after."""
-    (_tables, cities, hands, w, ann, steps, journalist, escape, wide, quiet, jessah, up, radars, barriers,
-     precise, _open, _rand, tau, eps) = args
-    d = Dossier(particles=len(cities), tau=tau, eps=eps)
-    d.cities, d.hands, d.w = list(cities), [list(h) for h in hands], list(w)
-    d.jessah, d.up, d.radars, d.barriers, d.precise = jessah, up, list(radars), tuple(barriers), precise
-    d.rng = random.Random()
-    d.rng.setstate(state)
-    got = d._read_guesses(B, steps, journalist, escape, ann, wide, quiet)
-    return got, d.rng.getstate()
 
 
 @contextmanager
@@ -70,74 +62,170 @@ def _pure() -> Iterator[None]:
         dossier_module.core = saved
 
 
+def _twin(lists: Lists, state: Any, **terms: Any) -> Dossier:
+    """A dossier of the Python source holding copies of ``lists`` as its
+    guesses, its stream where the C object's was (``state``)."""
+    cities, hands, w = lists
+    d = Dossier(particles=terms.pop("particles", max(1, len(cities))), **terms)
+    d.cities, d.hands, d.w = list(cities), [list(h) for h in hands], list(w)
+    d.rng = random.Random()
+    d.rng.setstate(state)
+    return d
+
+
+def _guesses(cities: list[int], hands: list[list[int]], w: list[float]) -> Any:
+    g = _core().guesses(cities, hands, w)
+    assert g is not None
+    assert g.lists() == (cities, hands, w)
+    return g
+
+
+class _CheckedGuesses:
+    """A C guesses object whose every call is compared with its Python twin,
+    run on what the object held before the call, with the same stream."""
+
+    def __init__(self, g: Any, kinds: Counter[str]) -> None:
+        self.g = g
+        self.kinds = kinds
+
+    def lists(self) -> Lists:
+        return self.g.lists()  # type: ignore[no-any-return]
+
+    def _check(self, rng: random.Random, before: Lists, state: Any, twin: Dossier) -> None:
+        assert self.g.lists() == (twin.cities, twin.hands, twin.w), before
+        assert rng.getstate() == twin.rng.getstate()
+        assert state is not None
+
+    def announce(self, *args: Any) -> Any:
+        (_tables, ann, steps, journalist, escape, wide, quiet, jessah, up, radars, barriers, precise, _open, rand,
+         tau, eps) = args
+        rng = rand.__self__  # the dossier's stream, through its bound random()
+        state, before = rng.getstate(), self.g.lists()
+        got = self.g.announce(*args)
+        assert got is True
+        d = _twin(before, state, tau=tau, eps=eps)
+        d.jessah, d.up, d.radars, d.barriers, d.precise = jessah, up, list(radars), tuple(barriers), precise
+        with _pure():
+            d.cities, d.w = d._read_guesses(B, steps, journalist, escape, ann, wide, quiet)
+        self._check(rng, before, state, d)
+        self.kinds["journalist" if journalist else "escape" if escape else "movement"] += 1
+        self.kinds["precise"] += bool(precise)
+        self.kinds["black radar"] += any(r == 2 for r in radars)
+        self.kinds["triggers"] += bool(ann)
+        self.kinds["barriers"] += any(barriers)
+        return got
+
+    def answer(self, belief: int, n: int, floor: float) -> Any:
+        got = self.g.answer(belief, n, floor)
+        d = _twin(self.g.lists(), random.Random().getstate(), floor=floor)
+        assert got == d._answer(belief, n)
+        self.kinds["answer"] += 1
+        return got
+
+    def settle(self, particles: int, keep: int | None, rand: Any) -> Any:
+        rng = rand.__self__
+        state, before = rng.getstate(), self.g.lists()
+        got = self.g.settle(particles, keep, rand)
+        d = _twin(before, state, particles=particles)
+        with _pure():
+            want = d._settle(keep)
+        if want is None:
+            assert got is False and self.g.lists() == before  # left as it was: the dossier starts over
+        else:
+            assert got is True
+            d.cities, d.hands, d.w = want
+            self._check(rng, before, state, d)
+        self.kinds["resample" if rng.getstate() != state else "normalise"] += 1  # a resampling draws
+        self.kinds["restrict"] += keep is not None
+        return got
+
+    def cash(self, check: int, miss: float, getrandbits: Any) -> Any:
+        rng = getrandbits.__self__
+        state, before = rng.getstate(), self.g.lists()
+        got = self.g.cash(check, miss, getrandbits)
+        assert miss == dossier_module._HAND_MISS
+        d = _twin(before, state)
+        d._cash_each(check)
+        self._check(rng, before, state, d)
+        self.kinds["cash"] += 1
+        return got
+
+    def draw(self, pool: list[int], drawn: int, getrandbits: Any) -> Any:
+        rng = getrandbits.__self__
+        state, before = rng.getstate(), self.g.lists()
+        got = self.g.draw(pool, drawn, getrandbits)
+        assert got is True
+        d = _twin(before, state)
+        d._draw_each(pool, drawn)
+        self._check(rng, before, state, d)
+        self.kinds["draw"] += 1
+        return got
+
+    def replace(self, got: int, pool: list[int], getrandbits: Any) -> Any:
+        rng = getrandbits.__self__
+        state, before = rng.getstate(), self.g.lists()
+        done = self.g.replace(got, pool, getrandbits)
+        assert done is True
+        d = _twin(before, state)
+        d._jessah_drew(got, pool)
+        self._check(rng, before, state, d)
+        self.kinds["replace"] += 1
+        self.kinds["replaced"] += self.g.lists()[1] != before[1]
+        return done
+
+    def fit(self, size: int, mine: int, pool: list[int] | None, getrandbits: Any) -> Any:
+        rng = getrandbits.__self__
+        state, before = rng.getstate(), self.g.lists()
+        got = self.g.fit(size, mine, pool, getrandbits)
+        d = _twin(before, state)
+        with _pure():
+            want = d._fit_each(size, mine, pool)
+        assert got == want
+        self._check(rng, before, state, d)
+        self.kinds["fit" if got >= 0 else "fit, pool wanted"] += 1
+        return got
+
+    def reveal(self, city: int) -> Any:
+        before = self.g.lists()
+        got = self.g.reveal(city)
+        d = _twin(before, random.Random().getstate())
+        d._reveal_each(city)
+        assert self.g.lists() == (d.cities, d.hands, d.w)
+        self.kinds["reveal"] += 1
+        return got
+
+    def decline(self, tables: Any, check_cont: Any, jessah: int, last: bool, decline: float) -> Any:
+        before = self.g.lists()
+        got = self.g.decline(tables, check_cont, jessah, last, decline)
+        d = _twin(before, random.Random().getstate(), decline=decline)
+        d.b, d.jessah, d.up = B, jessah, 0 if last else 1
+        d._decline_each()
+        assert self.g.lists() == (d.cities, d.hands, d.w)
+        self.kinds["decline"] += 1
+        self.kinds["declined"] += self.g.lists()[2] != before[2]
+        return got
+
+
 class _Checked:
-    """dossier.core, reading every announcement both ways and comparing."""
+    """dossier.core, every call of its guesses and functions made both ways
+    and compared."""
 
     def __init__(self, core: Any) -> None:
         self.core = core
         self.tables = core.tables
         self.kinds: Counter[str] = Counter()
 
-    def announce(self, *args: Any) -> Any:
-        rng = args[16].__self__  # the dossier's stream, through its bound random()
-        state = rng.getstate()
-        got = self.core.announce(*args)
-        assert got is not None
-        want, after = _python_reading(args, state)
-        assert got == want
-        assert rng.getstate() == after
-        journalist, escape, radars, precise = args[6], args[7], args[12], args[14]
-        self.kinds["journalist" if journalist else "escape" if escape else "movement"] += 1
-        self.kinds["precise"] += bool(precise)
-        self.kinds["black radar"] += any(r == 2 for r in radars)
-        self.kinds["triggers"] += bool(args[4])
-        self.kinds["barriers"] += any(args[13])
-        return got
-
-    def answer(self, cities: list[int], w: list[float], belief: int, n: int, floor: float) -> Any:
-        got = self.core.answer(cities, w, belief, n, floor)
-        d = Dossier(floor=floor)
-        d.cities, d.w = list(cities), list(w)
-        assert got == d._answer(belief, n)
-        self.kinds["answer"] += 1
-        return got
-
-    def settle(self, cities: list[int], hands: list[list[int]], w: list[float], particles: int, keep: int | None,
-               rand: Any) -> Any:
-        rng = rand.__self__
-        state = rng.getstate()
-        before = (list(cities), [list(h) for h in hands], list(w))
-        got = self.core.settle(cities, hands, w, particles, keep, rand)
-        assert (cities, hands, w) == before  # the lists given are left as they were
-        want, after = _python_settle(cities, hands, w, particles, keep, state)
-        assert (got, rng.getstate()) == (want, after)
-        if got is not None:
-            _assert_own_hands(got[1])
-        self.kinds["resample" if got is not None and got[1] is not hands else "normalise"] += 1
-        self.kinds["restrict"] += keep is not None
-        return got
-
-    def cash(self, hands: list[list[int]], w: list[float], check: int, miss: float, getrandbits: Any) -> Any:
-        rng = getrandbits.__self__
-        want = _python_cash([list(h) for h in hands], list(w), check, rng.getstate())
-        got = self.core.cash(hands, w, check, miss, getrandbits)
-        assert miss == dossier_module._HAND_MISS
-        assert (got, hands, w, rng.getstate()) == want
-        self.kinds["cash"] += 1
-        return got
+    def guesses(self, cities: list[int], hands: list[list[int]], w: list[float]) -> Any:
+        g = self.core.guesses(cities, hands, w)
+        assert g is not None  # the shipped map and checks fit
+        assert g.lists() == (cities, hands, w)
+        self.kinds["guesses"] += 1
+        return _CheckedGuesses(g, self.kinds)
 
     def fsum(self, xs: list[float]) -> float:
-        import math
-
         got = self.core.fsum(xs)
         assert got == math.fsum(xs)
         return got  # type: ignore[no-any-return]
-
-    def restrict(self, cities: list[int], w: list[float], keep: int) -> Any:
-        got = self.core.restrict(cities, w, keep)
-        assert got == [w[i] if keep >> cities[i] & 1 else 0.0 for i in range(len(cities))]
-        self.kinds["restrict"] += 1
-        return got
 
     def systematic(self, w: list[float], n: int, rand: Any) -> Any:
         rng = rand.__self__
@@ -148,21 +236,7 @@ class _Checked:
         with _pure():
             want = dossier_module._systematic(rng, w, n)
         assert (got, after) == (want, rng.getstate())
-        self.kinds["resample"] += 1
-        return got
-
-    def fit(self, hands: list[list[int]], size: int, mine: int, pool: list[int] | None, getrandbits: Any) -> Any:
-        rng = getrandbits.__self__
-        state = rng.getstate()
-        d = Dossier(particles=len(hands))
-        d.hands = [list(h) for h in hands]
-        d.rng = random.Random()
-        d.rng.setstate(state)
-        got = self.core.fit(hands, size, mine, pool, getrandbits)
-        with _pure():
-            want = d._fit_each(size, mine, pool)
-        assert (got, hands, rng.getstate()) == (want, d.hands, d.rng.getstate())
-        self.kinds["fit" if got >= 0 else "fit, pool wanted"] += 1
+        self.kinds["systematic"] += 1
         return got
 
     def start(self, tables: Any, pool: list[int], size: int, cities: list[int], jessah: int, radar: float,
@@ -172,16 +246,6 @@ class _Checked:
         got = self.core.start(tables, pool, size, cities, jessah, radar, particles, tau, eps, getrandbits, rand)
         assert (got, rng.getstate()) == _python_start(pool, size, cities, jessah, radar, particles, tau, eps, state)
         self.kinds["start"] += 1
-        return got
-
-    def draw(self, hands: list[list[int]], pool: list[int], drawn: int, getrandbits: Any) -> Any:
-        rng = getrandbits.__self__
-        state = rng.getstate()
-        before = [list(h) for h in hands]
-        got = self.core.draw(hands, pool, drawn, getrandbits)
-        assert got is True
-        assert (hands, rng.getstate()) == _python_draw(before, pool, drawn, state)
-        self.kinds["draw"] += 1
         return got
 
 
@@ -196,46 +260,7 @@ def _python_start(pool: list[int], size: int, cities: list[int], jessah: int, ra
     return got, d.rng.getstate()
 
 
-def _python_settle(cities: list[int], hands: list[list[int]], w: list[float], particles: int, keep: int | None,
-                   state: Any) -> tuple[Any, Any]:
-    """What the Python source settles from settle()'s arguments, with the
-    dossier's stream where it was: (cities, hands, w) or None, stream after."""
-    d = Dossier(particles=particles)
-    d.cities, d.hands, d.w = list(cities), [list(h) for h in hands], list(w)
-    d.rng = random.Random()
-    d.rng.setstate(state)
-    with _pure():
-        got = d._settle(keep)
-    return got, d.rng.getstate()
-
-
-def _python_cash(hands: list[list[int]], w: list[float], check: int, state: Any) -> tuple[Any, ...]:
-    """What the Python source makes of a cash of ``check``: (None, hands,
-    weights, stream after)."""
-    d = Dossier(particles=len(hands))
-    d.hands, d.w = hands, w
-    d.rng = random.Random()
-    d.rng.setstate(state)
-    d._cash_each(check)
-    return None, d.hands, d.w, d.rng.getstate()
-
-
-def _assert_own_hands(hands: list[list[int]]) -> None:
-    """No two guesses share a hand's list: a check drawn into one must not
-    show in another."""
-    assert len({id(h) for h in hands}) == len(hands)
-
-
-def _python_draw(hands: list[list[int]], pool: list[int], drawn: int, state: Any) -> tuple[list[list[int]], Any]:
-    d = Dossier(particles=len(hands))
-    d.hands = hands
-    d.rng = random.Random()
-    d.rng.setstate(state)
-    d._draw_each(pool, drawn)
-    return d.hands, d.rng.getstate()
-
-
-def test_the_c_reading_of_every_announcement_of_expert_games_is_the_python_one(monkeypatch):
+def test_every_call_of_the_c_guesses_in_expert_games_is_the_python_one(monkeypatch):
     core = _core()
     checked = _Checked(core)
     monkeypatch.setattr(dossier_module, "core", checked)
@@ -244,7 +269,8 @@ def test_the_c_reading_of_every_announcement_of_expert_games_is_the_python_one(m
     seen = checked.kinds
     # the games met every case the reading distinguishes
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
-                 "normalise", "resample", "draw", "cash", "restrict", "fit", "fit, pool wanted", "start"):
+                 "normalise", "resample", "draw", "replace", "replaced", "cash", "restrict", "fit", "fit, pool wanted", "start", "reveal",
+                 "decline", "declined", "guesses"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 
@@ -273,14 +299,15 @@ def test_the_c_reading_is_the_python_one_on_any_map_state(seed, steps, journalis
     ann = () if journalist else rng.choice(plans)[1]
     wide, quiet = d._reach(B, steps, journalist)
     tables = core.tables(B.n, B.nbr_routes, B.cont, B.dist, B.ball, B.cont_mask, B.check_mask)
+    g = _guesses(d.cities, d.hands, d.w)
     stream = random.Random(seed ^ 2)
-    args = (tables, d.cities, d.hands, d.w, ann, steps, journalist, escape, wide, quiet, d.jessah, up, radars,
-            barriers, precise, B.open_masks(barriers), stream.random, d.tau, d.eps)
-    state = stream.getstate()
-    got = core.announce(*args)
-    want, after = _python_reading(args, state)
-    assert got == want
-    assert stream.getstate() == after
+    d.rng = random.Random(seed ^ 2)
+    assert g.announce(tables, ann, steps, journalist, escape, wide, quiet, d.jessah, up, radars, barriers, precise,
+                      B.open_masks(barriers), stream.random, d.tau, d.eps) is True
+    with _pure():
+        d.cities, d.w = d._read_guesses(B, steps, journalist, escape, ann, wide, quiet)
+    assert g.lists() == (d.cities, d.hands, d.w)
+    assert stream.getstate() == d.rng.getstate()
 
 
 @settings(max_examples=200, deadline=None)
@@ -289,43 +316,44 @@ def test_the_c_reading_is_the_python_one_on_any_map_state(seed, steps, journalis
 def test_the_c_answer_is_the_python_one(seed, particles, floor, zeros):
     """Any guesses, weights (some zero) and belief, including a belief that
     holds no guess with weight (None: the dossier starts over)."""
-    core = _core()
     rng = random.Random(seed)
     d = Dossier(particles=particles, floor=floor)
     d.cities = [rng.randrange(B.n) for _ in range(particles)]
+    d.hands = [[] for _ in range(particles)]
     d.w = [0.0 if rng.random() < zeros else rng.random() for _ in range(particles)]
     belief = rng.getrandbits(B.n) or 1
-    assert core.answer(d.cities, d.w, belief, B.n, floor) == d._answer(belief, B.n)
+    assert _guesses(d.cities, d.hands, d.w).answer(belief, B.n, floor) == d._answer(belief, B.n)
 
 
 @settings(max_examples=300, deadline=None)
 @given(w=st.lists(st.one_of(st.just(0.0), st.floats(0.0, 1e3)), min_size=1, max_size=80),
        extra=st.integers(-5, 5), seed=st.integers(0, 2**32 - 1), restrict=st.booleans())
 @example(w=[0.5, 0.5, 0.0, 0.0], extra=0, seed=0, restrict=False)  # the effective size exactly half
-@example(w=[0.0, 0.0], extra=0, seed=0, restrict=False)  # no weight: None, the dossier starts over
+@example(w=[0.0, 0.0], extra=0, seed=0, restrict=False)  # no weight: False, the dossier starts over
 @example(w=[0.25, 0.25, 0.25, 0.25], extra=0, seed=0, restrict=False)  # sums to 1: nothing divided
 @example(w=[0.25, 0.25, 0.25, 0.25], extra=0, seed=1, restrict=True)
 @example(w=[1.0, 1e-3, 1e-3, 1e-3, 1e-3], extra=0, seed=2, restrict=False)  # degenerate: resampled
 def test_the_c_settling_is_the_python_one(w, extra, seed, restrict):
     """Weights restricted to some cities or not, normalised, the guesses
-    resampled when the weights have degenerated: the same (cities, hands,
-    weights), the same draws, the caller's lists left as they were, no hand
-    shared by two guesses."""
-    core = _core()
+    resampled (to another number of guesses, too) when the weights have
+    degenerated: the same (cities, hands, weights), the same draws; nothing
+    touched when no weight is left."""
     rng = random.Random(seed)
     particles = max(1, len(w) + extra)
     cities = [rng.randrange(B.n) for _ in w]
     hands = [rng.sample(range(len(COMPS.checks)), rng.randint(0, 4)) for _ in w]
     keep = rng.getrandbits(B.n) if restrict else None
-    before = (list(cities), [list(h) for h in hands], list(w))
-    want, after = _python_settle(cities, hands, w, particles, keep, random.Random(seed ^ 7).getstate())
+    g = _guesses(cities, hands, w)
+    d = _twin((cities, hands, w), random.Random(seed ^ 7).getstate(), particles=particles)
+    with _pure():
+        want = d._settle(keep)
     stream = random.Random(seed ^ 7)
-    got = core.settle(cities, hands, w, particles, keep, stream.random)
-    assert (cities, hands, w) == before
-    assert (got, stream.getstate()) == (want, after)
-    if got is not None:
-        _assert_own_hands(got[1])
-        assert len(got[0]) == len(got[1]) == len(got[2])
+    got = g.settle(particles, keep, stream.random)
+    assert stream.getstate() == d.rng.getstate()
+    if want is None:
+        assert got is False and g.lists() == (cities, hands, w)
+    else:
+        assert got is True and g.lists() == want
 
 
 @settings(max_examples=200, deadline=None)
@@ -333,13 +361,34 @@ def test_the_c_settling_is_the_python_one(w, extra, seed, restrict):
        pool=st.lists(st.integers(0, 63), unique=True, max_size=30))
 def test_the_c_draw_is_the_python_one(seed, particles, drawn, pool):
     """Hands that hold some of the pool or none, a pool smaller than the draw."""
-    core = _core()
     rng = random.Random(seed)
     hands = [rng.sample(range(64), rng.randint(0, 5)) for _ in range(particles)]
-    want = _python_draw([list(h) for h in hands], pool, drawn, random.Random(seed ^ 3).getstate())
+    g = _guesses([0] * particles, hands, [1.0] * particles)
+    d = _twin(g.lists(), random.Random(seed ^ 3).getstate())
+    d._draw_each(pool, drawn)
     stream = random.Random(seed ^ 3)
-    assert core.draw(hands, pool, drawn, stream.getrandbits) is True
-    assert (hands, stream.getstate()) == want
+    assert g.draw(pool, drawn, stream.getrandbits) is True
+    assert (g.lists(), stream.getstate()) == ((d.cities, d.hands, d.w), d.rng.getstate())
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80),
+       got=st.lists(st.integers(0, 63), max_size=3), pool=st.lists(st.integers(0, 63), unique=True, max_size=30))
+def test_the_c_replacing_of_jessahs_checks_is_the_python_one(seed, particles, got, pool):
+    """Hands holding checks Jessah drew or not, a pool that has no check a
+    hand lacks."""
+    rng = random.Random(seed)
+    hands = [rng.sample(range(64), rng.randint(0, 5)) for _ in range(particles)]
+    for h in hands:
+        if got and rng.random() < 0.5 and got[0] not in h:
+            h.append(got[0])
+    mask = sum(1 << c for c in sorted(set(got)))
+    g = _guesses([0] * particles, hands, [1.0] * particles)
+    d = _twin(g.lists(), random.Random(seed ^ 9).getstate())
+    d._jessah_drew(mask, pool)
+    stream = random.Random(seed ^ 9)
+    assert g.replace(mask, pool, stream.getrandbits) is True
+    assert (g.lists(), stream.getstate()) == ((d.cities, d.hands, d.w), d.rng.getstate())
 
 
 @settings(max_examples=200, deadline=None)
@@ -348,7 +397,6 @@ def test_the_c_draw_is_the_python_one(seed, particles, drawn, pool):
 def test_the_c_cash_is_the_python_one(seed, particles, check, held):
     """Hands that held the check cashed or not, empty hands, any weights:
     the same hands, weights and draws."""
-    core = _core()
     rng = random.Random(seed)
     checks = len(COMPS.checks)
     hands = []
@@ -358,10 +406,12 @@ def test_the_c_cash_is_the_python_one(seed, particles, check, held):
             h.insert(rng.randint(0, len(h)), check)
         hands.append(h)
     w = [rng.random() for _ in range(particles)]
-    want = _python_cash([list(h) for h in hands], list(w), check, random.Random(seed ^ 8).getstate())
+    g = _guesses([0] * particles, hands, w)
+    d = _twin(g.lists(), random.Random(seed ^ 8).getstate())
+    d._cash_each(check)
     stream = random.Random(seed ^ 8)
-    assert (core.cash(hands, w, check, dossier_module._HAND_MISS, stream.getrandbits), hands, w,
-            stream.getstate()) == want
+    assert g.cash(check, dossier_module._HAND_MISS, stream.getrandbits) is None
+    assert (g.lists(), stream.getstate()) == ((d.cities, d.hands, d.w), d.rng.getstate())
 
 
 def _ties(draw: Any) -> list[float]:
@@ -385,8 +435,6 @@ def _ties(draw: Any) -> list[float]:
 def test_the_c_fsum_is_math_fsum(xs):
     """Every sum in the C loops is math.fsum's: bit for bit, ties included
     (the exact sum correctly rounded, found another way)."""
-    import math
-
     assert _core().fsum(xs) == math.fsum(xs)
 
 
@@ -397,32 +445,63 @@ def test_the_c_fsum_is_math_fsum(xs):
 def test_the_c_fit_is_the_python_one(seed, particles, size, mine, pool):
     """Hands too big, too small, holding Jessah's checks or fitting already;
     no pool (it is asked for only when a hand needs one)."""
-    core = _core()
     rng = random.Random(seed)
     hands = [rng.sample(range(64), rng.choice((size, size, rng.randint(0, 7)))) for _ in range(particles)]
     mask = sum(1 << c for c in sorted(set(mine)))
-    d = Dossier(particles=particles)
-    d.hands = [list(h) for h in hands]
-    d.rng = random.Random(seed ^ 4)
+    g = _guesses([0] * particles, hands, [1.0] * particles)
+    d = _twin(g.lists(), random.Random(seed ^ 4).getstate())
     with _pure():
         want = d._fit_each(size, mask, pool)
     stream = random.Random(seed ^ 4)
-    got = core.fit(hands, size, mask, pool, stream.getrandbits)
-    assert (got, hands, stream.getstate()) == (want, d.hands, d.rng.getstate())
+    got = g.fit(size, mask, pool, stream.getrandbits)
+    assert (got, g.lists(), stream.getstate()) == (want, (d.cities, d.hands, d.w), d.rng.getstate())
     if got == -1:
         assert pool is None
 
 
 @settings(max_examples=200, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80), n=st.integers(1, 100),
-       zeros=st.floats(0.0, 1.0))
-def test_the_c_restriction_and_resampling_are_the_python_ones(seed, particles, n, zeros):
-    core = _core()
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80), zeros=st.floats(0.0, 1.0))
+def test_the_c_sighting_is_the_python_one(seed, particles, zeros):
+    """A cash or capture seen in a city: the guesses elsewhere lose their
+    weight, unless none is there (then every weight is kept)."""
     rng = random.Random(seed)
     cities = [rng.randrange(B.n) for _ in range(particles)]
     w = [0.0 if rng.random() < zeros else rng.random() for _ in range(particles)]
-    keep = rng.getrandbits(B.n)
-    assert core.restrict(cities, w, keep) == [w[i] if keep >> cities[i] & 1 else 0.0 for i in range(particles)]
+    city = rng.choice(cities) if rng.random() < 0.8 else rng.randrange(B.n)
+    g = _guesses(cities, [[] for _ in cities], w)
+    d = _twin(g.lists(), random.Random().getstate())
+    d._reveal_each(city)
+    assert g.reveal(city) is None
+    assert g.lists() == (d.cities, d.hands, d.w)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), particles=st.integers(1, 80), last=st.booleans(),
+       decline=st.sampled_from([0.0, 0.15, 1.0]))
+def test_the_c_bank_declined_is_the_python_one(seed, particles, last, decline):
+    """Guesses whose hands cash on their continent or not, next to Jessah or
+    not, on her last identity or not."""
+    core = _core()
+    rng = random.Random(seed)
+    cities = [rng.randrange(B.n) for _ in range(particles)]
+    hands = [rng.sample(range(len(COMPS.checks)), rng.randint(0, 4)) for _ in range(particles)]
+    w = [rng.random() for _ in range(particles)]
+    jessah = rng.choice(cities) if rng.random() < 0.5 else rng.randrange(B.n)
+    tables = core.tables(B.n, B.nbr_routes, B.cont, B.dist, B.ball, B.cont_mask, B.check_mask)
+    g = _guesses(cities, hands, w)
+    d = _twin(g.lists(), random.Random().getstate(), decline=decline)
+    d.b, d.jessah, d.up = B, jessah, 0 if last else 1
+    d._decline_each()
+    assert g.decline(tables, B.check_cont, jessah, last, decline) is None
+    assert g.lists() == (d.cities, d.hands, d.w)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 100), particles=st.integers(1, 80))
+def test_the_c_resampling_indices_are_the_python_ones(seed, n, particles):
+    core = _core()
+    rng = random.Random(seed)
+    w = [rng.random() for _ in range(particles)]
     t = sum(w) or 1.0
     w = [x / t for x in w]
     stream = random.Random(seed ^ 5)
@@ -456,15 +535,29 @@ def test_the_c_start_is_the_python_one(seed, particles, size, pool, cont, radar,
     assert (got, stream.getstate()) == _python_start(pool, size, cities, jessah, radar, particles, tau, eps, state)
 
 
-def test_a_check_past_64_is_left_to_python():
+def test_a_check_past_63_is_left_to_python():
     core = _core()
-    hands = [[1, 2]]
-    assert core.draw(hands, [3, 64], 1, random.Random(0).getrandbits) is False
-    assert hands == [[1, 2]]
-    hands = [[1, 70]]
-    assert core.fit(hands, 1, 0, [3], random.Random(0).getrandbits) == -2
-    assert core.fit(hands, 1, 1 << 70, [3], random.Random(0).getrandbits) == -2
-    assert hands == [[1, 70]]
+    assert core.guesses([0], [[1, 70]], [1.0]) is None  # the dossier keeps such guesses in lists
+    assert core.guesses([64], [[1]], [1.0]) is None
+    g = _guesses([0], [[1, 2]], [1.0])
+    assert g.draw([3, 64], 1, random.Random(0).getrandbits) is False
+    assert g.replace(1 << 1, [3, 64], random.Random(0).getrandbits) is False
+    assert g.fit(1, 1 << 70, [3], random.Random(0).getrandbits) == -2
+    assert g.fit(1, 0, [3, 64], random.Random(0).getrandbits) == -2
+    assert g.lists() == ([0], [[1, 2]], [1.0])
+
+
+def test_a_dossier_whose_guesses_c_cannot_hold_plays_on_in_python():
+    """A guess holding a check past 63 keeps the guesses in the Python
+    lists; the dossier answers as the Python source does."""
+    d = Dossier(particles=3)
+    d.b = B
+    d.cities, d.hands, d.w = [0, 1, 2], [[1], [70], [2]], [0.2, 0.3, 0.5]
+    d._push()
+    assert d.g is None
+    d.cities, d.hands, d.w = [0, 1, 2], [[1], [3], [2]], [0.2, 0.3, 0.5]
+    d._push()
+    assert d.g is not None and d.cities == [0, 1, 2] and d.w == [0.2, 0.3, 0.5]
 
 
 def test_a_map_too_big_for_the_c_reading_is_left_to_python():

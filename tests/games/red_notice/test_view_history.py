@@ -532,3 +532,16 @@ def test_every_event_reads_as_a_line_and_hidden_parts_stay_hidden():
     jessah = [describe(e, comps) for e in build_view(s, JESSAH).history]
     assert any("starts somewhere in" in x for x in jessah) and not any("Angela steps" in x for x in jessah)
     assert any("face-down token" in x for x in jessah)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), start=st.integers(0, 400), seat=st.sampled_from([ANGELA, JESSAH]),
+       skip=st.sets(st.sampled_from(sorted(FIELDS)), max_size=6))
+def test_history_since_is_the_slice_without_the_kinds_skipped(seed, start, seat, skip):
+    """``history.since(start, skip)`` is ``history[start:]`` less the
+    events of the kinds in ``skip``, each with the card it belongs to (the
+    card of a skipped "card" record still counts for the events after it)."""
+    s = random_game(seed)
+    h = build_view(s, seat).history
+    got = h.since(start, frozenset(skip))
+    assert got == [e for e in h[start:] if e.kind not in skip]

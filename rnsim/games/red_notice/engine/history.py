@@ -159,8 +159,9 @@ def decode(r: Record, card: int) -> Event:
     return ev
 
 
-def decode_range(records: list[Record], start: int, stop: int) -> list[Event]:
-    """Events ``start`` to ``stop`` (exclusive) of a record list, in order."""
+def decode_range(records: list[Record], start: int, stop: int, skip: frozenset[str] | None = None) -> list[Event]:
+    """Events ``start`` to ``stop`` (exclusive) of a record list, in order;
+    with ``skip``, those of its kinds left out (never decoded)."""
     out: list[Event] = []
     card = _card_after(records, start - 1) if start > 0 else -1
     for i in range(start, stop):
@@ -170,6 +171,8 @@ def decode_range(records: list[Record], start: int, stop: int) -> list[Event]:
             card = int(r[3])
         elif k in _NO_CARD:
             card = -1
+        if skip is not None and k in skip:
+            continue
         out.append(decode(r, int(r[3]) if k == "token_placed" else card))
     return out
 

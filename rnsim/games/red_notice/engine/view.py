@@ -76,6 +76,15 @@ class History:
         self._check()
         return iter(decode_range(self._records, 0, self._n))
 
+    def since(self, start: int, skip: frozenset[str]) -> list[Event]:
+        """``self[start:]`` without the events whose kind is in ``skip``
+        (never decoded): for a reader that follows the game and ignores
+        some kinds (Jessah's dossier)."""
+        self._check()
+        if start >= self._n:
+            return []
+        return decode_range(self._records, start, self._n, skip)
+
     def __reversed__(self) -> Iterator[Event]:
         self._check()
         return reversed(decode_range(self._records, 0, self._n))
