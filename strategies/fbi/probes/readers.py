@@ -55,7 +55,9 @@ class _Reader(ExpertStrategy):
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
         self._model = ExpertStrategy()
-        self._model.new_game(seat, random.Random(0))  # the expert draws no random number
+        # the copy draws its mixed choices from a stream of its own (the
+        # probe's, forked): it cannot know the rivals' streams
+        self._model.new_game(seat, random.Random(rng.getrandbits(64)))
         self._predicted: tuple[int, list[list[int]]] | None = None  # (turn, colours per seat)
 
     def _as(self, seat: int) -> ExpertStrategy:
@@ -116,6 +118,13 @@ class ArrestReader(_Reader):
     def on_agents(self, view: Any, decision: Any) -> Any:
         self._predicted = (view.turn, self.predict_pairs(view, decision.options))
         return super().on_agents(view, decision)
+
+    def _held_samples(self, view: Any, table: list[list[int]]) -> list[list[list[int]]]:
+        """One table of the agents held: the predicted pairs (the expert's
+        samples when nothing was predicted this turn)."""
+        if self._predicted is None or self._predicted[0] != view.turn:
+            return super()._held_samples(view, table)
+        return [self._agents_held(view, table)]
 
     def _agents_held(self, view: Any, table: list[list[int]]) -> list[list[int]]:
         held = super()._agents_held(view, table)
