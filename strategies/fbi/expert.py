@@ -1,20 +1,33 @@
 """An expert FBI player: plays the rest of the turn out in its head.
 
-- Arrest: which colours can the others still take? A player who has played
-  one agent keeps the partner that makes his best pair with it (F6, F7); one
-  who has played none holds his best pair on the table as it was when agents
-  were chosen (the view's arrests this turn are put back to rebuild it). It
-  plays the rest of the turn out for each of its agents (everyone greedy
-  afterwards) and keeps the better end position.
+- Arrest: which colours can the others still take? It plays the rest of the
+  turn out for each of its agents (everyone greedy afterwards) against the
+  agents the others may still hold on the table as it was when agents were
+  chosen (the view's arrests this turn are put back to rebuild it, F6, F7),
+  and keeps the better mean end position (below).
 - Bid: what is the bid worth against the card's points? For each card it
   could move (or none) it predicts the later bids (rule players dump their
   worst bystander), the order of arrests (F4), and the turn's arrests with
   its best pairs of agents against rule-modelled rivals; a bystander is
   dumped, or a villain given up for a better place, when that is worth more
   than keeping the card.
-- Agents: the pair whose two arrests leave the best end position. Assuming
-  the others contest its colours (param ``contention``, 0..1) measured worse
-  against mixed tables, so the default (0) scores a pair by its own arrests.
+- Agents: a mixed choice. From the open table alone (the slammers, the
+  table, the order of arrests: F2, F4, F6) it models how every seat picks
+  its pair by a few rounds of fictitious play (``rounds``) among the
+  candidate pairs (the ``agent_pairs`` whose own two arrests score most):
+  each round every seat weighs each candidate by exp(its mean end score /
+  ``temperature``) over ``samples`` tables of the others' pairs drawn from
+  their mixes so far (at first by their pairs' points,
+  ``rival_temperature``); a seat's mix is the mean of its rounds. It draws
+  its own pair from its mix with its own stream, so a copy of it on the
+  same public table knows the odds, never the pick. ``samples`` 0 picks
+  deterministically by its own two arrests, as if nobody contested its
+  colours.
+- The agents the others may still hold in the arrests are drawn
+  (``samples`` tables, its own stream) from that mix, among the pairs that
+  hold what each has played; an arrest's end score is the mean over them.
+  With ``samples`` 0, a rival holds the rule player's best pair (or its
+  partner of the agent he played).
 
 An end position is scored as its points minus the best rival's, each colour's
 bonus card counted for its strict leader (F11): in full on the last turn (F9),
@@ -257,7 +270,7 @@ def _facts(view: Any) -> _Pairs:
 class ExpertStrategy(FbiStrategy):
     name = "expert"
     AGENTS_RIVAL = 1.0
-    PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4, "samples": 6, "rounds": 3,
+    PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4, "samples": 4, "rounds": 3,
                                         "temperature": 1.0, "rival_temperature": 2.0, "agent_pairs": 6}
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "bonus_weight": (float, 0.0, 1.0),
