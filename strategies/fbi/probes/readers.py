@@ -8,16 +8,17 @@ view with the seat changed and its secret agents left out (``my_pair`` none,
 ``my_agents`` empty). Nothing hidden from the probe's seat enters one: not
 the deck order, not a rival's chosen agents (F6), only what the rival's copy
 would choose from the public table. Against players who are not experts the
-prediction is just wrong, and the probe plays worse than its base.
+prediction is just wrong, and the probe plays worse than its base; against
+experts it is one draw from the odds the rival draws his pick from.
 
-- :class:`PairReader` (agents): the expert picks its field agents by its own
-  two arrests, assuming nobody contests its colours; the probe predicts each
-  rival's pair with a copy of the expert and picks the pair whose turn,
-  played out against those pairs in the known order of arrests (F4, F5),
-  ends best.
-- :class:`ArrestReader` (arrests): the expert plays its arrests assuming a
-  rival holds the rule player's pair (the most points on the table); the
-  probe assumes the pair a copy of the expert predicts for him.
+- :class:`PairReader` (agents): the expert draws its field agents from odds
+  it computes on the open table (its own stream draws the pick); the probe
+  predicts each rival's pair with a copy of the expert (its own draw from
+  the same odds) and picks the pair whose turn, played out against those
+  pairs in the known order of arrests (F4, F5), ends best.
+- :class:`ArrestReader` (arrests): the expert plays its arrests against
+  rivals' agents drawn from its odds of their pairs; the probe assumes the
+  pair a copy of the expert predicts for him.
 - :class:`BidReader` (bid): the expert values its bid assuming the later
   bidders dump their worst bystander (the rule player's bid); the probe
   predicts each later bidder's bid with a copy of the expert, in bidding
