@@ -18,11 +18,13 @@
   each round every seat weighs each candidate by exp(its mean end score /
   ``temperature``) over ``samples`` tables of the others' pairs drawn from
   their mixes so far (at first by their pairs' points,
-  ``rival_temperature``); a seat's mix is the mean of its rounds. It draws
-  its own pair from its mix with its own stream, so a copy of it on the
-  same public table knows the odds, never the pick. ``samples`` 0 picks
-  deterministically by its own two arrests, as if nobody contested its
-  colours.
+  ``rival_temperature``); a seat's mix is the mean of its rounds. Its own
+  pick answers the others' mixes: each candidate's mean end score over
+  ``samples`` tables of their pairs drawn with its own stream, and the pair
+  drawn with that stream by exp(score / ``pick_temperature``), so a copy of
+  it on the same public table knows the odds, never the pick. ``samples`` 0
+  picks deterministically by its own two arrests, as if nobody contested
+  its colours.
 - The agents the others may still hold in the arrests are drawn
   (``samples`` tables, its own stream) from that mix, among the pairs that
   hold what each has played; an arrest's end score is the mean over them.
@@ -271,7 +273,8 @@ class ExpertStrategy(FbiStrategy):
     name = "expert"
     AGENTS_RIVAL = 1.0
     PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4, "samples": 4, "rounds": 3,
-                                        "temperature": 1.0, "rival_temperature": 2.0, "agent_pairs": 6}
+                                        "temperature": 1.0, "rival_temperature": 2.0, "agent_pairs": 6,
+                                        "pick_temperature": 0.5}
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "bonus_weight": (float, 0.0, 1.0),
         "bid_pairs": (int, 1, 15),
@@ -280,6 +283,7 @@ class ExpertStrategy(FbiStrategy):
         "temperature": (float, 0.0, 20.0),
         "rival_temperature": (float, 0.0, 20.0),
         "agent_pairs": (int, 1, 15),
+        "pick_temperature": (float, 0.0, 20.0),
     }
 
     def new_game(self, seat: int, rng: random.Random) -> None:
@@ -355,7 +359,9 @@ class ExpertStrategy(FbiStrategy):
             return self._agents_alone(view, decision, f.values, totals, points)
         model = self._rival_model(view, f, totals, points, samples)
         self._model_of = (view.turn, model)
-        return options[model.index[draw_index(model.cums[self.seat], self.rng.random())]]
+        values = self._contest(view, self.seat, f, model, totals, points, samples, self.rng)
+        cum = softmax_cumulative(values, float(self.params["pick_temperature"]))
+        return options[model.index[draw_index(cum, self.rng.random())]]
 
     def _rival_model(self, view: Any, f: _Pairs, totals: list[list[int]], points: list[int],
                      samples: int) -> _Model:
@@ -366,8 +372,8 @@ class ExpertStrategy(FbiStrategy):
         ``temperature``) against the others' mixes so far (at first: by
         their pairs' points, ``rival_temperature``); a seat's mix is the mean
         of its rounds' weights. The same for every seat that sees this table,
-        so computed once (a fixed stream draws the samples); each seat draws
-        its own pick from its mix with its own stream."""
+        so computed once (a fixed stream draws the samples); each seat
+        answers the others' mixes with its own stream (``on_agents``)."""
         params = self.params
         rounds = int(params["rounds"])
         t = float(params["temperature"])
