@@ -1,20 +1,35 @@
 """An expert FBI player: plays the rest of the turn out in its head.
 
-- Arrest: which colours can the others still take? A player who has played
-  one agent keeps the partner that makes his best pair with it (F6, F7); one
-  who has played none holds his best pair on the table as it was when agents
-  were chosen (the view's arrests this turn are put back to rebuild it). It
-  plays the rest of the turn out for each of its agents (everyone greedy
-  afterwards) and keeps the better end position.
+- Arrest: which colours can the others still take? It plays the rest of the
+  turn out for each of its agents (everyone greedy afterwards) against the
+  agents the others may still hold on the table as it was when agents were
+  chosen (the view's arrests this turn are put back to rebuild it, F6, F7),
+  and keeps the better mean end position (below).
 - Bid: what is the bid worth against the card's points? For each card it
   could move (or none) it predicts the later bids (rule players dump their
   worst bystander), the order of arrests (F4), and the turn's arrests with
   its best pairs of agents against rule-modelled rivals; a bystander is
   dumped, or a villain given up for a better place, when that is worth more
   than keeping the card.
-- Agents: the pair whose two arrests leave the best end position. Assuming
-  the others contest its colours (param ``contention``, 0..1) measured worse
-  against mixed tables, so the default (0) scores a pair by its own arrests.
+- Agents: a mixed choice. From the open table alone (the slammers, the
+  table, the order of arrests: F2, F4, F6) it models how every seat picks
+  its pair by a few rounds of fictitious play (``rounds``) among the
+  candidate pairs (the ``agent_pairs`` whose own two arrests score most):
+  each round every seat weighs each candidate by exp(its mean end score /
+  ``temperature``) over ``samples`` tables of the others' pairs drawn from
+  their mixes so far (at first by their pairs' points,
+  ``rival_temperature``); a seat's mix is the mean of its rounds. Its own
+  pick answers the others' mixes: each candidate's mean end score over
+  ``samples`` tables of their pairs drawn with its own stream, and the pair
+  drawn with that stream by exp(score / ``pick_temperature``), so a copy of
+  it on the same public table knows the odds, never the pick. ``samples`` 0
+  picks deterministically by its own two arrests, as if nobody contested
+  its colours.
+- The agents the others may still hold in the arrests are drawn
+  (``samples`` tables, its own stream) from that mix, among the pairs that
+  hold what each has played; an arrest's end score is the mean over them.
+  With ``samples`` 0, a rival holds the rule player's best pair (or its
+  partner of the agent he played).
 
 An end position is scored as its points minus the best rival's, each colour's
 bonus card counted for its strict leader (F11): in full on the last turn (F9),
@@ -23,6 +38,7 @@ at ``bonus_weight`` before it.
 
 from __future__ import annotations
 
+import random
 from typing import Any, ClassVar, Final
 
 try:
@@ -36,6 +52,7 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
 from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import (
     column_leader,
+    draw_index,
     evaluate,
     exact_scores,
     flat_arrest,
@@ -46,10 +63,12 @@ from rnsim_strategies.fbi.model import (
     flat_step,
     flat_top,
     flat_turns,
+    flat_turns_held,
     front_first,
     led_score,
     pair_colours,
     play_out,
+    softmax_cumulative,
     table_values,
 )
 
@@ -78,7 +97,7 @@ class _Pairs:
     took a card: every seat derives the same from the same table, so the
     experts of a game share one through the caches below."""
 
-    __slots__ = ("values", "front", "legal", "cols", "gains", "score", "rule_cols", "top", "partners")
+    __slots__ = ("values", "front", "legal", "cols", "gains", "score", "rule_cols", "top", "partners", "mixes", "kept")
 
     def __init__(self, values: list[list[int]], comps: Any, stacked: bool, with_doubler: bool) -> None:
         self.values = values  # never changed: look-aheads copy it
@@ -115,6 +134,8 @@ class _Pairs:
         self.rule_cols = self.cols[self._first_best(range(len(self.legal)))] if self.legal else []
         self.top: dict[int, list[list[int]]] = {}
         self.partners: dict[int, list[int]] = {}
+        self.mixes: dict[float, list[float]] = {}
+        self.kept: dict[tuple[int, float], tuple[list[list[int]], list[float]]] = {}
 
     def _add(self, pair: tuple[str, ...], cols: list[int], gains: list[tuple[int, int]]) -> None:
         total = 0
@@ -138,12 +159,43 @@ class _Pairs:
                 best, best_score = i, self.score[i]
         return best
 
+    def top_index(self, k: int) -> list[int]:
+        """The k best-scoring pairs' indices, ties in listed order."""
+        return sorted(range(len(self.legal)), key=lambda i: -self.score[i])[:k]
+
     def top_cols(self, k: int) -> list[list[int]]:
         """``top_pairs``: the k best-scoring pairs' colours, ties in listed order."""
         got = self.top.get(k)
         if got is None:
             order = sorted(range(len(self.legal)), key=lambda i: -self.score[i])[:k]
             got = self.top[k] = [self.cols[i] for i in order]
+        return got
+
+    def mix(self, temperature: float) -> list[float]:
+        """Cumulative weights over the legal pairs, exp(points / temperature)
+        (``softmax_cumulative``): a rival's pick modelled from the open table."""
+        got = self.mixes.get(temperature)
+        if got is None:
+            got = self.mixes[temperature] = softmax_cumulative([float(x) for x in self.score], temperature)
+        return got
+
+    def partner_mix(self, played: int, temperature: float) -> tuple[list[list[int]], list[float]]:
+        """The partners kept after playing the agent of colour ``played``, one
+        per pair that holds it, with cumulative weights exp(points /
+        temperature) of those pairs (``mix``); ([], []) if none holds it."""
+        key = (played, temperature)
+        got = self.kept.get(key)
+        if got is None:
+            kept: list[list[int]] = []
+            pts: list[float] = []
+            for i in range(len(self.cols)):
+                cols = self.cols[i]
+                if played in cols:
+                    rest = cols[:]
+                    rest.remove(played)
+                    kept.append(rest)
+                    pts.append(float(self.score[i]))
+            got = self.kept[key] = (kept, softmax_cumulative(pts, temperature) if pts else [])
         return got
 
     def partner(self, played: int, colours: tuple[str, ...]) -> list[int]:
@@ -162,11 +214,33 @@ class _Pairs:
         return got
 
 
+class _Model:
+    """Candidate pairs (indices into a table's legal pairs, and their
+    colours) and, per seat, cumulative weights of picking each."""
+
+    __slots__ = ("index", "cols", "cums")
+
+    def __init__(self, index: list[int], cols: list[list[int]], cums: list[list[float]]) -> None:
+        self.index = index
+        self.cols = cols
+        self.cums = cums
+
+
+def _cumulative(weights: list[float]) -> list[float]:
+    out: list[float] = []
+    total = 0.0
+    for w in weights:
+        total += w
+        out.append(total)
+    return out
+
+
 # Pure functions of their keys, so a cache changes no choice; emptied when
 # full (the keys of one game are never needed by the next).
 _FACTS: Final[dict[Any, _Pairs]] = {}  # by card ids
 _BY_VALUES: Final[dict[Any, _Pairs]] = {}
 _POSITIONS: Final[dict[Any, tuple[list[list[int]], list[int]]]] = {}
+_MODELS: Final[dict[Any, _Model]] = {}
 _CACHE_SIZE: Final = 512
 
 
@@ -198,12 +272,23 @@ def _facts(view: Any) -> _Pairs:
 class ExpertStrategy(FbiStrategy):
     name = "expert"
     AGENTS_RIVAL = 1.0
-    PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4, "contention": 0.0}
+    PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4, "samples": 4, "rounds": 3,
+                                        "temperature": 1.0, "rival_temperature": 2.0, "agent_pairs": 6,
+                                        "pick_temperature": 0.5}
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "bonus_weight": (float, 0.0, 1.0),
         "bid_pairs": (int, 1, 15),
-        "contention": (float, 0.0, 1.0),
+        "samples": (int, 0, 64),
+        "rounds": (int, 1, 16),
+        "temperature": (float, 0.0, 20.0),
+        "rival_temperature": (float, 0.0, 20.0),
+        "agent_pairs": (int, 1, 15),
+        "pick_temperature": (float, 0.0, 20.0),
     }
+
+    def new_game(self, seat: int, rng: random.Random) -> None:
+        super().new_game(seat, rng)
+        self._model_of: tuple[int, _Model] | None = None  # this turn's model of the pairs (on_agents)
 
     # ------------------------------------------------------------ shared facts
 
@@ -261,29 +346,89 @@ class ExpertStrategy(FbiStrategy):
         play_out(self._seq(order, 0), agents, t, tot, pts, view.rules.stacked)
         return self._score(view, tot, pts, self.AGENTS_RIVAL)
 
-    def _others_pairs(self, view: Any, table: list[list[int]]) -> list[list[int]]:
-        cols = _facts(view).rule_cols
-        return [cols[:] for _ in range(view.players)]
-
     # --------------------------------------------------------------- decisions
 
     def on_agents(self, view: Any, decision: Any) -> Any:
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
         f = _facts(view)
-        table = f.values
         totals, points = self._position(view)
-        c = float(self.params["contention"])
-        if c == 0:
-            return self._agents_alone(view, decision, table, totals, points)
-        others = self._others_pairs(view, table)
-        alone: list[list[int]] = [[] for _ in range(view.players)]
-        best, best_v = decision.options[0], -1e9
-        for pair in decision.options:
-            v = c * self._turn_value(view, view.order, table, totals, points, pair, others)
-            if c < 1:
-                v += (1 - c) * self._turn_value(view, view.order, table, totals, points, pair, alone)
-            if v > best_v + 1e-9:
-                best, best_v = pair, v
-        return best
+        samples = int(self.params["samples"])
+        if samples == 0 or len(options) != len(f.legal):
+            return self._agents_alone(view, decision, f.values, totals, points)
+        model = self._rival_model(view, f, totals, points, samples)
+        self._model_of = (view.turn, model)
+        values = self._contest(view, self.seat, f, model, totals, points, samples, self.rng)
+        cum = softmax_cumulative(values, float(self.params["pick_temperature"]))
+        return options[model.index[draw_index(cum, self.rng.random())]]
+
+    def _rival_model(self, view: Any, f: _Pairs, totals: list[list[int]], points: list[int],
+                     samples: int) -> _Model:
+        """How every seat picks its agents, from the open table alone, by
+        ``rounds`` rounds of fictitious play among the candidates (the
+        ``agent_pairs`` pairs whose own two arrests score most): each round,
+        every seat weighs each candidate by exp(its mean end score /
+        ``temperature``) against the others' mixes so far (at first: by
+        their pairs' points, ``rival_temperature``); a seat's mix is the mean
+        of its rounds' weights. The same for every seat that sees this table,
+        so computed once (a fixed stream draws the samples); each seat
+        answers the others' mixes with its own stream (``on_agents``)."""
+        params = self.params
+        rounds = int(params["rounds"])
+        t = float(params["temperature"])
+        key = (view.table, view.slammers, view.order, view.last_turn, view.comps, view.rules, samples, rounds,
+               t, float(params["rival_temperature"]), float(params["bonus_weight"]), int(params["agent_pairs"]))
+        got = _MODELS.get(key)
+        if got is not None:
+            return got
+        if len(_MODELS) >= _CACHE_SIZE:
+            _MODELS.clear()
+        index = f.top_index(int(params["agent_pairs"]))
+        cols = [f.cols[i] for i in index]
+        m = len(index)
+        n: int = view.players
+        start = softmax_cumulative([float(f.score[i]) for i in index], float(params["rival_temperature"]))
+        belief = _Model(index, cols, [start] * n)
+        fixed = random.Random(0)
+        mean = [[0.0] * m for _ in range(n)]
+        for r in range(1, rounds + 1):
+            for s in range(n):
+                cum = softmax_cumulative(self._contest(view, s, f, belief, totals, points, samples, fixed), t)
+                last = 0.0
+                row = mean[s]
+                for i in range(m):
+                    row[i] += ((cum[i] - last) / cum[-1] - row[i]) / r
+                    last = cum[i]
+            belief = _Model(index, cols, [_cumulative(row) for row in mean])
+        got = _MODELS[key] = belief
+        return got
+
+    def _contest(self, view: Any, me: int, f: _Pairs, model: _Model, totals: list[list[int]],
+                 points: list[int], samples: int, rng: random.Random) -> list[float]:
+        """Seat ``me``'s mean end score of each of the model's candidate
+        pairs over ``samples`` tables of rival pairs, each rival's drawn from
+        ``rng`` by the model's chances for him. Every sample scores all the
+        candidates (paired); the turn plays out in the known order (F4, F5)."""
+        n: int = view.players
+        k = len(totals)
+        bonus: tuple[int, ...] = view.comps.bonus
+        w = self._weight(view)
+        needs: bool = view.rules.bonus_needs_positive
+        order: tuple[int, ...] = view.order
+        base = flat_position(totals, points)
+        mine = model.cols
+        lead = [0] * k  # scratch
+        sums = [0.0] * len(mine)
+        held: list[list[int]] = [[] for _ in range(n)]
+        for _ in range(samples):
+            for s in range(n):
+                if s != me:
+                    held[s] = mine[draw_index(model.cums[s], rng.random())]
+            ends = flat_turns_held(order, me, mine, held, f.front, base)
+            for i in range(len(ends)):
+                sums[i] += flat_score(me, ends[i], n, k, bonus, w, needs, lead)
+        return [x / samples for x in sums]
 
     def _agents_alone(self, view: Any, decision: Any, table: list[list[int]], totals: list[list[int]],
                       points: list[int]) -> Any:
@@ -350,20 +495,15 @@ class ExpertStrategy(FbiStrategy):
                 best, best_v = pair, v
         return best
 
-    def _agents_held(self, view: Any, table: list[list[int]]) -> list[list[int]]:
-        """Per seat, the agents it still holds for this turn's arrests: mine;
-        none for a seat that has played both; the rule player's best pair on
-        the table as it was when the agents were chosen for a seat that has
-        played none; the partner it keeps for a seat that has played one."""
+    def _then(self, view: Any, table: list[list[int]]) -> _Pairs:
+        """The pairs on the table as it was when the agents were chosen: this
+        turn's arrests put back, last first (restores the stacks exactly, F15;
+        without the variant each colour stays sorted best first)."""
         comps = view.comps
-        colours: tuple[str, ...] = comps.colours
         col: tuple[int, ...] = comps.card_colour
         val: tuple[int, ...] = comps.card_value
         arrests: tuple[tuple[int, int], ...] = view.arrests
         stacked: bool = view.rules.stacked
-        # The table as it was when the agents were chosen: this turn's arrests
-        # put back, last first (restores the stacks exactly, F15; without the
-        # variant each colour stays sorted best first).
         before = [t[:] for t in table]
         for j in range(len(arrests) - 1, -1, -1):
             card = arrests[j][1]
@@ -377,7 +517,15 @@ class ExpertStrategy(FbiStrategy):
                         stack[i] = stack[i - 1]
                         i -= 1
                     stack[i] = v
-        then = _pairs(before, comps, view.rules)
+        return _pairs(before, comps, view.rules)
+
+    def _agents_held(self, view: Any, table: list[list[int]]) -> list[list[int]]:
+        """Per seat, the agents it still holds for this turn's arrests: mine;
+        none for a seat that has played both; the rule player's best pair on
+        the table as it was when the agents were chosen for a seat that has
+        played none; the partner it keeps for a seat that has played one."""
+        colours: tuple[str, ...] = view.comps.colours
+        then = self._then(view, table)
         played_by: tuple[tuple[int, ...], ...] = view.played
         agents: list[list[int]] = []
         for s in range(len(played_by)):
@@ -394,46 +542,124 @@ class ExpertStrategy(FbiStrategy):
                 agents.append(then.partner(played[0], colours)[:])
         return agents
 
+    def _held_samples(self, view: Any, table: list[list[int]]) -> list[list[list[int]]]:
+        """Tables of the agents each seat still holds (as ``_agents_held``),
+        ``samples`` of them, each rival's drawn from my stream: by the chances
+        ``_rival_model`` gave him when the agents were chosen (the pairs'
+        points, ``rival_temperature``, when it gave none), among the pairs
+        that hold what he has played; with ``samples`` 0, ``_agents_held``'s
+        one table."""
+        samples = int(self.params["samples"])
+        if samples == 0:
+            return [self._agents_held(view, table)]
+        then = self._then(view, table)
+        model = self._model_of[1] if self._model_of is not None and self._model_of[0] == view.turn else None
+        if model is None:
+            model = _Model(list(range(len(then.cols))), then.cols, [then.mix(float(self.params["rival_temperature"]))] * view.players)
+        played_by: tuple[tuple[int, ...], ...] = view.played
+        n = len(played_by)
+        rng = self.rng
+        choices: list[list[list[int]]] = []
+        cums: list[list[float]] = []
+        for s in range(n):
+            kept, cum = self._kept(model, s, played_by[s], then)
+            choices.append(kept)
+            cums.append(cum)
+        out: list[list[list[int]]] = []
+        for _ in range(samples):
+            agents: list[list[int]] = []
+            for s in range(n):
+                if s == self.seat:
+                    agents.append(list(view.my_agents))
+                elif not cums[s]:
+                    agents.append([])
+                else:
+                    agents.append(choices[s][draw_index(cums[s], rng.random())][:])
+            out.append(agents)
+        return out
+
+    def _kept(self, model: _Model, seat: int, played: tuple[int, ...], then: _Pairs) -> tuple[list[list[int]], list[float]]:
+        """What a rival who has played ``played`` may still hold, with
+        cumulative weights: the model's pairs (all of them when he has played
+        none; else those holding his agent, less it; the pairs' points when
+        the model holds none); ([], []) once he has played both."""
+        if len(played) >= 2:
+            return [], []
+        cum = model.cums[seat]
+        if not played:
+            return model.cols, cum
+        p = played[0]
+        kept: list[list[int]] = []
+        weights: list[float] = []
+        last = 0.0
+        for i in range(len(model.cols)):
+            w = cum[i] - last
+            last = cum[i]
+            if p in model.cols[i]:
+                rest = model.cols[i][:]
+                rest.remove(p)
+                kept.append(rest)
+                total = (weights[-1] if weights else 0.0) + w
+                weights.append(total)
+        if not kept or weights[-1] <= 0.0:
+            return then.partner_mix(p, float(self.params["rival_temperature"]))
+        return kept, weights
+
     def on_arrest(self, view: Any, decision: Any) -> Any:
         comps = view.comps
         table = table_values(view)
         stacked = view.rules.stacked
-        agents = self._agents_held(view, table)
         totals, points = self._position(view)
         colours: tuple[str, ...] = comps.colours
+        options = decision.options
         greedy: Any = None  # the first option whose arrest is worth most now
         greedy_v = 0
-        for o in decision.options:
+        for o in options:
             cards = table[colours.index(o)]
             worth = (cards[-1] if stacked else cards[0]) if cards else 0
             if greedy is None or worth > greedy_v:
                 greedy, greedy_v = o, worth
         step: int = view.step
         order: tuple[int, ...] = view.order
-        first = step < view.players and len(view.my_agents) == 2
-        for i in range(step if first else 0):
-            if len(agents[order[i]]) > 1:
-                first = False
-                break
-        if first:
-            return self._first_arrest(view, decision, table, agents, totals, points, greedy)
-        best, best_v = decision.options[0], -1e9
-        seq = self._seq(view.order, view.step)
-        for opt in decision.options:
-            a = [x[:] for x in agents]
-            t = [x[:] for x in table]
-            tot = [x[:] for x in totals]
-            pts = points[:]
-            play_out(seq, a, t, tot, pts, stacked, first=comps.colours.index(opt))
-            v = self._score(view, tot, pts) + (1e-6 if opt == greedy else 0.0)
+        sums = [0.0] * len(options)
+        for agents in self._held_samples(view, table):
+            first = step < view.players and len(view.my_agents) == 2
+            for i in range(step if first else 0):
+                if len(agents[order[i]]) > 1:
+                    first = False
+                    break
+            if first:
+                self._first_values(view, options, table, agents, totals, points, sums)
+            else:
+                self._rest_values(view, options, table, agents, totals, points, sums)
+        best, best_v = options[0], -1e9
+        for j in range(len(options)):
+            opt = options[j]
+            v = sums[j] + (1e-6 if opt == greedy else 0.0)
             if v > best_v:
                 best, best_v = opt, v
         return best
 
-    def _first_arrest(self, view: Any, decision: Any, table: list[list[int]], agents: list[list[int]],
-                      totals: list[list[int]], points: list[int], greedy: Any) -> Any:
+    def _rest_values(self, view: Any, options: list[Any], table: list[list[int]], agents: list[list[int]],
+                     totals: list[list[int]], points: list[int], sums: list[float]) -> None:
+        """Adds to ``sums`` each option's end score, the rest of the turn
+        played out (``play_out``) with these agents held."""
+        colours: tuple[str, ...] = view.comps.colours
+        stacked: bool = view.rules.stacked
+        seq = self._seq(view.order, view.step)
+        for j in range(len(options)):
+            a = [x[:] for x in agents]
+            t = [x[:] for x in table]
+            tot = [x[:] for x in totals]
+            pts = points[:]
+            play_out(seq, a, t, tot, pts, stacked, first=colours.index(options[j]))
+            sums[j] += self._score(view, tot, pts)
+
+    def _first_values(self, view: Any, options: list[Any], table: list[list[int]], agents: list[list[int]],
+                      totals: list[list[int]], points: list[int], sums: list[float]) -> None:
         """My first arrest of the turn: the seats before me keep one agent for
-        the second round; the rounds play as ``play_out`` would."""
+        the second round; the rounds play as ``play_out`` would. Adds each
+        option's end score to ``sums``."""
         colours: tuple[str, ...] = view.comps.colours
         n: int = view.players
         step: int = view.step
@@ -444,7 +670,6 @@ class ExpertStrategy(FbiStrategy):
         w = self._weight(view)
         needs: bool = view.rules.bonus_needs_positive
         lead = [0] * k  # scratch
-        best, best_v = decision.options[0], -1e9
         front = front_first(table, view.rules.stacked)
         base = flat_position(totals, points)
         kept = k * n + n + k
@@ -452,8 +677,8 @@ class ExpertStrategy(FbiStrategy):
             ag = agents[order[i]]
             if ag:
                 base[kept + order[i]] = ag[0]
-        for opt in decision.options:
-            first = colours.index(opt)
+        for j in range(len(options)):
+            first = colours.index(options[j])
             st = base[:]
             mine = list(view.my_agents)
             mine.remove(first)
@@ -466,10 +691,7 @@ class ExpertStrategy(FbiStrategy):
                 c = st[kept + seat]
                 if c >= 0:
                     flat_arrest(st, seat, c, front, n, k)
-            v = flat_score(me, st, n, k, bonus, w, needs, lead) + (1e-6 if opt == greedy else 0.0)
-            if v > best_v:
-                best, best_v = opt, v
-        return best
+            sums[j] += flat_score(me, st, n, k, bonus, w, needs, lead)
 
     def _later_bids(self, view: Any) -> list[int]:
         """Per seat, its bid: made, or for a later bidder the rule player's

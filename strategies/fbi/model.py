@@ -548,3 +548,61 @@ def column_leader(st: list[int], base: int, n: int, needs_positive: bool) -> int
         elif v == best:
             ties += 1
     return at if ties == 1 and (best > 0 or not needs_positive) else -1
+
+
+def flat_turns_held(order: tuple[int, ...], me: int, my_pairs: list[list[int]], held: list[list[int]],
+                    front: list[list[int]], base: list[int]) -> list[list[int]]:
+    """``flat_turns`` with each rival holding his own agents (``held[seat]``;
+    mine ignored): the flat position each of my pairs leaves."""
+    n = len(order)
+    k = len(front)
+    p = 0
+    while order[p] != me:
+        p += 1
+    st0 = base
+    if p:
+        st0 = base[:]
+        for i in range(p):
+            flat_step(st0, order[i], held[order[i]], front, n, k)
+    kept = k * n + n + k
+    out: list[list[int]] = []
+    for cols in my_pairs:
+        st = st0[:]
+        flat_step(st, me, cols, front, n, k)
+        for i in range(p + 1, n):
+            flat_step(st, order[i], held[order[i]], front, n, k)
+        for i in range(n - 1, -1, -1):
+            seat = order[i]
+            c = st[kept + seat]
+            if c >= 0:
+                flat_arrest(st, seat, c, front, n, k)
+        out.append(st)
+    return out
+
+
+def softmax_cumulative(values: list[float], temperature: float) -> list[float]:
+    """Cumulative weights exp((v - best) / temperature) of ``values`` (a
+    draw below the last picks the first index whose weight exceeds it);
+    with temperature 0, weight 1 for each best value and 0 for the rest."""
+    best = _NEG_INF
+    for v in values:
+        if v > best:
+            best = v
+    out: list[float] = []
+    total = 0.0
+    for v in values:
+        if temperature > 0.0:
+            total += math.exp((v - best) / temperature)
+        elif v >= best:
+            total += 1.0
+        out.append(total)
+    return out
+
+
+def draw_index(cumulative: list[float], u: float) -> int:
+    """The index a uniform draw ``u`` in [0, 1) picks from cumulative weights."""
+    x = u * cumulative[-1]
+    for i in range(len(cumulative)):
+        if x < cumulative[i]:
+            return i
+    return len(cumulative) - 1

@@ -23,11 +23,12 @@ class Probe(NamedTuple):
 
 PROBES: tuple[Probe, ...] = (
     Probe("pair_reader", "ann", "rnsim_strategies.fbi.probes.readers:PairReader",
-          "expert picks its field agents by its own arrests alone, from the open table: the probe predicts each "
-          "rival's pair with a copy of the expert and picks the pair that ends the turn best against them"),
+          "expert picks its field agents from odds it computes on the open table: the probe predicts each rival's "
+          "pair with a copy of the expert (one draw from the same odds) and picks the pair that ends the turn best "
+          "against them"),
     Probe("arrest_reader", "ann", "rnsim_strategies.fbi.probes.readers:ArrestReader",
-          "expert arrests assuming each rival holds the rule player's pair: the probe assumes the pair a copy of "
-          "the expert predicts for him"),
+          "expert arrests against the rivals' agents drawn from its odds of their pairs: the probe assumes the pair "
+          "a copy of the expert predicts for him"),
     Probe("bid_reader", "ann", "rnsim_strategies.fbi.probes.readers:BidReader",
           "expert values its bid assuming later bidders dump their worst bystander: the probe predicts their "
           "bids with copies of the expert, in bidding order (F2)"),

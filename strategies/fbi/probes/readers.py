@@ -8,16 +8,17 @@ view with the seat changed and its secret agents left out (``my_pair`` none,
 ``my_agents`` empty). Nothing hidden from the probe's seat enters one: not
 the deck order, not a rival's chosen agents (F6), only what the rival's copy
 would choose from the public table. Against players who are not experts the
-prediction is just wrong, and the probe plays worse than its base.
+prediction is just wrong, and the probe plays worse than its base; against
+experts it is one draw from the odds the rival draws his pick from.
 
-- :class:`PairReader` (agents): the expert picks its field agents by its own
-  two arrests, assuming nobody contests its colours; the probe predicts each
-  rival's pair with a copy of the expert and picks the pair whose turn,
-  played out against those pairs in the known order of arrests (F4, F5),
-  ends best.
-- :class:`ArrestReader` (arrests): the expert plays its arrests assuming a
-  rival holds the rule player's pair (the most points on the table); the
-  probe assumes the pair a copy of the expert predicts for him.
+- :class:`PairReader` (agents): the expert draws its field agents from odds
+  it computes on the open table (its own stream draws the pick); the probe
+  predicts each rival's pair with a copy of the expert (its own draw from
+  the same odds) and picks the pair whose turn, played out against those
+  pairs in the known order of arrests (F4, F5), ends best.
+- :class:`ArrestReader` (arrests): the expert plays its arrests against
+  rivals' agents drawn from its odds of their pairs; the probe assumes the
+  pair a copy of the expert predicts for him.
 - :class:`BidReader` (bid): the expert values its bid assuming the later
   bidders dump their worst bystander (the rule player's bid); the probe
   predicts each later bidder's bid with a copy of the expert, in bidding
@@ -55,7 +56,9 @@ class _Reader(ExpertStrategy):
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
         self._model = ExpertStrategy()
-        self._model.new_game(seat, random.Random(0))  # the expert draws no random number
+        # the copy draws its mixed choices from a stream of its own (the
+        # probe's, forked): it cannot know the rivals' streams
+        self._model.new_game(seat, random.Random(rng.getrandbits(64)))
         self._predicted: tuple[int, list[list[int]]] | None = None  # (turn, colours per seat)
 
     def _as(self, seat: int) -> ExpertStrategy:
@@ -116,6 +119,13 @@ class ArrestReader(_Reader):
     def on_agents(self, view: Any, decision: Any) -> Any:
         self._predicted = (view.turn, self.predict_pairs(view, decision.options))
         return super().on_agents(view, decision)
+
+    def _held_samples(self, view: Any, table: list[list[int]]) -> list[list[list[int]]]:
+        """One table of the agents held: the predicted pairs (the expert's
+        samples when nothing was predicted this turn)."""
+        if self._predicted is None or self._predicted[0] != view.turn:
+            return super()._held_samples(view, table)
+        return [self._agents_held(view, table)]
 
     def _agents_held(self, view: Any, table: list[list[int]]) -> list[list[int]]:
         held = super()._agents_held(view, table)

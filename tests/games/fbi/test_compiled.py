@@ -36,8 +36,8 @@ def expert(**params):
 KNOBS = [{}, {"stacked": True}, {"bid_cards": "purple"}, {"bid_cards": "none"},
          {"bonus_needs_positive": False}, {"doubler": False}, {"cards_per_player": 1},
          {"cards_per_player": 3, "stacked": True}]
-EXPERTS = [expert(), expert(contention=0.5), expert(contention=1.0), expert(bonus_weight=0.0),
-           expert(bonus_weight=1.0, bid_pairs=15), expert(bid_pairs=1)]
+EXPERTS = [expert(), expert(samples=0), expert(samples=2, rounds=1, temperature=0.0), expert(bonus_weight=0.0),
+           expert(bonus_weight=1.0, bid_pairs=15, agent_pairs=15), expert(bid_pairs=1, rival_temperature=0.0)]
 out = {"native": [engine.NATIVE, strategies.NATIVE], "games": []}
 g = 0
 for players in (3, 4, 5):
