@@ -17,6 +17,8 @@ from rnsim_strategies.fbi.model import (
     flat_top,
     flat_turns,
     front_first,
+    leader,
+    led_score,
     play_out,
 )
 
@@ -84,6 +86,9 @@ def test_flat_scores_are_evaluate(data: st.DataObject, n: int, needs: bool, weig
     lead = [0] * K
     for flat in states:
         assert flat_score(me, flat, n, K, bonus, weight, needs, lead) == plain(flat, 0)
+        # the leaders it leaves in ``lead`` are the rules' (F11), as ``led_score`` reads them
+        assert lead == [leader(col, needs) for col in unflat(flat, n)[0]]
+        assert led_score(me, flat, n, K, bonus, weight, lead) == plain(flat, 0)
     scores: list[float] = []
     leads: list[list[int]] = []
     top = flat_top(me, states, n, K, bonus, weight, needs, scores, leads)
