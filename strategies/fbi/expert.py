@@ -219,16 +219,17 @@ class _Model:
     colours) and, per seat, cumulative weights of picking each; ``ends``
     keeps ``_contest``'s scores of one table of rival pairs (by seat and the
     candidates drawn), shared by every model of the same table and
-    position."""
+    position; emptied when the next table's model is built (floats in
+    tuples: no work for the cyclic collector)."""
 
     __slots__ = ("index", "cols", "cums", "ends")
 
     def __init__(self, index: list[int], cols: list[list[int]], cums: list[list[float]],
-                 ends: dict[int, list[float]] | None = None) -> None:
+                 ends: dict[int, tuple[float, ...]] | None = None) -> None:
         self.index = index
         self.cols = cols
         self.cums = cums
-        self.ends: dict[int, list[float]] = {} if ends is None else ends
+        self.ends: dict[int, tuple[float, ...]] = {} if ends is None else ends
 
 
 def _cumulative(weights: list[float]) -> list[float]:
@@ -246,6 +247,7 @@ _FACTS: Final[dict[Any, _Pairs]] = {}  # by card ids
 _BY_VALUES: Final[dict[Any, _Pairs]] = {}
 _POSITIONS: Final[dict[Any, tuple[list[list[int]], list[int]]]] = {}
 _MODELS: Final[dict[Any, _Model]] = {}
+_BUILT: Final[list[_Model]] = []  # the model built last: its ``ends`` are kept until the next
 _CACHE_SIZE: Final = 512
 
 
@@ -407,6 +409,11 @@ class ExpertStrategy(FbiStrategy):
                     last = cum[i]
             belief = _Model(index, cols, [_cumulative(row) for row in mean], belief.ends)
         got = _MODELS[key] = belief
+        if _BUILT:
+            _BUILT[0].ends.clear()  # pure scores: a model asked again scores anew
+            _BUILT[0] = got
+        else:
+            _BUILT.append(got)
         return got
 
     def _contest(self, view: Any, me: int, f: _Pairs, model: _Model, totals: list[list[int]],
@@ -443,7 +450,7 @@ class ExpertStrategy(FbiStrategy):
                 if base is None:
                     base = flat_position(totals, points)
                 ends = flat_turns_held(order, me, mine, held, f.front, base)
-                got = [flat_score(me, ends[i], n, k, bonus, w, needs, lead) for i in range(len(ends))]
+                got = tuple([flat_score(me, ends[i], n, k, bonus, w, needs, lead) for i in range(len(ends))])
                 memo[key] = got
             for i in range(m):
                 sums[i] += got[i]
