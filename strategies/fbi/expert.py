@@ -216,14 +216,20 @@ class _Pairs:
 
 class _Model:
     """Candidate pairs (indices into a table's legal pairs, and their
-    colours) and, per seat, cumulative weights of picking each."""
+    colours) and, per seat, cumulative weights of picking each; ``ends``
+    keeps ``_contest``'s scores of one table of rival pairs (by seat and the
+    candidates drawn), shared by every model of the same table and
+    position; emptied when the next table's model is built (floats in
+    tuples: no work for the cyclic collector)."""
 
-    __slots__ = ("index", "cols", "cums")
+    __slots__ = ("index", "cols", "cums", "ends")
 
-    def __init__(self, index: list[int], cols: list[list[int]], cums: list[list[float]]) -> None:
+    def __init__(self, index: list[int], cols: list[list[int]], cums: list[list[float]],
+                 ends: dict[int, tuple[float, ...]] | None = None) -> None:
         self.index = index
         self.cols = cols
         self.cums = cums
+        self.ends: dict[int, tuple[float, ...]] = {} if ends is None else ends
 
 
 def _cumulative(weights: list[float]) -> list[float]:
@@ -241,6 +247,7 @@ _FACTS: Final[dict[Any, _Pairs]] = {}  # by card ids
 _BY_VALUES: Final[dict[Any, _Pairs]] = {}
 _POSITIONS: Final[dict[Any, tuple[list[list[int]], list[int]]]] = {}
 _MODELS: Final[dict[Any, _Model]] = {}
+_BUILT: Final[list[_Model]] = []  # the model built last: its ``ends`` are kept until the next
 _CACHE_SIZE: Final = 512
 
 
@@ -400,8 +407,13 @@ class ExpertStrategy(FbiStrategy):
                 for i in range(m):
                     row[i] += ((cum[i] - last) / cum[-1] - row[i]) / r
                     last = cum[i]
-            belief = _Model(index, cols, [_cumulative(row) for row in mean])
+            belief = _Model(index, cols, [_cumulative(row) for row in mean], belief.ends)
         got = _MODELS[key] = belief
+        if _BUILT:
+            _BUILT[0].ends.clear()  # pure scores: a model asked again scores anew
+            _BUILT[0] = got
+        else:
+            _BUILT.append(got)
         return got
 
     def _contest(self, view: Any, me: int, f: _Pairs, model: _Model, totals: list[list[int]],
@@ -409,25 +421,39 @@ class ExpertStrategy(FbiStrategy):
         """Seat ``me``'s mean end score of each of the model's candidate
         pairs over ``samples`` tables of rival pairs, each rival's drawn from
         ``rng`` by the model's chances for him. Every sample scores all the
-        candidates (paired); the turn plays out in the known order (F4, F5)."""
+        candidates (paired); the turn plays out in the known order (F4, F5).
+        A table of rival pairs already scored for ``me`` (``model.ends``) is
+        not played again: its scores are added as they were."""
         n: int = view.players
         k = len(totals)
         bonus: tuple[int, ...] = view.comps.bonus
         w = self._weight(view)
         needs: bool = view.rules.bonus_needs_positive
         order: tuple[int, ...] = view.order
-        base = flat_position(totals, points)
+        base: list[int] | None = None
         mine = model.cols
+        m = len(mine)
+        cums = model.cums
+        memo = model.ends
         lead = [0] * k  # scratch
-        sums = [0.0] * len(mine)
+        sums = [0.0] * m
         held: list[list[int]] = [[] for _ in range(n)]
         for _ in range(samples):
+            key = me  # me, then each rival's candidate: one int
             for s in range(n):
                 if s != me:
-                    held[s] = mine[draw_index(model.cums[s], rng.random())]
-            ends = flat_turns_held(order, me, mine, held, f.front, base)
-            for i in range(len(ends)):
-                sums[i] += flat_score(me, ends[i], n, k, bonus, w, needs, lead)
+                    d = draw_index(cums[s], rng.random())
+                    held[s] = mine[d]
+                    key = key * m + d
+            got = memo.get(key)
+            if got is None:
+                if base is None:
+                    base = flat_position(totals, points)
+                ends = flat_turns_held(order, me, mine, held, f.front, base)
+                got = tuple([flat_score(me, ends[i], n, k, bonus, w, needs, lead) for i in range(len(ends))])
+                memo[key] = got
+            for i in range(m):
+                sums[i] += got[i]
         return [x / samples for x in sums]
 
     def _agents_alone(self, view: Any, decision: Any, table: list[list[int]], totals: list[list[int]],

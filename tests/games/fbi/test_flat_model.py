@@ -16,7 +16,10 @@ from rnsim_strategies.fbi.model import (
     flat_score,
     flat_top,
     flat_turns,
+    flat_turns_held,
     front_first,
+    leader,
+    led_score,
     play_out,
 )
 
@@ -64,6 +67,31 @@ def test_flat_turns_play_as_play_out(data: st.DataObject, table: list[list[int]]
 
 
 @settings(max_examples=300, deadline=None)
+@given(data=st.data(), table=tables, stacked=st.booleans(), n=st.integers(min_value=3, max_value=5))
+def test_flat_turns_held_play_as_play_out(data: st.DataObject, table: list[list[int]], stacked: bool, n: int) -> None:
+    """Each rival holding his own agents (the field-agent pick's play-outs)."""
+    if not stacked:
+        table = [sorted(t, reverse=True) for t in table]
+    order = tuple(data.draw(st.permutations(list(range(n)))))
+    me = data.draw(st.integers(min_value=0, max_value=n - 1))
+    pairs = data.draw(st.lists(agents(K), max_size=4))
+    rivals = [data.draw(agents(K)) for _ in range(n)]
+    points = data.draw(st.lists(values, min_size=n, max_size=n))
+    totals = data.draw(st.lists(st.lists(values, min_size=n, max_size=n), min_size=K, max_size=K))
+    base = flat_position(totals, points)
+    before = base[:]
+    got = flat_turns_held(order, me, pairs, rivals, front_first(table, stacked), base)
+    assert base == before  # the start position is not changed
+    assert len(got) == len(pairs)
+    for mine, flat in zip(pairs, got, strict=True):
+        held = [list(r) for r in rivals]
+        held[me] = list(mine)
+        t, tot, pts = [c[:] for c in table], [c[:] for c in totals], points[:]
+        play_out(list(order) + list(reversed(order)), held, t, tot, pts, stacked)
+        assert unflat(flat, n) == (tot, pts)
+
+
+@settings(max_examples=300, deadline=None)
 @given(data=st.data(), n=st.integers(min_value=3, max_value=5), needs=st.booleans(), weight=weights)
 def test_flat_scores_are_evaluate(data: st.DataObject, n: int, needs: bool, weight: float) -> None:
     columns = st.lists(st.lists(st.integers(-6, 12), min_size=n, max_size=n), min_size=K, max_size=K)
@@ -84,6 +112,9 @@ def test_flat_scores_are_evaluate(data: st.DataObject, n: int, needs: bool, weig
     lead = [0] * K
     for flat in states:
         assert flat_score(me, flat, n, K, bonus, weight, needs, lead) == plain(flat, 0)
+        # the leaders it leaves in ``lead`` are the rules' (F11), as ``led_score`` reads them
+        assert lead == [leader(col, needs) for col in unflat(flat, n)[0]]
+        assert led_score(me, flat, n, K, bonus, weight, lead) == plain(flat, 0)
     scores: list[float] = []
     leads: list[list[int]] = []
     top = flat_top(me, states, n, K, bonus, weight, needs, scores, leads)
