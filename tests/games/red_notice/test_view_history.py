@@ -545,3 +545,25 @@ def test_history_since_is_the_slice_without_the_kinds_skipped(seed, start, seat,
     h = build_view(s, seat).history
     got = h.since(start, frozenset(skip))
     assert got == [e for e in h[start:] if e.kind not in skip]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), start=st.integers(0, 400), seat=st.sampled_from([ANGELA, JESSAH]))
+def test_history_raw_is_the_slice_undecoded_with_its_card(seed, start, seat):
+    """``history.raw(start)`` is the records of ``history[start:]`` as the
+    engine stores them, and the card in resolution before the first: read
+    on with the rule History decodes by (a "card" record sets it, a record
+    outside the cards clears it), they give each event's card."""
+    from rnsim.games.red_notice.engine.history import _NO_CARD, decode
+
+    s = random_game(seed)
+    h = build_view(s, seat).history
+    records, card = h.raw(start)
+    want = h[start:]
+    assert len(records) == len(want)
+    for r, e in zip(records, want, strict=True):
+        if r[0] == "card":
+            card = r[3]
+        elif r[0] in _NO_CARD:
+            card = -1
+        assert decode(r, r[3] if r[0] == "token_placed" else card) == e

@@ -20,7 +20,7 @@ from typing import overload
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
 from rnsim.games.red_notice.engine.frames import Card, Frame, Move
-from rnsim.games.red_notice.engine.history import Event, Record, card_at, decode, decode_range
+from rnsim.games.red_notice.engine.history import Event, Record, _card_after, card_at, decode, decode_range
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
@@ -84,6 +84,18 @@ class History:
         if start >= self._n:
             return []
         return decode_range(self._records, start, self._n, skip)
+
+    def raw(self, start: int) -> tuple[list[Record], int]:
+        """The records ``start`` onwards as the engine stores them
+        (engine/history.py ``Record``), undecoded, and the card in resolution
+        before the first of them (-1: none; ``card_at``): for a reader that
+        follows the game and reads the records' fields itself (Jessah's
+        dossier), the events of ``self[start:]`` without building them."""
+        self._check()
+        if start >= self._n:
+            return [], -1
+        records = self._records
+        return records[start:self._n], _card_after(records, start - 1) if start > 0 else -1
 
     def __reversed__(self) -> Iterator[Event]:
         self._check()
