@@ -117,6 +117,10 @@ _WIRETAP: Final = 22
 _SWEEP: Final = 23
 _INFORMANT: Final = 24
 _SKIP: Final = 25
+# engine/history.py's _NO_CARD (the kinds outside a round's cards: the card
+# in resolution is none after them), held here: compiled code reads a
+# Final of its own module as a constant, one of another module's by name.
+_NO_CARD_KINDS: Final = frozenset(_NO_CARD)
 _CODE: Final[dict[str, int]] = {
     "deal": _DEAL, "jessah_start": _JESSAH_START, "setup_radar": _RADAR, "radar": _RADAR,
     "black_radar": _BLACK_RADAR, "angela_start": _ANGELA_START,
@@ -363,34 +367,42 @@ class Dossier:
         """Read what is new in Jessah's ``view`` and return the probability of
         each city (0 outside the public belief). Call it with every view
         Jessah is handed, in order."""
+        # Each field of the view is read once: the view's class is compiled
+        # apart from this one, so every read is a Python attribute lookup.
         comps = view.comps
         if comps is not self.comps_of:  # the board's tables, looked up once per component set
             self.comps_of = comps
             self.b = board_for(comps)
         b = self.b
+        jessah = view.jessah_city
+        radars = view.radars
+        barriers = view.barriers
+        belief = view.belief
+        up = len(view.identities_up)
         if self.seen == 0:
-            self.jessah = view.jessah_city
-            self.radars = list(view.radars)
-            self.barriers = tuple(view.barriers)
-            self.pub = view.belief
-            self.up = len(view.identities_up)
+            self.jessah = jessah
+            self.radars = list(radars)
+            self.barriers = tuple(barriers)
+            self.pub = belief
+            self.up = up
         self.precise = "precise_radars" in view.permanents
-        records, card = view.history.raw(self.seen)
-        self.seen = max(self.seen, len(view.history))
+        history = view.history
+        records, card = history.raw(self.seen)
+        self.seen = max(self.seen, len(history))
         for r in records:
             kind = r[0]
             if kind == "card":  # the card in resolution, as History decodes it
                 card = r[3]
-            elif kind in _NO_CARD:
+            elif kind in _NO_CARD_KINDS:
                 card = -1
             self._event(view, r, card, b)
         # What the view says wins over what the events were read to say.
-        self.jessah = view.jessah_city
-        self.radars = list(view.radars)
-        if view.barriers != self.barriers:  # else keep the tuple _bkey was taken of
-            self.barriers = tuple(view.barriers)
-        self.pub = belief = view.belief
-        self.up = len(view.identities_up)
+        self.jessah = jessah
+        self.radars = list(radars)
+        if barriers != self.barriers:  # else keep the tuple _bkey was taken of
+            self.barriers = tuple(barriers)
+        self.pub = belief
+        self.up = up
         n = comps.n_cities
         k = belief.bit_count()
         if not self.started or not k:
@@ -983,16 +995,17 @@ class Dossier:
         # out before anything is scored.
         wide, quiet = self._reach(b, steps, journalist)
         g = self.g
+        masks = b.open_masks(self.barriers)
         if g is not None and g.announce(_tables(b), ann, steps, journalist, escape, wide, quiet, self.jessah,
                                         self.up, self.radars, self.barriers, self.precise,
-                                        b.open_masks(self.barriers), self.rng.random, self.tau, self.eps) is None:
+                                        masks, self.rng.random, self.tau, self.eps) is None:
             self._pull()  # a reading the C code leaves to the Python source
         if self.g is None:
             self._c, self._w = self._read_guesses(b, steps, journalist, escape, ann, wide, quiet)
         if journalist:
             self.pub = reach(self.pub, b.nbr_mask, steps)
         else:
-            self.pub = after_movement(self.pub, steps, b.open_masks(self.barriers), self.radars, b.cont_mask, ann)
+            self.pub = after_movement(self.pub, steps, masks, self.radars, b.cont_mask, ann)
         for k, _ in ann:
             if self.radars[k] == 1:
                 self.radars[k] = 0  # a white radar is returned when triggered (R14)
