@@ -567,3 +567,23 @@ def test_history_raw_is_the_slice_undecoded_with_its_card(seed, start, seat):
         elif r[0] in _NO_CARD:
             card = -1
         assert decode(r, r[3] if r[0] == "token_placed" else card) == e
+
+
+def test_views_of_games_on_two_component_sets_each_show_their_own_set():
+    """What a view reads of its component set (identity and upgrade ids,
+    the radar and barrier supplies) is read once per set: views of two
+    games on different sets, built in turn, each show their own."""
+    import dataclasses
+
+    rules = RuleSet()
+    comps = rules.load_components()
+    other = dataclasses.replace(comps, radar_supply=comps.radar_supply + 3, barrier_supply=comps.barrier_supply + 5,
+                                identities=comps.identities[::-1])
+    a = GameState.new(rules, random.Random(1), comps=comps)
+    b = GameState.new(rules, random.Random(1), comps=other)
+    for _ in range(2):
+        for s, c in ((a, comps), (b, other)):
+            v = build_view(s, JESSAH)
+            assert v.radar_supply == c.radar_supply - s.n_radars
+            assert v.barrier_supply == c.barrier_supply - s.n_barriers
+            assert v.identities_up == tuple(c.identity_ids[i] for i in s.identities_up)
