@@ -71,7 +71,7 @@ from rnsim_strategies.red_notice.board import BANK, MOVEMENT, Board, bits, board
 
 from rnsim.games.red_notice.engine.belief import after_movement, expand, reach
 from rnsim.games.red_notice.engine.decision import ANGELA
-from rnsim.games.red_notice.engine.history import Event
+from rnsim.games.red_notice.engine.history import _NO_CARD, Record
 from rnsim.games.red_notice.engine.state import performances
 from rnsim.games.red_notice.engine.view import View
 
@@ -83,9 +83,55 @@ _PROXIMITY: Final[tuple[float, ...]] = (1.0, 0.7, 0.35, 0.12, 0.03)
 _HAND_MISS: Final = 0.05
 # math.fsum, bound once: compiled code would look it up on the module per call
 _fsum: Final = math.fsum
-# The kinds of event the dossier reads nothing from (a quarter of those it
-# sees): left undecoded (View.history.since).
-_IGNORED: Final = frozenset({"token_placed", "security_gain", "security_set", "no_upgrade_left"})
+# The kinds of history record the dossier reads, as small ints: its dispatch
+# compares ints, not strings. Grouped by the method that reads them (the
+# _*_END bounds); the kinds not listed (token_placed, security_gain,
+# security_set, no_upgrade_left, angela_step: a quarter of the records) are
+# _SKIP and read nothing.
+_DEAL: Final = 0
+_JESSAH_START: Final = 1
+_RADAR: Final = 2
+_BLACK_RADAR: Final = 3
+_ANGELA_START: Final = 4
+_SETUP_END: Final = 5
+_ROUND_START: Final = 5
+_CARD: Final = 6
+_ROUND_OVER: Final = 7
+_ROUND_END: Final = 8
+_JESSAH_MOVE: Final = 8
+_BARRIER: Final = 9
+_BLACK_BARRIER: Final = 10
+_BARRIER_MOVED: Final = 11
+_REMOVED: Final = 12
+_UPGRADE: Final = 13
+_UPGRADE_DESTROYED: Final = 14
+_IDENTITY: Final = 15
+_BOARD_END: Final = 16
+_ANNOUNCE: Final = 16
+_INSPECT: Final = 17
+_DRAW: Final = 18
+_CASH: Final = 19
+_CAPTURE: Final = 20
+_JOKER: Final = 21
+_WIRETAP: Final = 22
+_SWEEP: Final = 23
+_INFORMANT: Final = 24
+_SKIP: Final = 25
+# engine/history.py's _NO_CARD (the kinds outside a round's cards: the card
+# in resolution is none after them), held here: compiled code reads a
+# Final of its own module as a constant, one of another module's by name.
+_NO_CARD_KINDS: Final = frozenset(_NO_CARD)
+_CODE: Final[dict[str, int]] = {
+    "deal": _DEAL, "jessah_start": _JESSAH_START, "setup_radar": _RADAR, "radar": _RADAR,
+    "black_radar": _BLACK_RADAR, "angela_start": _ANGELA_START,
+    "round_start": _ROUND_START, "card": _CARD, "round_end": _ROUND_OVER,
+    "jessah_move": _JESSAH_MOVE, "barrier": _BARRIER, "black_barrier": _BLACK_BARRIER,
+    "barrier_moved": _BARRIER_MOVED, "security_spent": _REMOVED, "lawyer_discard": _REMOVED,
+    "black_removed": _REMOVED, "upgrade": _UPGRADE, "upgrade_destroyed": _UPGRADE_DESTROYED,
+    "identity": _IDENTITY,
+    "announce": _ANNOUNCE, "inspect": _INSPECT, "draw": _DRAW, "cash": _CASH, "capture": _CAPTURE,
+    "joker": _JOKER, "wiretap": _WIRETAP, "satellite_sweep": _SWEEP, "informant": _INFORMANT,
+}
 
 State = tuple[int, tuple[tuple[int, int], ...]]  # (end city, triggers)
 
@@ -321,29 +367,42 @@ class Dossier:
         """Read what is new in Jessah's ``view`` and return the probability of
         each city (0 outside the public belief). Call it with every view
         Jessah is handed, in order."""
+        # Each field of the view is read once: the view's class is compiled
+        # apart from this one, so every read is a Python attribute lookup.
         comps = view.comps
         if comps is not self.comps_of:  # the board's tables, looked up once per component set
             self.comps_of = comps
             self.b = board_for(comps)
         b = self.b
+        jessah = view.jessah_city
+        radars = view.radars
+        barriers = view.barriers
+        belief = view.belief
+        up = len(view.identities_up)
         if self.seen == 0:
-            self.jessah = view.jessah_city
-            self.radars = list(view.radars)
-            self.barriers = tuple(view.barriers)
-            self.pub = view.belief
-            self.up = len(view.identities_up)
+            self.jessah = jessah
+            self.radars = list(radars)
+            self.barriers = tuple(barriers)
+            self.pub = belief
+            self.up = up
         self.precise = "precise_radars" in view.permanents
-        events = view.history.since(self.seen, _IGNORED)
-        self.seen = max(self.seen, len(view.history))
-        for e in events:
-            self._event(view, e, b)
+        history = view.history
+        records, card = history.raw(self.seen)
+        self.seen = max(self.seen, len(history))
+        for r in records:
+            kind = r[0]
+            if kind == "card":  # the card in resolution, as History decodes it
+                card = r[3]
+            elif kind in _NO_CARD_KINDS:
+                card = -1
+            self._event(view, r, card, b)
         # What the view says wins over what the events were read to say.
-        self.jessah = view.jessah_city
-        self.radars = list(view.radars)
-        if view.barriers != self.barriers:  # else keep the tuple _bkey was taken of
-            self.barriers = tuple(view.barriers)
-        self.pub = belief = view.belief
-        self.up = len(view.identities_up)
+        self.jessah = jessah
+        self.radars = list(radars)
+        if barriers != self.barriers:  # else keep the tuple _bkey was taken of
+            self.barriers = tuple(barriers)
+        self.pub = belief
+        self.up = up
         n = comps.n_cities
         k = belief.bit_count()
         if not self.started or not k:
@@ -666,131 +725,140 @@ class Dossier:
 
     # ------------------------------------------------------------ events
 
-    def _event(self, view: View, e: Event, b: Board) -> None:
-        if self._setup_event(view, e, b) or self._round_event(view, e, b) or self._board_event(view, e, b):
-            return
-        if self.started:
-            self._evidence(view, e, b)
+    def _event(self, view: View, r: Record, card: int, b: Board) -> None:
+        """Read one history record (engine/history.py: ``(kind, round, seat,
+        a, b, c, items)``, the fields per kind in ``FIELDS``) that belongs
+        to ``card``."""
+        code = _CODE.get(r[0], _SKIP)
+        if code < _SETUP_END:
+            self._setup_event(view, code, r, b)
+        elif code < _ROUND_END:
+            self._round_event(view, code, r, card, b)
+        elif code < _BOARD_END:
+            self._board_event(view, code, r, b)
+        elif code < _SKIP and self.started:
+            self._evidence(view, code, r, card, b)
 
-    def _setup_event(self, view: View, e: Event, b: Board) -> bool:
-        """The deal, the starting places and the radars: False when ``e`` is
-        none of those."""
-        kind = e.kind
-        if kind == "deal":
-            if e.seat == ANGELA:
-                self.dealt = e.value
-        elif kind == "jessah_start":
-            self.bottom.add(e.check)
-            self.jessah = e.city
-        elif kind == "setup_radar" or kind == "radar":
-            self.radars[e.continent] = 1
-        elif kind == "black_radar":
-            self.radars[e.continent] = 2
-        elif kind == "angela_start":
-            self.bottom.add(e.check)
-            self.pub = b.cont_mask[e.continent]
-            self._start(view, b, e.continent)
-        else:
-            return False
-        return True
+    def _setup_event(self, view: View, code: int, r: Record, b: Board) -> None:
+        """The deal, the starting places and the radars."""
+        if code == _DEAL:
+            if r[2] == ANGELA:
+                self.dealt = r[3]
+        elif code == _JESSAH_START:
+            self.bottom.add(r[4])
+            self.jessah = r[3]
+        elif code == _RADAR:
+            self.radars[r[3]] = 1
+        elif code == _BLACK_RADAR:
+            self.radars[r[3]] = 2
+        else:  # _ANGELA_START
+            self.bottom.add(r[4])
+            cont: int = r[3]
+            self.pub = b.cont_mask[cont]
+            self._start(view, b, cont)
 
-    def _round_event(self, view: View, e: Event, b: Board) -> bool:
+    def _round_event(self, view: View, code: int, r: Record, card: int, b: Board) -> None:
         """A round's start and end and its action cards (each settles a bank
-        declined before it): False when ``e`` is none of those."""
-        kind = e.kind
-        if kind == "round_start":
-            self._bank_declined(view)
-            self.round_cards = tuple(e.items)
-            self.initiative = e.seat
-        elif kind == "card":
-            self._bank_declined(view)
-            self._card(e, b)
-        elif kind == "round_end":
-            self._bank_declined(view)
-        else:
-            return False
-        return True
+        declined before it)."""
+        self._bank_declined(view)
+        if code == _ROUND_START:
+            self.round_cards = tuple(r[6])
+            self.initiative = r[2]
+        elif code == _CARD:
+            self._card(r[1], r[3], r[6], b)
 
-    def _board_event(self, view: View, e: Event, b: Board) -> bool:
-        """Jessah's moves, barriers, removals, upgrades and identities: False
-        when ``e`` is none of those."""
-        kind = e.kind
-        if kind == "jessah_move":
-            self.jessah = e.city
-        elif kind == "barrier" or kind == "black_barrier":
-            self._set_barrier(e.route, 2 if kind == "black_barrier" else 1)
-        elif kind == "barrier_moved":
-            was = self.barriers[e.from_route]
-            self._set_barrier(e.from_route, 0)
-            self._set_barrier(e.route, was)
-        elif kind in ("security_spent", "lawyer_discard", "black_removed"):
-            self._removed(view, e, b)
-        elif kind == "upgrade" and e.name == "precise_radars":
-            self.precise = True
-        elif kind == "upgrade_destroyed" and e.name == "precise_radars":
-            self.precise = False
-        elif kind == "identity":
+    def _board_event(self, view: View, code: int, r: Record, b: Board) -> None:
+        """Jessah's moves, barriers, removals, upgrades and identities."""
+        if code == _JESSAH_MOVE:
+            self.jessah = r[3]
+        elif code == _BARRIER:
+            self._set_barrier(r[3], 1)
+        elif code == _BLACK_BARRIER:
+            self._set_barrier(r[3], 2)
+        elif code == _BARRIER_MOVED:
+            was = self.barriers[r[3]]
+            self._set_barrier(r[3], 0)
+            self._set_barrier(r[4], was)
+        elif code == _REMOVED:
+            self._removed(view, r[0], r[3], r[4], r[5], b)
+        elif code == _UPGRADE:
+            if r[3] == "precise_radars":
+                self.precise = True
+        elif code == _UPGRADE_DESTROYED:
+            if r[3] == "precise_radars":
+                self.precise = False
+        else:  # _IDENTITY
             self.up -= 1
-        else:
-            return False
-        return True
 
-    def _removed(self, view: View, e: Event, b: Board) -> None:
+    def _removed(self, view: View, kind: str, name: str, continent: int, route: int, b: Board) -> None:
         """A radar or barrier taken off the board. A radar Angela spends
         security on is evidence that she is near it (``leak``)."""
-        if e.name != "radar":
-            self._set_barrier(e.route, 0)
+        if name != "radar":
+            self._set_barrier(route, 0)
             return
-        self.radars[e.continent] = 0
+        self.radars[continent] = 0
         lk = self.leak
-        if e.kind == "security_spent" and self.started and lk != 1.0:  # 1: no evidence
-            near = expand(b.cont_mask[e.continent], b.nbr_mask)
+        if kind == "security_spent" and self.started and lk != 1.0:  # 1: no evidence
+            near = expand(b.cont_mask[continent], b.nbr_mask)
             self._pull()
             self._w = [w * lk if near >> c & 1 else w for c, w in zip(self._c, self._w)]
             self._push()
             self._normalise(view)
 
-    def _evidence(self, view: View, e: Event, b: Board) -> None:
-        kind = e.kind
-        if kind == "inspect" and not e.found:
-            x = e.city
-            self.pub &= ~(1 << x)
-            self._restrict(view, b.all_mask & ~(1 << x))
-        elif kind == "capture":
-            self._reveal(view, e.city)
-        elif kind == "cash" and e.seat == ANGELA:
-            self.cashed_on.add((e.round, e.card))
-            self._reveal(view, e.city)
-            self.fitted = None
-            g = self.g
-            if g is not None:
-                g.cash(e.check, _HAND_MISS, self.rng.getrandbits)
-            else:
-                self._cash_each(e.check)
-            self._normalise(view)
-        elif kind == "draw":
-            self._draw(view, e)
-        elif kind == "wiretap":
-            self._pull()
-            self._h = [list(e.items) for _ in self._h]
-            self._push()
-            self.fitted = None
-        elif kind == "satellite_sweep":
-            m = b.cont_mask[e.continent]
-            self.pub &= m
-            self._restrict(view, m)
-        elif kind == "informant":
-            m = b.nbr_mask[e.city] | (1 << e.city)
-            yes = e.found
-            self.pub &= m if yes else ~m
-            self._restrict(view, m if yes else b.all_mask & ~m)
-        elif kind == "joker" and e.seat == ANGELA and e.name == "bank":
-            self._bank_declined(view)
-            self.pending_bank = (e.round, e.card, True)
-        elif kind == "announce":
+    def _evidence(self, view: View, code: int, r: Record, card: int, b: Board) -> None:
+        """What says where she is or what she holds (once she has started)."""
+        if code == _ANNOUNCE:
             if self.pending_bank is not None and self.pending_bank[2]:
                 self._bank_declined(view)
-            self._announce(view, e, b)
+            self._announce(view, r[3], r[4], r[6], b)
+        elif code == _INSPECT:
+            if not r[4]:
+                x: int = r[3]
+                self.pub &= ~(1 << x)
+                self._restrict(view, b.all_mask & ~(1 << x))
+        elif code == _DRAW:
+            self._draw(view, r[2], r[3], r[6])
+        elif code == _CASH:
+            if r[2] == ANGELA:
+                self._cashed(view, r[1], card, r[3], r[4])
+        elif code == _CAPTURE:
+            self._reveal(view, r[3])
+        elif code == _JOKER:
+            if r[2] == ANGELA and r[3] == "bank":
+                self._bank_declined(view)
+                self.pending_bank = (r[1], card, True)
+        else:
+            self._facts(view, code, r, b)
+
+    def _cashed(self, view: View, rnd: int, card: int, check: int, city: int) -> None:
+        """Angela cashed ``check`` in ``city`` (R8)."""
+        self.cashed_on.add((rnd, card))
+        self._reveal(view, city)
+        self.fitted = None
+        g = self.g
+        if g is not None:
+            g.cash(check, _HAND_MISS, self.rng.getrandbits)
+        else:
+            self._cash_each(check)
+        self._normalise(view)
+
+    def _facts(self, view: View, code: int, r: Record, b: Board) -> None:
+        """Wiretap, Satellite Sweep and Informant (R16, R17)."""
+        if code == _WIRETAP:
+            self._pull()
+            self._h = [list(r[6]) for _ in self._h]
+            self._push()
+            self.fitted = None
+        elif code == _SWEEP:
+            m = b.cont_mask[r[3]]
+            self.pub &= m
+            self._restrict(view, m)
+        else:  # _INFORMANT
+            city: int = r[3]
+            m = b.nbr_mask[city] | (1 << city)
+            yes = bool(r[4])
+            self.pub &= m if yes else ~m
+            self._restrict(view, m if yes else b.all_mask & ~m)
 
     def _set_barrier(self, r: int, x: int) -> None:
         bl = list(self.barriers)
@@ -807,21 +875,21 @@ class Dossier:
             self.bkey = bytes(self.barriers)
         return self.bkey
 
-    def _draw(self, view: View, e: Event) -> None:
+    def _draw(self, view: View, seat: int, drawn: int, items: tuple[Any, ...]) -> None:
         getrandbits = self.rng.getrandbits
         self.fitted = None
         # A hand is tested as a bitmask of its checks (cheaper than `in` on
         # the list); the mask is taken afresh whenever the hand changed.
-        if e.seat == ANGELA:
+        if seat == ANGELA:
             pool = self._unseen(view)
             g = self.g
-            if g is None or not g.draw(pool, e.value, getrandbits):
+            if g is None or not g.draw(pool, drawn, getrandbits):
                 self._pull()
-                self._draw_each(pool, e.value)
+                self._draw_each(pool, drawn)
                 self._push()
             return
         got = 0  # Jessah's own draw: those checks were in the deck
-        for c in e.items:
+        for c in items:
             got |= 1 << c
         if not got:
             return
@@ -871,18 +939,19 @@ class Dossier:
                 if h:
                     h.pop(_below(getrandbits, len(h)))
 
-    def _card(self, e: Event, b: Board) -> None:
-        """Note a Bank half Angela performs on this card, and whether one of
-        her movements follows it on the same card."""
+    def _card(self, rnd: int, card: int, items: tuple[Any, ...], b: Board) -> None:
+        """Note a Bank half Angela performs on ``card`` (its ``items``: per
+        half, who performs it), and whether one of her movements follows it
+        on the same card."""
         if not self.round_cards:
             return
-        a, x = e.items
-        halves = b.halves[self.round_cards[e.card]]
+        a, x = items
+        halves = b.halves[self.round_cards[card]]
         seq = performances(a, x, self.initiative)
         for j, (seat, half) in enumerate(seq):
             if seat == ANGELA and halves[half][0] == BANK:
                 before = any(s == ANGELA and halves[h][0] == MOVEMENT for s, h in seq[j + 1:])
-                self.pending_bank = (e.round, e.card, before)
+                self.pending_bank = (rnd, card, before)
 
     def _bank_declined(self, view: View) -> None:
         pb = self.pending_bank
@@ -916,27 +985,27 @@ class Dossier:
 
     # ------------------------------------------------------------ movement
 
-    def _announce(self, view: View, e: Event, b: Board) -> None:
-        steps = e.value
-        journalist = e.name == "journalist"
-        escape = e.name == "escape"
-        ann: tuple[tuple[int, int], ...] = () if journalist else tuple(e.items)
+    def _announce(self, view: View, steps: int, name: str, items: tuple[Any, ...], b: Board) -> None:
+        journalist = name == "journalist"
+        escape = name == "escape"
+        ann: tuple[tuple[int, int], ...] = () if journalist else tuple(items)
         # The model's plans from a city, and their danger, are the same for
         # every guess there; only the way to the cashes differs by hand. A
         # city none of whose plans gives the announcement rules its guesses
         # out before anything is scored.
         wide, quiet = self._reach(b, steps, journalist)
         g = self.g
+        masks = b.open_masks(self.barriers)
         if g is not None and g.announce(_tables(b), ann, steps, journalist, escape, wide, quiet, self.jessah,
                                         self.up, self.radars, self.barriers, self.precise,
-                                        b.open_masks(self.barriers), self.rng.random, self.tau, self.eps) is None:
+                                        masks, self.rng.random, self.tau, self.eps) is None:
             self._pull()  # a reading the C code leaves to the Python source
         if self.g is None:
             self._c, self._w = self._read_guesses(b, steps, journalist, escape, ann, wide, quiet)
         if journalist:
             self.pub = reach(self.pub, b.nbr_mask, steps)
         else:
-            self.pub = after_movement(self.pub, steps, b.open_masks(self.barriers), self.radars, b.cont_mask, ann)
+            self.pub = after_movement(self.pub, steps, masks, self.radars, b.cont_mask, ann)
         for k, _ in ann:
             if self.radars[k] == 1:
                 self.radars[k] = 0  # a white radar is returned when triggered (R14)

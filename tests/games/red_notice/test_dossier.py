@@ -298,7 +298,6 @@ def test_a_radar_removal_weighs_the_guesses_near_its_continent_leak_times(leak):
     as the forger being on its continent or next to it: the guesses there
     gain ``leak`` times the weight of the others, and nothing else moves."""
     from rnsim.games.red_notice.engine.belief import expand
-    from rnsim.games.red_notice.engine.history import Event
 
     d = Dossier(particles=40, leak=leak)
     d.reset(random.Random(3))
@@ -314,7 +313,7 @@ def test_a_radar_removal_weighs_the_guesses_near_its_continent_leak_times(leak):
     d.cities = [inside[i % len(inside)] if i % 2 else outside[i % len(outside)] for i in range(40)]
     d.w = [1 / 40] * 40
     hands = [list(h) for h in d.hands]
-    d._event(view, Event(round=view.round, kind="security_spent", seat=0, card=-1, name="radar", continent=k), b)
+    d._event(view, ("security_spent", view.round, 0, "radar", k, -1, ()), -1, b)
     assert d.radars[k] == 0 and d.hands == hands
     assert len({(near >> c & 1, w) for c, w in zip(d.cities, d.w, strict=True)}) == 2  # one weight near, one far
     w_near = next(w for c, w in zip(d.cities, d.w, strict=True) if near >> c & 1)

@@ -545,3 +545,45 @@ def test_history_since_is_the_slice_without_the_kinds_skipped(seed, start, seat,
     h = build_view(s, seat).history
     got = h.since(start, frozenset(skip))
     assert got == [e for e in h[start:] if e.kind not in skip]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), start=st.integers(0, 400), seat=st.sampled_from([ANGELA, JESSAH]))
+def test_history_raw_is_the_slice_undecoded_with_its_card(seed, start, seat):
+    """``history.raw(start)`` is the records of ``history[start:]`` as the
+    engine stores them, and the card in resolution before the first: read
+    on with the rule History decodes by (a "card" record sets it, a record
+    outside the cards clears it), they give each event's card."""
+    from rnsim.games.red_notice.engine.history import _NO_CARD, decode
+
+    s = random_game(seed)
+    h = build_view(s, seat).history
+    records, card = h.raw(start)
+    want = h[start:]
+    assert len(records) == len(want)
+    for r, e in zip(records, want, strict=True):
+        if r[0] == "card":
+            card = r[3]
+        elif r[0] in _NO_CARD:
+            card = -1
+        assert decode(r, r[3] if r[0] == "token_placed" else card) == e
+
+
+def test_views_of_games_on_two_component_sets_each_show_their_own_set():
+    """What a view reads of its component set (identity and upgrade ids,
+    the radar and barrier supplies) is read once per set: views of two
+    games on different sets, built in turn, each show their own."""
+    import dataclasses
+
+    rules = RuleSet()
+    comps = rules.load_components()
+    other = dataclasses.replace(comps, radar_supply=comps.radar_supply + 3, barrier_supply=comps.barrier_supply + 5,
+                                identities=comps.identities[::-1])
+    a = GameState.new(rules, random.Random(1), comps=comps)
+    b = GameState.new(rules, random.Random(1), comps=other)
+    for _ in range(2):
+        for s, c in ((a, comps), (b, other)):
+            v = build_view(s, JESSAH)
+            assert v.radar_supply == c.radar_supply - s.n_radars
+            assert v.barrier_supply == c.barrier_supply - s.n_barriers
+            assert v.identities_up == tuple(c.identity_ids[i] for i in s.identities_up)

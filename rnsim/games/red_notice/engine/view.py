@@ -16,11 +16,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import overload
+from typing import Final, overload
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
 from rnsim.games.red_notice.engine.frames import Card, Frame, Move
-from rnsim.games.red_notice.engine.history import Event, Record, card_at, decode, decode_range
+from rnsim.games.red_notice.engine.history import Event, Record, _card_after, card_at, decode, decode_range
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import RuleSet
@@ -84,6 +84,18 @@ class History:
         if start >= self._n:
             return []
         return decode_range(self._records, start, self._n, skip)
+
+    def raw(self, start: int) -> tuple[list[Record], int]:
+        """The records ``start`` onwards as the engine stores them
+        (engine/history.py ``Record``), undecoded, and the card in resolution
+        before the first of them (-1: none; ``card_at``): for a reader that
+        follows the game and reads the records' fields itself (Jessah's
+        dossier), the events of ``self[start:]`` without building them."""
+        self._check()
+        if start >= self._n:
+            return [], -1
+        records = self._records
+        return records[start:self._n], _card_after(records, start - 1) if start > 0 else -1
 
     def __reversed__(self) -> Iterator[Event]:
         self._check()
@@ -342,13 +354,46 @@ def _seen(s: tuple[int, int] | None, seat: int, revealed: bool) -> tuple[int, in
     return (s[0], -1)
 
 
+class _Fixed:
+    """What a view reads of its (frozen) component set, read once per set:
+    the set's class is not compiled, so each of its fields is a Python
+    attribute lookup, four per view."""
+
+    __slots__ = ("comps", "ids", "cards", "radar_supply", "barrier_supply")
+
+    def __init__(self, comps: Components) -> None:
+        self.comps = comps
+        self.ids = comps.identity_ids
+        self.cards = comps.upgrade_card_ids
+        self.radar_supply = comps.radar_supply
+        self.barrier_supply = comps.barrier_supply
+
+
+# The _Fixed of the component set of the last view built (a game's views
+# share one set; Final: compiled code reads it as a constant).
+_FIXED: Final[list[_Fixed]] = []
+
+
+def _fixed(comps: Components) -> _Fixed:
+    if _FIXED:
+        f = _FIXED[0]
+        if f.comps is comps:
+            return f
+        f = _FIXED[0] = _Fixed(comps)
+        return f
+    f = _Fixed(comps)
+    _FIXED.append(f)
+    return f
+
+
 def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
     """The view of ``seat``. Only this function reads hidden state for a view.
     ``worlds=False``: a view without worlds (``View.worlds`` None), for players
     that never sample them (search's rollout players): the rest is the same."""
     comps = state.comps
-    ids = comps.identity_ids
-    cards = comps.upgrade_card_ids
+    fixed = _fixed(comps)
+    ids = fixed.ids
+    cards = fixed.cards
     slots: list[tuple[tuple[int, int] | None, ...]] = []
     revealed = state.revealed
     shown = 0  # bit i: card i's tokens are revealed (for WorldFacts)
@@ -370,8 +415,8 @@ def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
         jessah_city=state.jessah_city,
         radars=tuple(state.radars),
         barriers=tuple(state.barriers),
-        radar_supply=comps.radar_supply - state.n_radars,
-        barrier_supply=comps.barrier_supply - state.n_barriers,
+        radar_supply=fixed.radar_supply - state.n_radars,
+        barrier_supply=fixed.barrier_supply - state.n_barriers,
         belief=state.belief,
         last_seen=state.last_seen,
         last_announcement=state.last_announcement,
