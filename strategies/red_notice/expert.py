@@ -7,10 +7,12 @@ cities best, barriers cut the exits of the belief; she draws and cashes checks
 for the upgrades and picks the upgrade that helps the hunt most right now.
 
 Angela (the forger) plans a cashing route over the cities of her hand's
-colours, weighing each city's distance against Jessah's reach and the radars
-it would trip; she cashes when the risk is acceptable, spends her security as
+colours, weighing each city's distance against Jessah's reach (her own city
+less than the cities next to her: OWN_CITY_DANGER) and the radars it would
+trip; she cashes when the risk is acceptable, spends her security as
 soon as she has the points on a white radar drawn at random (SPEND_AT_ONCE),
-clears barriers from her path, picks the identity that escapes best and
+unless a barrier on a route out of her city is worth removing first (UNBOX,
+OPEN_GAIN), clears barriers from her path, picks the identity that escapes best and
 hands Jessah the least useful upgrade.
 
 Both bid tokens from the value of each card half to each side and the tokens
