@@ -283,12 +283,37 @@ class MoveStepSearch(_MoveSplit):
     SPEND = False
 
 
+class _MoveStepWhere(_MoveSplit):
+    """Search's forger on her movement steps (not the spends) only where
+    Jessah is within (``NEAR`` True) or beyond (False) 2 steps of her."""
+
+    SPEND = False
+    NEAR = True
+
+    def _search(self, view: View, decision: Decision, pick: Option, n: int, opts: list[Option]) -> Option:
+        near = board_for(view.comps).dist[view.jessah_city][view.angela_city] <= 2
+        if near != self.NEAR:
+            return pick
+        return super()._search(view, decision, pick, n, opts)
+
+
+class MoveStepNear(_MoveStepWhere):
+    NEAR = True
+
+
+class MoveStepFar(_MoveStepWhere):
+    NEAR = False
+
+
 class ExpertWithoutUnbox(Expert):
     """The expert forger opening every movement she can afford with a
     random radar removal, even boxed in by Jessah's barriers (Expert.UNBOX
-    off: commit 743a889's forger, game for game)."""
+    off, and neither OPEN_GAIN nor OWN_CITY_DANGER's lighter weight:
+    commit 743a889's forger, game for game)."""
 
     UNBOX = False
+    OPEN_GAIN = 0.0
+    OWN_CITY_DANGER = 1.0
 
 
 
@@ -348,5 +373,29 @@ def _barrier_dossier() -> type:
     return BarrierDossier
 
 
+class ExpertWithoutOpenWay(Expert):
+    """The expert forger without the barrier-opening rule (Expert.OPEN_GAIN
+    0: a barrier comes off only when half her city's routes are closed,
+    UNBOX)."""
+
+    OPEN_GAIN = 0.0
+
+
+class ExpertFullOwnCity(Expert):
+    """The expert forger fearing Jessah's own city as much as her main
+    expert (Expert.OWN_CITY_DANGER 1.0)."""
+
+    OWN_CITY_DANGER = 1.0
+
+
+class ExpertC01(Expert):
+    """Commit c01cc5a's expert forger, game for game: neither the
+    barrier-opening rule nor the lighter danger of Jessah's own city."""
+
+    OPEN_GAIN = 0.0
+    OWN_CITY_DANGER = 1.0
+
+
 if __name__ == "__main__":
     main()
+

@@ -408,3 +408,62 @@ def test_boxed_in_by_barriers_the_forger_removes_the_one_that_opens_her_best_way
         assert players[0].choose(build_view(boxed, 0), boxed.pending) == ("remove_barrier", 22)
         assert players[1].choose(build_view(boxed, 0), boxed.pending) in radars
         assert players[2].choose(build_view(open_, 0), open_.pending) in radars
+
+
+def test_a_barrier_across_her_way_comes_off_when_it_costs_her_a_step():
+    """One closed route (not boxed in, UNBOX's half) still comes off as her
+    movement starts when it lies across her way to her cashes: in New York
+    with a European check and one step to move, Jessah far away in Sydney,
+    the barrier New York|London leaves her 4 steps from Europe instead of 0
+    after the step, and removing it (R11) raises her best movement's score
+    by more than OPEN_GAIN. A barrier on a route she does not need (New
+    York|Miami) leaves her the random radar, and so does OPEN_GAIN 0."""
+    from tests.games.red_notice.scenario import move, scenario
+
+    class Closed(Expert):
+        OPEN_GAIN = 0.0
+
+    radars = {("remove_radar", k) for k in (1, 3, 4)}
+    london = [r for r, (x, y) in enumerate(B.route_ends) if {x, y} == {COMPS.city("New York"), COMPS.city("London")}]
+    across = scenario(angela="New York", jessah="Sydney", radars="SA AF AS", barriers="London|New York",
+                      angela_hand=("blue 100k",), security=2, then=[move("angela", 1)])
+    aside = scenario(angela="New York", jessah="Sydney", radars="SA AF AS", barriers="Miami|New York",
+                     angela_hand=("blue 100k",), security=2, then=[move("angela", 1)])
+    for seed in range(10):
+        players = []
+        for cls in (Expert, Closed, Expert):
+            p = cls()
+            p.new_game(0, random.Random(seed))
+            players.append(p)
+        assert players[0].choose(build_view(across, 0), across.pending) == ("remove_barrier", london[0])
+        assert players[1].choose(build_view(across, 0), across.pending) in radars
+        assert players[2].choose(build_view(aside, 0), aside.pending) in radars
+
+
+def test_jessahs_own_city_is_feared_less_than_the_cities_next_to_her():
+    """Jessah inspects the city she stands in only by spending a step that
+    moves her nowhere (rulebook, Movement; R16), so the forger's plan weighs
+    ending there OWN_CITY_DANGER (0.2) against 0.7 next to her: every end
+    city's score but Jessah's own is the same with OWN_CITY_DANGER 1.0, and
+    hers is higher by 0.8 x the danger weight."""
+    from tests.games.red_notice.scenario import move, scenario
+
+    class Fearful(Expert):
+        OWN_CITY_DANGER = 1.0
+
+    s = scenario(angela="Rome", jessah="Paris", radars="", barriers="", angela_hand=("orange 100k",),
+                 belief=["Rome"], security=0, then=[move("angela", 1)])
+    view = build_view(s, 0)
+    scores = []
+    for cls in (Expert, Fearful):
+        p = cls()
+        p.new_game(0, random.Random(0))
+        first_ok = {o[1] for o in s.pending.options if isinstance(o, tuple) and o[0] == "move"}
+        _, _, by_first = p._plan_scores(view, B, 1, view.barriers, first_ok, False, None, False)
+        scores.append(by_first)
+    paris = ("move", COMPS.city("Paris"))
+    assert set(scores[0]) == set(scores[1]) and paris in scores[0]
+    w_danger = 4.0 * (1.4 - 0.5)
+    for first in scores[0]:
+        gap = scores[0][first] - scores[1][first]
+        assert abs(gap - (0.8 * w_danger if first == paris else 0.0)) < 1e-9, (first, gap)

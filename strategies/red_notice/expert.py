@@ -7,10 +7,12 @@ cities best, barriers cut the exits of the belief; she draws and cashes checks
 for the upgrades and picks the upgrade that helps the hunt most right now.
 
 Angela (the forger) plans a cashing route over the cities of her hand's
-colours, weighing each city's distance against Jessah's reach and the radars
-it would trip; she cashes when the risk is acceptable, spends her security as
+colours, weighing each city's distance against Jessah's reach (her own city
+less than the cities next to her: OWN_CITY_DANGER) and the radars it would
+trip; she cashes when the risk is acceptable, spends her security as
 soon as she has the points on a white radar drawn at random (SPEND_AT_ONCE),
-clears barriers from her path, picks the identity that escapes best and
+unless a barrier on a route out of her city is worth removing first (UNBOX,
+OPEN_GAIN), clears barriers from her path, picks the identity that escapes best and
 hands Jessah the least useful upgrade.
 
 Both bid tokens from the value of each card half to each side and the tokens
@@ -225,6 +227,14 @@ class Expert(Strategy):
     # city: then, as a movement starts, she removes the one that opens her
     # best way out (Expert._unbox; False: the random radar all the same).
     UNBOX: ClassVar[bool] = True
+    # ... and when fewer are closed, she removes a barrier on a route out of
+    # her city if her best movement with it gone scores OPEN_GAIN more (in
+    # steps of her way to her cashes; Expert._open_way; 0: never).
+    OPEN_GAIN: ClassVar[float] = 1.0
+    # The danger of ending a movement in Jessah's own city, against 0.7 next
+    # to her: she inspects the city she stands in only by spending a step
+    # that moves her nowhere (rulebook, Movement; R16).
+    OWN_CITY_DANGER: ClassVar[float] = 0.2
     # Options scoring within these margins of the best are near-equal: the
     # player picks among them at random (its seat's stream), since a player
     # whose every choice can be predicted is easy to exploit. HUNT_MIX is in
@@ -266,6 +276,9 @@ class Expert(Strategy):
         self._leak_ratio = float(getattr(type(self), "LEAK"))  # noqa: B009
         self._spend_at_once = bool(getattr(type(self), "SPEND_AT_ONCE"))  # noqa: B009
         self._unbox_on = bool(getattr(type(self), "UNBOX"))  # noqa: B009
+        self._open_gain = float(getattr(type(self), "OPEN_GAIN"))  # noqa: B009
+        self._move_left = 1
+        self._own_city_danger = float(getattr(type(self), "OWN_CITY_DANGER"))  # noqa: B009
         self._hunt_mix = float(getattr(type(self), "HUNT_MIX"))  # noqa: B009
         self._plan_mix = float(getattr(type(self), "PLAN_MIX"))  # noqa: B009
         # public: search sets its own for the Jessah it wraps
@@ -1191,6 +1204,8 @@ class Expert(Strategy):
         opts = decision.options
         targets = self._angela_targets(view, b)
         dt = self._way(view, b, targets) if targets else None
+        # the steps of this movement, for _open_way (0: an escape, which keeps the barriers)
+        self._move_left = 0 if decision.info.get("escape") else int(decision.info.get("left", 1))
         spend = self._unbox(view, b, opts, dt)
         if spend is None:
             spend = self._radar_to_clear(opts)
@@ -1223,13 +1238,15 @@ class Expert(Strategy):
         pen = 3 if d == 0 else 2 if d == 1 else 1 if d == 2 else 0
         return max(0, pen - (1 if self.risk >= 0.75 else 0))
 
-    def _way(self, view: View, b: Board, targets: int) -> list[int]:
-        """Per city, the steps (barriers closed) to the nearest city where she
-        can cash, plus that city's cash penalty."""
+    def _way(self, view: View, b: Board, targets: int, barriers: tuple[int, ...] | None = None) -> list[int]:
+        """Per city, the steps (barriers closed: the board's, or ``barriers``)
+        to the nearest city where she can cash, plus that city's cash penalty."""
+        if barriers is None:
+            barriers = view.barriers
         near_jessah = b.ball[view.jessah_city][2]
         if not targets & near_jessah:
-            return b.open_dist_from(targets, view.barriers)  # no penalty anywhere
-        key = ("way", targets, view.barriers, view.jessah_city, self.risk >= 0.75)
+            return b.open_dist_from(targets, barriers)  # no penalty anywhere
+        key = ("way", targets, barriers, view.jessah_city, self.risk >= 0.75)
         memo = b.memo
         got = memo.get(key)
         if got is not None:
@@ -1237,7 +1254,7 @@ class Expert(Strategy):
         starts = [0, 0, 0, 0]  # the targets by their penalty (at most 3)
         for t in bits(targets):
             starts[self._cash_penalty(b, view.jessah_city, t)] |= 1 << t
-        d = b.staggered_dist(starts, view.barriers)
+        d = b.staggered_dist(starts, barriers)
         return b.remember(key, d)  # type: ignore[no-any-return]
 
     @staticmethod
@@ -1288,12 +1305,27 @@ class Expert(Strategy):
         here = view.angela_city
         opts = decision.options
         left = int(decision.info.get("left", 1))
-        radars = view.radars
         barriers = view.barriers
-        precise = "precise_radars" in view.permanents
         first_ok = {o[1] for o in opts if isinstance(o, tuple) and o[0] == "move"}
         # The Journalist crosses barriers and trips no radar: seen in the options.
         journalist = any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here])
+        best, best_s, by_first = self._plan_scores(view, b, left, barriers, first_ok, journalist, dt, escape)
+        mix = self._plan_mix
+        if mix > 0:
+            # Near-equal plans, in the (deterministic) order the ends were found.
+            near = [f for f, sc in by_first.items() if sc >= best_s - mix]
+            if len(near) > 1:
+                return near[self.rng.randrange(len(near))]
+        return best
+
+    def _plan_scores(self, view: View, b: Board, left: int, barriers: tuple[int, ...], first_ok: set[int],
+                     journalist: bool, dt: list[int] | None,
+                     escape: bool) -> tuple[Option, float, dict[Option, float]]:
+        """The best first step of a movement of up to ``left`` steps on these
+        barriers, its score, and the best score of each first step."""
+        here = view.angela_city
+        radars = view.radars
+        precise = "precise_radars" in view.permanents
         memo = b.memo
         key = ("ends", here, left, barriers, radars, precise, journalist)
         # Typed, so that the loop below runs on machine ints and floats when
@@ -1321,7 +1353,7 @@ class Expert(Strategy):
                 # finds Angela if few of them are at least as near as her city.
                 bp = ((seen_by & reach) if n_trig else quiet) | (1 << c)
                 crowd = (bp & ball[d]).bit_count()
-                s -= w_danger * _PROXIMITY[d] * min(1.0, 2.0 / crowd)
+                s -= w_danger * (self._own_city_danger if d == 0 else _PROXIMITY[d]) * min(1.0, 2.0 / crowd)
             if dt is not None:
                 s -= w_way * min(dt[c], 8)
             if escape:
@@ -1332,13 +1364,7 @@ class Expert(Strategy):
                 by_first[first] = s
             if s > best_s + 1e-9:
                 best, best_s = first, s
-        mix = self._plan_mix
-        if mix > 0:
-            # Near-equal plans, in the (deterministic) order the ends were found.
-            near = [f for f, sc in by_first.items() if sc >= best_s - mix]
-            if len(near) > 1:
-                return near[self.rng.randrange(len(near))]
-        return best
+        return best, best_s, by_first
 
     def _unbox(self, view: View, b: Board, opts: Sequence[Option], dt: list[int] | None) -> Option | None:
         """A white barrier to remove (R11) when Jessah's barriers close at
@@ -1355,7 +1381,7 @@ class Expert(Strategy):
             if barriers[r]:
                 closed += 1
         if 2 * closed < len(exits):
-            return None
+            return self._open_way(view, b, opts, dt) if closed and self._open_gain > 0 and self._move_left else None
         djrow = b.dist[view.jessah_city]
         best: Option | None = None
         best_key = (0, 0, 0)
@@ -1365,6 +1391,32 @@ class Expert(Strategy):
                 key = (min(dt[nx], 8) if dt is not None else 0, -djrow[nx], r)
                 if best is None or key < best_key:
                     best, best_key = o, key
+        return best
+
+    def _open_way(self, view: View, b: Board, opts: Sequence[Option], dt: list[int] | None) -> Option | None:
+        """A white barrier on a route out of her city to remove (R11, R18)
+        when her best movement with it gone scores OPEN_GAIN more than her
+        best movement with it standing (the way to her cashes and Jessah's
+        reach, as ``_plan_move`` weighs them); the one that gains most.
+        None when no barrier gains that much."""
+        here = view.angela_city
+        barriers = view.barriers
+        cands = [(nx, r) for nx, r in b.nbr_routes[here] if barriers[r] == 1 and ("remove_barrier", r) in opts]
+        if not cands:
+            return None
+        targets = self._angela_targets(view, b)
+        decision_left = self._move_left
+        first_ok = {nx for nx, r in b.nbr_routes[here] if not barriers[r]}
+        _, base, _ = self._plan_scores(view, b, decision_left, barriers, first_ok, False, dt, False)
+        best: Option | None = None
+        best_gain = self._open_gain
+        for nx, r in cands:
+            o = ("remove_barrier", r)
+            opened = barriers[:r] + (0,) + barriers[r + 1:]
+            dt2 = self._way(view, b, targets, opened) if targets else None
+            _, s, _ = self._plan_scores(view, b, decision_left, opened, first_ok | {nx}, False, dt2, False)
+            if s - base > best_gain:
+                best, best_gain = o, s - base
         return best
 
     def _radar_to_clear(self, options: Sequence[Option]) -> Option | None:
