@@ -288,7 +288,7 @@ class ExpertStrategy(FbiStrategy):
     AGENTS_RIVAL = 1.0
     PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4, "samples": 4, "rounds": 3,
                                         "temperature": 1.0, "rival_temperature": 2.0, "agent_pairs": 6,
-                                        "agent_pairs_5": 10, "pick_temperature": 0.5,
+                                        "agent_pairs_5": 6, "pick_temperature": 0.5,
                                         "arrest_mix": 0.5}
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "bonus_weight": (float, 0.0, 1.0),

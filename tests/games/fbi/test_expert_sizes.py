@@ -41,7 +41,8 @@ def _fresh(seat: int, seed: int, **params: Any) -> ExpertStrategy:
 
 
 @pytest.mark.parametrize(("players", "params", "size"), [
-    (3, {}, 6), (4, {}, 6), (5, {}, 10), (5, {"agent_pairs_5": 7}, 7), (4, {"agent_pairs_5": 7}, 6),
+    (3, {}, 6), (4, {}, 6), (5, {}, 6), (5, {"agent_pairs_5": 10}, 10), (4, {"agent_pairs_5": 10}, 6),
+    (3, {"agent_pairs": 8, "agent_pairs_5": 4}, 8), (5, {"agent_pairs": 8, "agent_pairs_5": 4}, 4),
 ])
 def test_the_model_weighs_the_candidates_of_its_player_count(players: int, params: dict, size: int) -> None:
     asked = 0
@@ -62,10 +63,11 @@ def test_the_model_weighs_the_candidates_of_its_player_count(players: int, param
     assert asked >= 5
 
 
-def test_at_5_players_the_pick_reaches_beyond_the_six_best_pairs_by_points() -> None:
+def test_at_5_players_agent_pairs_5_lets_the_pick_reach_beyond_the_six_best_pairs_by_points() -> None:
     """Where every seat contests the colours, the pair worth most against the
-    others is often one whose own two arrests score less: at 5 players the
-    pick is drawn among 10 candidates, and lands outside the 6 best."""
+    others is often one whose own two arrests score less: with
+    ``agent_pairs_5`` 10 the pick at 5 players is drawn among 10 candidates,
+    and lands outside the 6 best."""
     asked = beyond = 0
     for _, state, d, _ in _games(5, 3):
         if d.kind != "agents" or len(d.options) < 12:
@@ -74,7 +76,7 @@ def test_at_5_players_the_pick_reaches_beyond_the_six_best_pairs_by_points() -> 
         f = _facts(view)
         six = {f.legal[i] for i in f.top_index(6)}
         for seed in range(6):
-            pick = _fresh(d.seat, seed).choose(view, d)
+            pick = _fresh(d.seat, seed, agent_pairs_5=10).choose(view, d)
             assert pick in d.options
             asked += 1
             beyond += pick not in six
