@@ -148,3 +148,30 @@ def test_what_its_seat_cannot_see_redrawn_the_same_stream_gives_the_same_answers
         assert a.choose(build_view(state, 0), d) == b.choose(build_view(hidden, 0), d)
         seen[d.kind] += 1
     assert min(seen.values()) >= 5, seen
+
+
+def test_arrest_mix_blends_the_odds_of_the_pick_with_the_mix() -> None:
+    """``arrest_mix`` 1 draws the arrests' rivals from their mixes alone; 0
+    from the odds of their pick, sharper than the mix (the pick answers at
+    ``pick_temperature`` 0.5, the mix averages answers at 1.0); 0.5 halfway."""
+    asked = sharper = 0
+    for _, state, d, _ in _games(4, 2):
+        if d.kind != "agents" or len(d.options) < 4:
+            continue
+        view = build_view(state, d.seat)
+        models = {}
+        for share in (0.0, 0.5, 1.0):
+            e = _fresh(d.seat, 3, arrest_mix=share)
+            e.choose(view, d)
+            assert e._model_of is not None
+            models[share] = e._model_of[1]
+        for s in range(view.players):
+            mix = _probabilities(models[1.0].cums[s])
+            assert _probabilities(models[1.0].odds[s]) == pytest.approx(mix)
+            pick = _probabilities(models[0.0].odds[s])
+            half = _probabilities(models[0.5].odds[s])
+            assert half == pytest.approx([(a + b) / 2 for a, b in zip(pick, mix, strict=True)])
+            sharper += max(pick) > max(mix)
+            asked += 1
+    assert asked >= 20
+    assert sharper > asked * 0.7, (sharper, asked)
