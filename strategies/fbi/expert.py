@@ -14,7 +14,8 @@
 - Agents: a mixed choice. From the open table alone (the slammers, the
   table, the order of arrests: F2, F4, F6) it models how every seat picks
   its pair by a few rounds of fictitious play (``rounds``) among the
-  candidate pairs (the ``agent_pairs`` whose own two arrests score most):
+  candidate pairs (the ``agent_pairs`` whose own two arrests score most;
+  ``agent_pairs_5`` at 5 players, where more seats contest the colours):
   each round every seat weighs each candidate by exp(its mean end score /
   ``temperature``) over ``samples`` tables of the others' pairs drawn from
   their mixes so far (at first by their pairs' points,
@@ -26,8 +27,11 @@
   picks deterministically by its own two arrests, as if nobody contested
   its colours.
 - The agents the others may still hold in the arrests are drawn
-  (``samples`` tables, its own stream) from that mix, among the pairs that
-  hold what each has played; an arrest's end score is the mean over them.
+  (``samples`` tables, its own stream), among the pairs that hold what each
+  has played, from the odds of each one's pick: his answer to the others'
+  mixes at ``pick_temperature`` (how a copy of him picks), blended with a
+  share ``arrest_mix`` of his mix; an arrest's end score is the mean over
+  them.
   With ``samples`` 0, a rival holds the rule player's best pair (or its
   partner of the agent he played).
 
@@ -222,13 +226,16 @@ class _Model:
     position; emptied when the next table's model is built (floats in
     tuples: no work for the cyclic collector)."""
 
-    __slots__ = ("index", "cols", "cums", "ends")
+    __slots__ = ("index", "cols", "cums", "odds", "ends")
 
     def __init__(self, index: list[int], cols: list[list[int]], cums: list[list[float]],
-                 ends: dict[int, tuple[float, ...]] | None = None) -> None:
+                 ends: dict[int, tuple[float, ...]] | None = None, odds: list[list[float]] | None = None) -> None:
         self.index = index
         self.cols = cols
         self.cums = cums
+        # per seat, cumulative odds of the pair it holds in the arrests
+        # (``_rival_model``); its mix when none are given
+        self.odds = cums if odds is None else odds
         self.ends: dict[int, tuple[float, ...]] = {} if ends is None else ends
 
 
@@ -281,7 +288,8 @@ class ExpertStrategy(FbiStrategy):
     AGENTS_RIVAL = 1.0
     PARAMS: ClassVar[dict[str, Any]] = {"bonus_weight": 0.5, "bid_pairs": 4, "samples": 4, "rounds": 3,
                                         "temperature": 1.0, "rival_temperature": 2.0, "agent_pairs": 6,
-                                        "pick_temperature": 0.5}
+                                        "agent_pairs_5": 6, "pick_temperature": 0.5,
+                                        "arrest_mix": 0.5}
     PARAM_RANGES: ClassVar[dict[str, tuple[type, float | None, float | None]]] = {
         "bonus_weight": (float, 0.0, 1.0),
         "bid_pairs": (int, 1, 15),
@@ -290,8 +298,17 @@ class ExpertStrategy(FbiStrategy):
         "temperature": (float, 0.0, 20.0),
         "rival_temperature": (float, 0.0, 20.0),
         "agent_pairs": (int, 1, 15),
+        "agent_pairs_5": (int, 1, 15),
         "pick_temperature": (float, 0.0, 20.0),
+        "arrest_mix": (float, 0.0, 1.0),
     }
+
+    def candidates(self, players: int) -> int:
+        """How many candidate pairs the model of the pick weighs at this
+        player count: ``agent_pairs``, or ``agent_pairs_5`` at 5 players,
+        where more seats contest the colours and the best answer more often
+        lies among pairs whose own two arrests score less."""
+        return int(self.params["agent_pairs_5" if players >= 5 else "agent_pairs"])
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
@@ -378,36 +395,53 @@ class ExpertStrategy(FbiStrategy):
         every seat weighs each candidate by exp(its mean end score /
         ``temperature``) against the others' mixes so far (at first: by
         their pairs' points, ``rival_temperature``); a seat's mix is the mean
-        of its rounds' weights. The same for every seat that sees this table,
-        so computed once (a fixed stream draws the samples); each seat
-        answers the others' mixes with its own stream (``on_agents``)."""
+        of its rounds' weights. The arrests' odds of each seat's pair
+        (``odds``) are its last round's answer at ``pick_temperature``
+        (the odds of its pick), with a share ``arrest_mix`` of its mix. The
+        same for every seat that sees this table, so computed once (a fixed
+        stream draws the samples); each seat answers the others' mixes with
+        its own stream (``on_agents``)."""
         params = self.params
         rounds = int(params["rounds"])
         t = float(params["temperature"])
+        pick_t = float(params["pick_temperature"])
+        n: int = view.players
+        size = self.candidates(n)
         key = (view.table, view.slammers, view.order, view.last_turn, view.comps, view.rules, samples, rounds,
-               t, float(params["rival_temperature"]), float(params["bonus_weight"]), int(params["agent_pairs"]))
+               t, float(params["rival_temperature"]), float(params["bonus_weight"]), size, pick_t,
+               float(params["arrest_mix"]))
         got = _MODELS.get(key)
         if got is not None:
             return got
         if len(_MODELS) >= _CACHE_SIZE:
             _MODELS.clear()
-        index = f.top_index(int(params["agent_pairs"]))
+        index = f.top_index(size)
         cols = [f.cols[i] for i in index]
         m = len(index)
-        n: int = view.players
         start = softmax_cumulative([float(f.score[i]) for i in index], float(params["rival_temperature"]))
         belief = _Model(index, cols, [start] * n)
         fixed = random.Random(0)
         mean = [[0.0] * m for _ in range(n)]
+        odds: list[list[float]] = []
         for r in range(1, rounds + 1):
             for s in range(n):
-                cum = softmax_cumulative(self._contest(view, s, f, belief, totals, points, samples, fixed), t)
+                values = self._contest(view, s, f, belief, totals, points, samples, fixed)
+                cum = softmax_cumulative(values, t)
+                if r == rounds:
+                    odds.append(softmax_cumulative(values, pick_t))
                 last = 0.0
                 row = mean[s]
                 for i in range(m):
                     row[i] += ((cum[i] - last) / cum[-1] - row[i]) / r
                     last = cum[i]
             belief = _Model(index, cols, [_cumulative(row) for row in mean], belief.ends)
+        # the arrests' odds: the pick's odds, with a share ``arrest_mix`` of the mix
+        share = float(params["arrest_mix"])
+        for s in range(n):
+            pick = odds[s]
+            mix = belief.cums[s]
+            odds[s] = [(1.0 - share) * pick[i] / pick[-1] + share * mix[i] / mix[-1] for i in range(m)]
+        belief.odds = odds
         got = _MODELS[key] = belief
         if _BUILT:
             _BUILT[0].ends.clear()  # pure scores: a model asked again scores anew
@@ -570,9 +604,9 @@ class ExpertStrategy(FbiStrategy):
 
     def _held_samples(self, view: Any, table: list[list[int]]) -> list[list[list[int]]]:
         """Tables of the agents each seat still holds (as ``_agents_held``),
-        ``samples`` of them, each rival's drawn from my stream: by the chances
-        ``_rival_model`` gave him when the agents were chosen (the pairs'
-        points, ``rival_temperature``, when it gave none), among the pairs
+        ``samples`` of them, each rival's drawn from my stream: by the arrest
+        odds ``_rival_model`` gave him when the agents were chosen (the
+        pairs' points, ``rival_temperature``, when it gave none), among the pairs
         that hold what he has played; with ``samples`` 0, ``_agents_held``'s
         one table."""
         samples = int(self.params["samples"])
@@ -606,12 +640,13 @@ class ExpertStrategy(FbiStrategy):
 
     def _kept(self, model: _Model, seat: int, played: tuple[int, ...], then: _Pairs) -> tuple[list[list[int]], list[float]]:
         """What a rival who has played ``played`` may still hold, with
-        cumulative weights: the model's pairs (all of them when he has played
+        cumulative weights by the model's arrest odds (``odds``): the model's
+        pairs (all of them when he has played
         none; else those holding his agent, less it; the pairs' points when
         the model holds none); ([], []) once he has played both."""
         if len(played) >= 2:
             return [], []
-        cum = model.cums[seat]
+        cum = model.odds[seat]
         if not played:
             return model.cols, cum
         p = played[0]
