@@ -52,6 +52,7 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
 from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import (
     column_leader,
+    contest,
     draw_index,
     evaluate,
     exact_scores,
@@ -63,7 +64,6 @@ from rnsim_strategies.fbi.model import (
     flat_step,
     flat_top,
     flat_turns,
-    flat_turns_held,
     front_first,
     led_score,
     pair_colours,
@@ -424,37 +424,8 @@ class ExpertStrategy(FbiStrategy):
         candidates (paired); the turn plays out in the known order (F4, F5).
         A table of rival pairs already scored for ``me`` (``model.ends``) is
         not played again: its scores are added as they were."""
-        n: int = view.players
-        k = len(totals)
-        bonus: tuple[int, ...] = view.comps.bonus
-        w = self._weight(view)
-        needs: bool = view.rules.bonus_needs_positive
-        order: tuple[int, ...] = view.order
-        base: list[int] | None = None
-        mine = model.cols
-        m = len(mine)
-        cums = model.cums
-        memo = model.ends
-        lead = [0] * k  # scratch
-        sums = [0.0] * m
-        held: list[list[int]] = [[] for _ in range(n)]
-        for _ in range(samples):
-            key = me  # me, then each rival's candidate: one int
-            for s in range(n):
-                if s != me:
-                    d = draw_index(cums[s], rng.random())
-                    held[s] = mine[d]
-                    key = key * m + d
-            got = memo.get(key)
-            if got is None:
-                if base is None:
-                    base = flat_position(totals, points)
-                ends = flat_turns_held(order, me, mine, held, f.front, base)
-                got = tuple([flat_score(me, ends[i], n, k, bonus, w, needs, lead) for i in range(len(ends))])
-                memo[key] = got
-            for i in range(m):
-                sums[i] += got[i]
-        return [x / samples for x in sums]
+        return contest(view.order, me, model.cols, model.cums, model.ends, samples, rng.random, f.front, totals,
+                       points, view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive)
 
     def _agents_alone(self, view: Any, decision: Any, table: list[list[int]], totals: list[list[int]],
                       points: list[int]) -> Any:
