@@ -4,6 +4,8 @@
    - contest(): model.contest, the field-agent pick's mean end score of each
      candidate pair over sampled tables of rival pairs (the draws call the
      stream's random(), the scores of a table are kept in the memo dict);
+   - first_scores(): model.first_scores, the arrests' look-ahead from my first
+     arrest of a turn;
    - held_scores(): model.held_scores, the play-outs of one such table:
      flat_turns_held's end position for each of my pairs, each scored by
      flat_score;
@@ -191,7 +193,7 @@ static inline void arrest(long *st, int seat, int c, const Front *f, int n, int 
 }
 
 /* flat_step */
-static inline void step(long *st, int seat, const Agents *ag, const Front *f, int n, int k) {
+static inline void step_(long *st, int seat, const Agents *ag, const Front *f, int n, int k) {
     int c;
     if (ag->len == 2) {
         long taken = (long)k * n + n;
@@ -324,14 +326,14 @@ static int get_turns(PyObject *const *args, Turns *t) {
 static void play_pair(const Turns *t, const long *st0, const Agents *held, int i, long *st) {
     int n = t->n, k = t->k;
     memcpy(st, st0, sizeof(long) * (size_t)(k * n + 2 * n + k));
-    step(st, t->me, &t->mine[i], &t->f, n, k);
-    for (int j = t->p + 1; j < n; j++) step(st, t->order[j], &held[t->order[j]], &t->f, n, k);
+    step_(st, t->me, &t->mine[i], &t->f, n, k);
+    for (int j = t->p + 1; j < n; j++) step_(st, t->order[j], &held[t->order[j]], &t->f, n, k);
     second_round(st, t->order, &t->f, n, k);
 }
 
 static void play_before(const Turns *t, const Agents *held, long *st0) {
     memcpy(st0, t->base, sizeof(long) * (size_t)(t->k * t->n + 2 * t->n + t->k));
-    for (int j = 0; j < t->p; j++) step(st0, t->order[j], &held[t->order[j]], &t->f, t->n, t->k);
+    for (int j = 0; j < t->p; j++) step_(st0, t->order[j], &held[t->order[j]], &t->f, t->n, t->k);
 }
 
 /* Held scores of my pairs into out[0..m) (doubles). */
@@ -601,6 +603,77 @@ static PyObject *py_flat_given_up(PyObject *self, PyObject *const *args, Py_ssiz
 
 #define MAXCUM MAXPAIRS
 
+/* flat_position(totals, points): k colour rows of n ints, n points. */
+static int get_base(PyObject *totals, PyObject *points, int n, int k, long *st) {
+    int r;
+    Py_ssize_t len;
+    if (!PyList_Check(totals) || PyList_GET_SIZE(totals) != k) return OUT;
+    for (int c = 0; c < k; c++) {
+        if ((r = get_longs(PyList_GET_ITEM(totals, c), st + c * n, MAXN, &len))) return r;
+        if (len != n) return OUT;
+    }
+    if ((r = get_longs(points, st + k * n, MAXN, &len))) return r;
+    if (len != n) return OUT;
+    for (int c = 0; c < k; c++) st[k * n + n + c] = 0;
+    for (int s = 0; s < n; s++) st[k * n + n + k + s] = -1;
+    return OK;
+}
+
+/* first_scores(order, me, step, firsts, my_agents, agents, front, totals, points, bonus, bonus_weight,
+                needs_positive) */
+static PyObject *py_first_scores(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "first_scores takes 12 arguments");
+        return NULL;
+    }
+    Front f;
+    long me, step;
+    int order[MAXN], n, p, r;
+    if ((r = get_long(args[1], &me)) || (r = get_long(args[2], &step))) return answer(r);
+    if (me < 0 || me >= MAXN) return answer(OUT);
+    if ((r = get_order(args[0], (int)me, order, &n, &p))) return answer(r);
+    if (step < 0 || step >= n) return answer(OUT);
+    if ((r = get_front(args[6], &f))) return answer(r);
+    int k = f.k;
+    long firsts[MAXPAIRS], mine[2];
+    Py_ssize_t nf, nm, na;
+    if ((r = get_longs(args[3], firsts, MAXPAIRS, &nf)) || (r = get_longs(args[4], mine, 2, &nm))) return answer(r);
+    if (nm != 2 || mine[0] < 0 || mine[0] >= k || mine[1] < 0 || mine[1] >= k) return answer(OUT);
+    for (Py_ssize_t j = 0; j < nf; j++)
+        if (firsts[j] != mine[0] && firsts[j] != mine[1]) return answer(OUT); /* list.remove fails */
+    Agents agents[MAXN];
+    if ((r = get_agents_list(args[5], k, agents, MAXN, &na))) return answer(r);
+    if (na < n) return answer(OUT);
+    long base[MAXST], st[MAXST];
+    if ((r = get_base(args[7], args[8], n, k, base))) return answer(r);
+    long bonus[MAXK];
+    double w;
+    if ((r = get_bonus(args[9], k, bonus)) || (r = get_weight(args[10], &w))) return answer(r);
+    int needs = PyObject_IsTrue(args[11]);
+    if (needs < 0) return NULL;
+    long kept = (long)k * n + n + k;
+    for (long i = 0; i < step; i++)
+        if (agents[order[i]].len) base[kept + order[i]] = agents[order[i]].a;
+    int lead[MAXK];
+    PyObject *out = PyList_New(nf);
+    if (!out) return NULL;
+    for (Py_ssize_t j = 0; j < nf; j++) {
+        int first = (int)firsts[j];
+        memcpy(st, base, sizeof(long) * (size_t)(kept + n));
+        st[kept + me] = mine[0] == first ? mine[1] : mine[0];
+        arrest(st, (int)me, first, &f, n, k);
+        for (int i = (int)step + 1; i < n; i++) step_(st, order[i], &agents[order[i]], &f, n, k);
+        second_round(st, order, &f, n, k);
+        PyObject *v = PyFloat_FromDouble(score((int)me, st, n, k, bonus, w, needs, lead));
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, j, v);
+    }
+    return out;
+}
+
 /* contest(order, me, mine, cums, memo, samples, random, front, totals, points, bonus, bonus_weight,
            needs_positive) */
 static PyObject *py_contest(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -622,21 +695,7 @@ static PyObject *py_contest(PyObject *self, PyObject *const *args, Py_ssize_t na
     if ((r = get_long(args[5], &samples))) return answer(r);
     PyObject *memo = args[4];
     if (samples < 1 || !PyDict_CheckExact(memo)) return answer(OUT);
-    /* the position: flat_position(totals, points) */
-    PyObject *totals = args[8];
-    if (!PyList_Check(totals) || PyList_GET_SIZE(totals) != k) return answer(OUT);
-    for (int c = 0; c < k; c++) {
-        Py_ssize_t len;
-        if ((r = get_longs(PyList_GET_ITEM(totals, c), t.base + c * n, MAXN, &len))) return answer(r);
-        if (len != n) return answer(OUT);
-    }
-    {
-        Py_ssize_t len;
-        if ((r = get_longs(args[9], t.base + k * n, MAXN, &len))) return answer(r);
-        if (len != n) return answer(OUT);
-    }
-    for (int c = 0; c < k; c++) t.base[k * n + n + c] = 0;
-    for (int s = 0; s < n; s++) t.base[k * n + n + k + s] = -1;
+    if ((r = get_base(args[8], args[9], n, k, t.base))) return answer(r);
     long bonus[MAXK];
     double w;
     if ((r = get_bonus(args[10], k, bonus)) || (r = get_weight(args[11], &w))) return answer(r);
@@ -740,6 +799,8 @@ static PyObject *py_contest(PyObject *self, PyObject *const *args, Py_ssize_t na
 static PyMethodDef methods[] = {
     {"contest", (PyCFunction)(void (*)(void))py_contest, METH_FASTCALL,
      "model.contest: the mean end score of each pair of mine over sampled tables; None: ask the Python source."},
+    {"first_scores", (PyCFunction)(void (*)(void))py_first_scores, METH_FASTCALL,
+     "model.first_scores: the end score of each first arrest of mine; None: ask the Python source."},
     {"held_scores", (PyCFunction)(void (*)(void))py_held_scores, METH_FASTCALL,
      "model.held_scores: flat_score of flat_turns_held's end positions, as a tuple; None: ask the Python source."},
     {"flat_turns", (PyCFunction)(void (*)(void))py_flat_turns, METH_FASTCALL,

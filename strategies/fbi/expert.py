@@ -56,12 +56,11 @@ from rnsim_strategies.fbi.model import (
     draw_index,
     evaluate,
     exact_scores,
-    flat_arrest,
+    first_scores,
     flat_given_up,
     flat_leads,
     flat_position,
     flat_score,
-    flat_step,
     flat_top,
     flat_turns,
     front_first,
@@ -658,37 +657,11 @@ class ExpertStrategy(FbiStrategy):
         the second round; the rounds play as ``play_out`` would. Adds each
         option's end score to ``sums``."""
         colours: tuple[str, ...] = view.comps.colours
-        n: int = view.players
-        step: int = view.step
-        order: tuple[int, ...] = view.order
-        me = self.seat
-        k = len(table)
-        bonus: tuple[int, ...] = view.comps.bonus
-        w = self._weight(view)
-        needs: bool = view.rules.bonus_needs_positive
-        lead = [0] * k  # scratch
-        front = front_first(table, view.rules.stacked)
-        base = flat_position(totals, points)
-        kept = k * n + n + k
-        for i in range(step):
-            ag = agents[order[i]]
-            if ag:
-                base[kept + order[i]] = ag[0]
+        scores = first_scores(view.order, self.seat, view.step, [colours.index(o) for o in options],
+                              list(view.my_agents), agents, front_first(table, view.rules.stacked), totals, points,
+                              view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive)
         for j in range(len(options)):
-            first = colours.index(options[j])
-            st = base[:]
-            mine = list(view.my_agents)
-            mine.remove(first)
-            st[kept + me] = mine[0]
-            flat_arrest(st, me, first, front, n, k)
-            for i in range(step + 1, n):
-                flat_step(st, order[i], agents[order[i]], front, n, k)
-            for i in range(n - 1, -1, -1):
-                seat = order[i]
-                c = st[kept + seat]
-                if c >= 0:
-                    flat_arrest(st, seat, c, front, n, k)
-            sums[j] += flat_score(me, st, n, k, bonus, w, needs, lead)
+            sums[j] += scores[j]
 
     def _later_bids(self, view: Any) -> list[int]:
         """Per seat, its bid: made, or for a later bidder the rule player's

@@ -16,7 +16,8 @@ _NEG_INF: Final = -math.inf
 
 #: The flat play-outs and scores in C (strategies/fbi/_flat_core.c), set by
 #: the package when the compiled build is in use; None: the Python source.
-#: ``contest``, ``held_scores``, ``flat_turns``, ``flat_top`` and ``flat_given_up`` ask it
+#: ``contest``, ``held_scores``, ``first_scores``, ``flat_turns``, ``flat_top`` and
+#: ``flat_given_up`` ask it
 #: first; where it answers None (an input outside what the C handles) their
 #: Python source below answers. Each is the reference for its C twin
 #: (tests/games/fbi/test_flat_core.py).
@@ -738,6 +739,47 @@ def contest(order: tuple[int, ...], me: int, mine: list[list[int]], cums: list[l
         for i in range(m):
             sums[i] += scores[i]
     return [x / samples for x in sums]
+
+
+def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], my_agents: list[int],
+                 agents: list[list[int]], front: list[list[int]], totals: list[list[int]], points: list[int],
+                 bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> list[float]:
+    """My first arrest of a turn (step ``step`` of ``order``), with the
+    colour ``firsts[j]`` for each option j: the ``flat_score`` of the end of
+    the turn, each seat holding ``agents[seat]`` (I hold the two
+    ``my_agents``); the seats before me have played one agent and keep their
+    other, ``agents[seat][0]``, for the second round. The reference for
+    _flat_core.c's ``first_scores``."""
+    if core is not None:
+        got: list[float] | None = core.first_scores(order, me, step, firsts, my_agents, agents, front, totals, points,
+                                                    bonus, bonus_weight, needs_positive)
+        if got is not None:
+            return got
+    n = len(order)
+    k = len(front)
+    lead = [0] * k  # scratch
+    base = flat_position(totals, points)
+    kept = k * n + n + k
+    for i in range(step):
+        ag = agents[order[i]]
+        if ag:
+            base[kept + order[i]] = ag[0]
+    out: list[float] = []
+    for first in firsts:
+        st = base[:]
+        mine = my_agents[:]
+        mine.remove(first)
+        st[kept + me] = mine[0]
+        flat_arrest(st, me, first, front, n, k)
+        for i in range(step + 1, n):
+            flat_step(st, order[i], agents[order[i]], front, n, k)
+        for i in range(n - 1, -1, -1):
+            seat = order[i]
+            c = st[kept + seat]
+            if c >= 0:
+                flat_arrest(st, seat, c, front, n, k)
+        out.append(flat_score(me, st, n, k, bonus, bonus_weight, needs_positive, lead))
+    return out
 
 
 def softmax_cumulative(values: list[float], temperature: float) -> list[float]:

@@ -33,7 +33,7 @@ K = len(COMPS.colours)
 values = st.integers(min_value=-4, max_value=7)
 tables = st.lists(st.lists(values, max_size=4), min_size=K, max_size=K)
 weights = st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 1.0])
-NAMES = ("contest", "held_scores", "flat_turns", "flat_top", "flat_given_up")
+NAMES = ("contest", "held_scores", "first_scores", "flat_turns", "flat_top", "flat_given_up")
 
 
 def _core() -> Any:
@@ -100,6 +100,11 @@ def test_play_outs_and_scores_are_their_twins(data: st.DataObject, table: list[l
     bonus = COMPS.bonus
     got = _same("held_scores", order, me, pairs, held, front, base, bonus, weight, needs)
     assert isinstance(got, tuple) and len(got) == len(pairs)
+    step = order.index(me)
+    mine = data.draw(st.lists(st.integers(min_value=0, max_value=K - 1), min_size=2, max_size=2))
+    firsts = data.draw(st.lists(st.sampled_from(mine), max_size=3))
+    got = _same("first_scores", order, me, step, firsts, mine, held, front, totals, points, bonus, weight, needs)
+    assert isinstance(got, list) and len(got) == len(firsts)
     others = data.draw(agents(K))
     states = _same("flat_turns", order, me, pairs, others, front, base)
     scores: list[float] = []
