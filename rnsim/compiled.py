@@ -3,7 +3,7 @@ and its Python source.
 
 Four module sets (targets) have one: Red Notice's engine (rules, about 3x
 faster) and expert strategy with its dossier (about 1.4x, its inner loops
-in C), FBI's engine and expert strategy. setup.py compiles them with mypyc when
+in C), FBI's engine and expert strategy (its flat play-outs in C). setup.py compiles them with mypyc when
 a wheel is built (`pip install .`, `python -m build`) or in place in a checkout
 (`make install`, `python setup.py build_ext --inplace`), and writes beside
 each build a stamp: the hash of the sources it was built from.
@@ -165,7 +165,8 @@ def targets(rnsim_dir: Path, strategies_dir: Path) -> dict[str, CompiledBuild]:
             depends=(*(fbi / f"{m}.py" for m in ("__init__", "components", "rules")), rnsim_dir / "errors.py")),
         "fbi-strategies": CompiledBuild(
             "rnsim_strategies.fbi", fbi_strategies, ("model", "expert"), "FBI expert strategy",
-            depends=(fbi_strategies / "__init__.py", rnsim_dir / "strategy.py")),
+            depends=(fbi_strategies / "__init__.py", rnsim_dir / "strategy.py"),
+            c_modules=("_flat_core",)),
     }
 
 

@@ -4,4 +4,14 @@ rnsim/compiled.py). Imported by the FBI strategies package first."""
 from rnsim.compiled import TARGETS
 
 BUILD = TARGETS["fbi-strategies"]
-select = BUILD.select
+
+
+def select() -> bool:
+    """``BUILD.select()``; with the compiled build, the model's flat play-outs
+    and scores run in C (``_flat_core.c``, set as ``model.core``)."""
+    if not BUILD.select():
+        return False
+    from rnsim_strategies.fbi import _flat_core, model
+
+    model.core = _flat_core
+    return True

@@ -56,18 +56,17 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
 from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import (
     column_leader,
+    contest,
     draw_index,
     evaluate,
     exact_scores,
-    flat_arrest,
+    first_scores,
     flat_given_up,
     flat_leads,
     flat_position,
     flat_score,
-    flat_step,
     flat_top,
     flat_turns,
-    flat_turns_held,
     front_first,
     led_score,
     pair_colours,
@@ -458,37 +457,8 @@ class ExpertStrategy(FbiStrategy):
         candidates (paired); the turn plays out in the known order (F4, F5).
         A table of rival pairs already scored for ``me`` (``model.ends``) is
         not played again: its scores are added as they were."""
-        n: int = view.players
-        k = len(totals)
-        bonus: tuple[int, ...] = view.comps.bonus
-        w = self._weight(view)
-        needs: bool = view.rules.bonus_needs_positive
-        order: tuple[int, ...] = view.order
-        base: list[int] | None = None
-        mine = model.cols
-        m = len(mine)
-        cums = model.cums
-        memo = model.ends
-        lead = [0] * k  # scratch
-        sums = [0.0] * m
-        held: list[list[int]] = [[] for _ in range(n)]
-        for _ in range(samples):
-            key = me  # me, then each rival's candidate: one int
-            for s in range(n):
-                if s != me:
-                    d = draw_index(cums[s], rng.random())
-                    held[s] = mine[d]
-                    key = key * m + d
-            got = memo.get(key)
-            if got is None:
-                if base is None:
-                    base = flat_position(totals, points)
-                ends = flat_turns_held(order, me, mine, held, f.front, base)
-                got = tuple([flat_score(me, ends[i], n, k, bonus, w, needs, lead) for i in range(len(ends))])
-                memo[key] = got
-            for i in range(m):
-                sums[i] += got[i]
-        return [x / samples for x in sums]
+        return contest(view.order, me, model.cols, model.cums, model.ends, samples, rng.random, f.front, totals,
+                       points, view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive)
 
     def _agents_alone(self, view: Any, decision: Any, table: list[list[int]], totals: list[list[int]],
                       points: list[int]) -> Any:
@@ -722,37 +692,11 @@ class ExpertStrategy(FbiStrategy):
         the second round; the rounds play as ``play_out`` would. Adds each
         option's end score to ``sums``."""
         colours: tuple[str, ...] = view.comps.colours
-        n: int = view.players
-        step: int = view.step
-        order: tuple[int, ...] = view.order
-        me = self.seat
-        k = len(table)
-        bonus: tuple[int, ...] = view.comps.bonus
-        w = self._weight(view)
-        needs: bool = view.rules.bonus_needs_positive
-        lead = [0] * k  # scratch
-        front = front_first(table, view.rules.stacked)
-        base = flat_position(totals, points)
-        kept = k * n + n + k
-        for i in range(step):
-            ag = agents[order[i]]
-            if ag:
-                base[kept + order[i]] = ag[0]
+        scores = first_scores(view.order, self.seat, view.step, [colours.index(o) for o in options],
+                              list(view.my_agents), agents, front_first(table, view.rules.stacked), totals, points,
+                              view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive)
         for j in range(len(options)):
-            first = colours.index(options[j])
-            st = base[:]
-            mine = list(view.my_agents)
-            mine.remove(first)
-            st[kept + me] = mine[0]
-            flat_arrest(st, me, first, front, n, k)
-            for i in range(step + 1, n):
-                flat_step(st, order[i], agents[order[i]], front, n, k)
-            for i in range(n - 1, -1, -1):
-                seat = order[i]
-                c = st[kept + seat]
-                if c >= 0:
-                    flat_arrest(st, seat, c, front, n, k)
-            sums[j] += flat_score(me, st, n, k, bonus, w, needs, lead)
+            sums[j] += scores[j]
 
     def _later_bids(self, view: Any) -> list[int]:
         """Per seat, its bid: made, or for a later bidder the rule player's

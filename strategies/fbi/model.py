@@ -7,11 +7,21 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from typing import Any, Final
 
 # Written as loops over typed lists, not max()/count()/index(): compiled
 # (scripts/build_native.py) a loop is native code, a builtin call generic.
 _NEG_INF: Final = -math.inf
+
+#: The flat play-outs and scores in C (strategies/fbi/_flat_core.c), set by
+#: the package when the compiled build is in use; None: the Python source.
+#: ``contest``, ``held_scores``, ``first_scores``, ``flat_turns``, ``flat_top`` and
+#: ``flat_given_up`` ask it
+#: first; where it answers None (an input outside what the C handles) their
+#: Python source below answers. Each is the reference for its C twin
+#: (tests/games/fbi/test_flat_core.py).
+core: Any = None
 
 
 def take_index(cards: list[int], stacked: bool) -> int:
@@ -393,7 +403,12 @@ def flat_turns(order: tuple[int, ...], me: int, my_pairs: list[list[int]], other
                front: list[list[int]], base: list[int]) -> list[list[int]]:
     """A turn's arrests in ``order`` from the flat position ``base``, once per
     pair of mine (``my_pairs``) against rivals who each hold ``others``: the
-    flat position each leaves. Plays as ``first_round`` then ``second_round``."""
+    flat position each leaves. Plays as ``first_round`` then ``second_round``.
+    The reference for _flat_core.c's ``flat_turns``."""
+    if core is not None:
+        got: list[list[int]] | None = core.flat_turns(order, me, my_pairs, others, front, base)
+        if got is not None:
+            return got
     n = len(order)
     k = len(front)
     p = 0
@@ -516,7 +531,12 @@ def led_score(me: int, st: list[int], n: int, k: int, bonus: tuple[int, ...], bo
 def flat_top(me: int, states: list[list[int]], n: int, k: int, bonus: tuple[int, ...], bonus_weight: float,
              needs_positive: bool, scores: list[float], leads: list[list[int]]) -> float:
     """``flat_score`` of each state into ``scores`` and its leaders into
-    ``leads`` (appended, a new list each); the best score (-1e9 if none)."""
+    ``leads`` (appended, a new list each); the best score (-1e9 if none).
+    The reference for _flat_core.c's ``flat_top``."""
+    if core is not None:
+        top: float | None = core.flat_top(me, states, n, k, bonus, bonus_weight, needs_positive, scores, leads)
+        if top is not None:
+            return top
     v = -1e9
     for st in states:
         lead = [0] * k
@@ -537,7 +557,14 @@ def flat_given_up(me: int, states: list[list[int]], n: int, k: int, bonus: tuple
 
     With ``scores`` (``flat_top``'s, given only when scores are exact,
     ``exact_scores``): a state whose bonus cards all stay where they were
-    scores exactly its score less x, and only the others are scored again."""
+    scores exactly its score less x, and only the others are scored again.
+    ``lead`` is left as the last state scored anew left it. The reference for
+    _flat_core.c's ``flat_given_up``."""
+    if core is not None:
+        got: float | None = core.flat_given_up(me, states, n, k, bonus, bonus_weight, needs_positive, lead, c, x,
+                                               scores, leads)
+        if got is not None:
+            return got
     v = -1e9
     mi = k * n + me
     ci = c * n + me
@@ -652,6 +679,106 @@ def flat_turns_held(order: tuple[int, ...], me: int, my_pairs: list[list[int]], 
                     x = pts + seat
                     st[x] = st[x] + v
         out.append(st)
+    return out
+
+
+def held_scores(order: tuple[int, ...], me: int, my_pairs: list[list[int]], held: list[list[int]],
+                front: list[list[int]], base: list[int], bonus: tuple[int, ...], bonus_weight: float,
+                needs_positive: bool) -> tuple[float, ...]:
+    """``flat_score`` (seat ``me``) of each end position ``flat_turns_held``
+    gives: the field-agent pick's scores of one table of rival pairs. The
+    reference for _flat_core.c's ``held_scores``."""
+    if core is not None:
+        got: tuple[float, ...] | None = core.held_scores(order, me, my_pairs, held, front, base, bonus, bonus_weight,
+                                                         needs_positive)
+        if got is not None:
+            return got
+    n = len(order)
+    k = len(front)
+    lead = [0] * k
+    ends = flat_turns_held(order, me, my_pairs, held, front, base)
+    return tuple([flat_score(me, ends[i], n, k, bonus, bonus_weight, needs_positive, lead) for i in range(len(ends))])
+
+
+def contest(order: tuple[int, ...], me: int, mine: list[list[int]], cums: list[list[float]],
+            memo: dict[int, tuple[float, ...]], samples: int, random: Callable[[], float], front: list[list[int]],
+            totals: list[list[int]], points: list[int], bonus: tuple[int, ...], bonus_weight: float,
+            needs_positive: bool) -> list[float]:
+    """Seat ``me``'s mean end score of each of its candidate pairs ``mine``
+    over ``samples`` tables of rival pairs (the field-agent pick): each
+    rival's pair (an index into ``mine``) drawn with ``random`` by his
+    cumulative chances ``cums[seat]``, every table played out for all the
+    candidates (``held_scores``) in the order of arrests ``order`` from the
+    colour totals and points. ``memo`` keeps each table's scores by one int
+    (me, then each rival's index, base ``len(mine)``; only this function
+    fills it): a table met again is not played again, its scores are added
+    as they were. The reference for _flat_core.c's ``contest``."""
+    if core is not None:
+        got: list[float] | None = core.contest(order, me, mine, cums, memo, samples, random, front, totals, points,
+                                               bonus, bonus_weight, needs_positive)
+        if got is not None:
+            return got
+    n = len(order)
+    m = len(mine)
+    base: list[int] | None = None
+    sums = [0.0] * m
+    held: list[list[int]] = [[] for _ in range(n)]
+    for _ in range(samples):
+        key = me
+        for s in range(n):
+            if s != me:
+                d = draw_index(cums[s], random())
+                held[s] = mine[d]
+                key = key * m + d
+        scores = memo.get(key)
+        if scores is None:
+            if base is None:
+                base = flat_position(totals, points)
+            scores = held_scores(order, me, mine, held, front, base, bonus, bonus_weight, needs_positive)
+            memo[key] = scores
+        for i in range(m):
+            sums[i] += scores[i]
+    return [x / samples for x in sums]
+
+
+def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], my_agents: list[int],
+                 agents: list[list[int]], front: list[list[int]], totals: list[list[int]], points: list[int],
+                 bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> list[float]:
+    """My first arrest of a turn (step ``step`` of ``order``), with the
+    colour ``firsts[j]`` for each option j: the ``flat_score`` of the end of
+    the turn, each seat holding ``agents[seat]`` (I hold the two
+    ``my_agents``); the seats before me have played one agent and keep their
+    other, ``agents[seat][0]``, for the second round. The reference for
+    _flat_core.c's ``first_scores``."""
+    if core is not None:
+        got: list[float] | None = core.first_scores(order, me, step, firsts, my_agents, agents, front, totals, points,
+                                                    bonus, bonus_weight, needs_positive)
+        if got is not None:
+            return got
+    n = len(order)
+    k = len(front)
+    lead = [0] * k  # scratch
+    base = flat_position(totals, points)
+    kept = k * n + n + k
+    for i in range(step):
+        ag = agents[order[i]]
+        if ag:
+            base[kept + order[i]] = ag[0]
+    out: list[float] = []
+    for first in firsts:
+        st = base[:]
+        mine = my_agents[:]
+        mine.remove(first)
+        st[kept + me] = mine[0]
+        flat_arrest(st, me, first, front, n, k)
+        for i in range(step + 1, n):
+            flat_step(st, order[i], agents[order[i]], front, n, k)
+        for i in range(n - 1, -1, -1):
+            seat = order[i]
+            c = st[kept + seat]
+            if c >= 0:
+                flat_arrest(st, seat, c, front, n, k)
+        out.append(flat_score(me, st, n, k, bonus, bonus_weight, needs_positive, lead))
     return out
 
 

@@ -1,0 +1,818 @@
+/* The FBI expert's flat play-outs and scores, in C: the twins of functions
+   of strategies/fbi/model.py, which stays the reference.
+
+   - contest(): model.contest, the field-agent pick's mean end score of each
+     candidate pair over sampled tables of rival pairs (the draws call the
+     stream's random(), the scores of a table are kept in the memo dict);
+   - first_scores(): model.first_scores, the arrests' look-ahead from my first
+     arrest of a turn;
+   - held_scores(): model.held_scores, the play-outs of one such table:
+     flat_turns_held's end position for each of my pairs, each scored by
+     flat_score;
+   - flat_turns(): model.flat_turns, the bid's play-outs (new lists);
+   - flat_top(): model.flat_top, their scores and leaders;
+   - flat_given_up(): model.flat_given_up, their best score once my bid card
+     is taken off (the states are only read).
+
+   A flat position is model.py's one list of ints (colour totals, points, the
+   cards taken per colour, the agent each seat keeps); here it is an array of
+   C longs. Each function reads its lists once, plays and scores in C and
+   returns new Python objects, or None when an input is outside what it
+   handles (sizes above the limits below, a colour or seat out of range, an
+   int beyond +-2**40, a position of the wrong length, a weight that is not a
+   float): the Python source then answers (and raises where it raises). It
+   changes nothing it is given before it knows it can answer.
+
+   Bit for bit: every float is computed in the Python source's order of
+   operations (no fused multiply-adds: -ffp-contract=off): a seat's points
+   as a double, plus bonus[c] * weight (the int converted, as Python's int *
+   float does) for each colour it leads, in colour order; mine less the best
+   rival's. The ints stay below 2**53, so every conversion is exact.
+
+   Used only with the compiled build (strategies/fbi/__init__.py sets
+   model.core); tests/games/fbi/test_flat_core.py holds each function to its
+   Python twin on random tables and on every call of real expert games. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <string.h>
+
+#define MAXN 8      /* seats */
+#define MAXK 12     /* colours */
+#define MAXCARDS 256 /* cards on the table, all colours */
+#define MAXPAIRS 64 /* pairs of mine */
+#define MAXST (MAXK * MAXN + 2 * MAXN + MAXK)
+#define BIG (1L << 40)
+
+/* 0: done; 1: outside what C handles (answer None); -1: a Python error. */
+#define OK 0
+#define OUT 1
+
+typedef struct {
+    int n, k;
+    long off[MAXK + 1]; /* colour c's cards are val[off[c]..off[c + 1]) in take order */
+    long val[MAXCARDS];
+} Front;
+
+typedef struct {
+    int len; /* 0, 1 (plays ag[0]) or 2 (plays the better, keeps the other) */
+    int a, b;
+} Agents;
+
+static int get_long(PyObject *o, long *out) {
+    if (!PyLong_Check(o)) return OUT;
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v > BIG || v < -BIG) return OUT;
+    *out = v;
+    return OK;
+}
+
+/* A list (or tuple) of ints into ``out`` (at most ``cap``); its length in *len. */
+static int get_longs(PyObject *seq, long *out, Py_ssize_t cap, Py_ssize_t *len) {
+    if (!PyList_Check(seq) && !PyTuple_Check(seq)) return OUT;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+    if (m > cap) return OUT;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int r = get_long(items[i], &out[i]);
+        if (r) return r;
+    }
+    *len = m;
+    return OK;
+}
+
+static int get_front(PyObject *seq, Front *f) {
+    if (!PyList_Check(seq) && !PyTuple_Check(seq)) return OUT;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (k > MAXK) return OUT;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    long at = 0;
+    for (Py_ssize_t c = 0; c < k; c++) {
+        Py_ssize_t m;
+        f->off[c] = at;
+        int r = get_longs(items[c], f->val + at, MAXCARDS - at, &m);
+        if (r) return r;
+        at += (long)m;
+    }
+    f->off[k] = at;
+    f->k = (int)k;
+    return OK;
+}
+
+/* What a seat holds: a list of colours (flat_step reads ag[0] and ag[1]). */
+static int get_agents(PyObject *seq, int k, Agents *ag) {
+    if (!PyList_Check(seq) && !PyTuple_Check(seq)) return OUT;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    long a = 0, b = 0;
+    int r;
+    ag->len = m == 0 ? 0 : m == 2 ? 2 : 1;
+    if (m >= 1 && (r = get_long(items[0], &a))) return r;
+    if (m == 2 && (r = get_long(items[1], &b))) return r;
+    if (a < 0 || a >= k || b < 0 || b >= k) return OUT;
+    ag->a = (int)a;
+    ag->b = (int)b;
+    return OK;
+}
+
+static int get_agents_list(PyObject *seq, int k, Agents *out, Py_ssize_t cap, Py_ssize_t *len) {
+    if (!PyList_Check(seq) && !PyTuple_Check(seq)) return OUT;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+    if (m > cap) return OUT;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int r = get_agents(items[i], k, &out[i]);
+        if (r) return r;
+    }
+    *len = m;
+    return OK;
+}
+
+/* The order of arrests: n seats, each in [0, n); *p: my place (OUT if I am not in it). */
+static int get_order(PyObject *seq, int me, int *order, int *n, int *p) {
+    long tmp[MAXN];
+    Py_ssize_t m;
+    int r = get_longs(seq, tmp, MAXN, &m);
+    if (r) return r;
+    *p = -1;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        if (tmp[i] < 0 || tmp[i] >= m) return OUT;
+        order[i] = (int)tmp[i];
+        if (*p < 0 && order[i] == me) *p = (int)i;
+    }
+    if (*p < 0) return OUT;
+    *n = (int)m;
+    return OK;
+}
+
+/* A flat position of n seats and k colours: its length, the cards taken
+   (>= 0) and the colours kept (< k) as the play-outs may read them. */
+static int get_position(PyObject *seq, int n, int k, long *st) {
+    Py_ssize_t m;
+    int r = get_longs(seq, st, MAXST, &m);
+    if (r) return r;
+    if (m != (Py_ssize_t)(k * n + 2 * n + k)) return OUT;
+    for (int c = 0; c < k; c++)
+        if (st[k * n + n + c] < 0) return OUT;
+    for (int s = 0; s < n; s++)
+        if (st[k * n + n + k + s] >= k) return OUT;
+    return OK;
+}
+
+/* The bonus cards: the first k of a tuple (or list) of at least k ints. */
+static int get_bonus(PyObject *seq, int k, long *bonus) {
+    if (!PyList_Check(seq) && !PyTuple_Check(seq)) return OUT;
+    if (PySequence_Fast_GET_SIZE(seq) < k) return OUT;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int c = 0; c < k; c++) {
+        int r = get_long(items[c], &bonus[c]);
+        if (r) return r;
+    }
+    return OK;
+}
+
+static int get_weight(PyObject *o, double *w) {
+    if (!PyFloat_Check(o)) return OUT;
+    *w = PyFloat_AS_DOUBLE(o);
+    return OK;
+}
+
+/* flat_arrest */
+static inline void arrest(long *st, int seat, int c, const Front *f, int n, int k) {
+    long ti = (long)k * n + n + c;
+    long j = st[ti];
+    if (j < f->off[c + 1] - f->off[c]) {
+        long v = f->val[f->off[c] + j];
+        st[ti] = j + 1;
+        st[c * n + seat] += v;
+        st[k * n + seat] += v;
+    }
+}
+
+/* flat_step */
+static inline void step_(long *st, int seat, const Agents *ag, const Front *f, int n, int k) {
+    int c;
+    if (ag->len == 2) {
+        long taken = (long)k * n + n;
+        int a = ag->a, b = ag->b;
+        long ka = st[taken + a], kb = st[taken + b];
+        long va = ka < f->off[a + 1] - f->off[a] ? f->val[f->off[a] + ka] : 0;
+        long vb = kb < f->off[b + 1] - f->off[b] ? f->val[f->off[b] + kb] : 0;
+        if (vb > va) {
+            c = b;
+            st[taken + k + seat] = a;
+        } else {
+            c = a;
+            st[taken + k + seat] = b;
+        }
+    } else if (ag->len == 1) {
+        c = ag->a;
+    } else {
+        return;
+    }
+    arrest(st, seat, c, f, n, k);
+}
+
+/* The second round: each seat, in reverse order, plays the agent it kept. */
+static inline void second_round(long *st, const int *order, const Front *f, int n, int k) {
+    long kept = (long)k * n + n + k;
+    for (int i = n - 1; i >= 0; i--) {
+        int seat = order[i];
+        long c = st[kept + seat];
+        if (c >= 0) arrest(st, seat, (int)c, f, n, k);
+    }
+}
+
+/* The leaders of a flat position (column_leader of each colour) into lead;
+   the seats given a bonus card, as bits. */
+static unsigned leaders_of(const long *st, int n, int k, int needs, int *lead) {
+    unsigned bits = 0;
+    for (int c = 0; c < k; c++) {
+        const long *col = st + (long)c * n;
+        long top = col[0];
+        int who = 0, ties = 1;
+        for (int s = 1; s < n; s++) {
+            long v = col[s];
+            if (v > top) {
+                top = v;
+                who = s;
+                ties = 1;
+            } else if (v == top) {
+                ties++;
+            }
+        }
+        if (ties == 1 && (top > 0 || !needs)) {
+            lead[c] = who;
+            bits |= 1u << who;
+        } else {
+            lead[c] = -1;
+        }
+    }
+    return bits;
+}
+
+/* led_score: my points less the best rival's, bonus cards of ``lead``. */
+static double led(int me, const long *st, int n, int k, const long *bonus, double w, const int *lead) {
+    unsigned bits = 0;
+    for (int c = 0; c < k; c++)
+        if (lead[c] >= 0) bits |= 1u << lead[c];
+    double mine = 0.0, best = -INFINITY;
+    for (int s = 0; s < n; s++) {
+        double p = (double)st[(long)k * n + s];
+        if (bits >> s & 1u)
+            for (int c = 0; c < k; c++)
+                if (lead[c] == s) p += (double)bonus[c] * w;
+        if (s == me)
+            mine = p;
+        else if (p > best)
+            best = p;
+    }
+    return mine - best;
+}
+
+static double score(int me, const long *st, int n, int k, const long *bonus, double w, int needs, int *lead) {
+    leaders_of(st, n, k, needs, lead);
+    return led(me, st, n, k, bonus, w, lead);
+}
+
+static PyObject *position_list(const long *st, long len) {
+    PyObject *out = PyList_New(len);
+    if (!out) return NULL;
+    for (long i = 0; i < len; i++) {
+        PyObject *v = PyLong_FromLong(st[i]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+static PyObject *answer(int r) {
+    if (r < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* What flat_turns and held_scores read: the order, my pairs, the position
+   and the front. */
+typedef struct {
+    int me, n, k, p;
+    int order[MAXN];
+    Agents mine[MAXPAIRS];
+    Py_ssize_t m;
+    Front f;
+    long base[MAXST];
+} Turns;
+
+static int get_turns(PyObject *const *args, Turns *t) {
+    long me;
+    int r;
+    if ((r = get_long(args[1], &me))) return r;
+    if (me < 0 || me >= MAXN) return OUT;
+    t->me = (int)me;
+    if ((r = get_order(args[0], t->me, t->order, &t->n, &t->p))) return r;
+    if ((r = get_front(args[4], &t->f))) return r;
+    t->k = t->f.k;
+    if ((r = get_agents_list(args[2], t->k, t->mine, MAXPAIRS, &t->m))) return r;
+    return get_position(args[5], t->n, t->k, t->base);
+}
+
+/* The end position of my pair ``i`` into st (the seats before me already
+   played into st0). */
+static void play_pair(const Turns *t, const long *st0, const Agents *held, int i, long *st) {
+    int n = t->n, k = t->k;
+    memcpy(st, st0, sizeof(long) * (size_t)(k * n + 2 * n + k));
+    step_(st, t->me, &t->mine[i], &t->f, n, k);
+    for (int j = t->p + 1; j < n; j++) step_(st, t->order[j], &held[t->order[j]], &t->f, n, k);
+    second_round(st, t->order, &t->f, n, k);
+}
+
+static void play_before(const Turns *t, const Agents *held, long *st0) {
+    memcpy(st0, t->base, sizeof(long) * (size_t)(t->k * t->n + 2 * t->n + t->k));
+    for (int j = 0; j < t->p; j++) step_(st0, t->order[j], &held[t->order[j]], &t->f, t->n, t->k);
+}
+
+/* Held scores of my pairs into out[0..m) (doubles). */
+static void held_into(const Turns *t, const Agents *held, const long *bonus, double w, int needs, double *out) {
+    long st0[MAXST], st[MAXST];
+    int lead[MAXK];
+    play_before(t, held, st0);
+    for (Py_ssize_t i = 0; i < t->m; i++) {
+        play_pair(t, st0, held, (int)i, st);
+        out[i] = score(t->me, st, t->n, t->k, bonus, w, needs, lead);
+    }
+}
+
+/* draw_index: the index a uniform draw u picks from cumulative weights. */
+static int draw(const double *cum, int len, double u) {
+    double x = u * cum[len - 1];
+    for (int i = 0; i < len; i++)
+        if (x < cum[i]) return i;
+    return len - 1;
+}
+
+/* flat_turns(order, me, my_pairs, others, front, base) */
+static PyObject *py_flat_turns(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "flat_turns takes 6 arguments");
+        return NULL;
+    }
+    Turns t;
+    Agents others;
+    int r = get_turns(args, &t);
+    if (r) return answer(r);
+    if ((r = get_agents(args[3], t.k, &others))) return answer(r);
+    Agents held[MAXN];
+    for (int s = 0; s < t.n; s++) held[s] = others;
+    long st0[MAXST], st[MAXST];
+    long len = (long)t.k * t.n + 2 * t.n + t.k;
+    play_before(&t, held, st0);
+    PyObject *out = PyList_New(t.m);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < t.m; i++) {
+        play_pair(&t, st0, held, (int)i, st);
+        PyObject *one = position_list(st, len);
+        if (!one) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, one);
+    }
+    return out;
+}
+
+/* held_scores(order, me, my_pairs, held, front, base, bonus, bonus_weight, needs_positive) */
+static PyObject *py_held_scores(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "held_scores takes 9 arguments");
+        return NULL;
+    }
+    Turns t;
+    int r = get_turns(args, &t);
+    if (r) return answer(r);
+    Agents held[MAXN];
+    Py_ssize_t nh;
+    if ((r = get_agents_list(args[3], t.k, held, MAXN, &nh))) return answer(r);
+    if (nh < t.n) return answer(OUT);
+    long bonus[MAXK];
+    double w;
+    if ((r = get_bonus(args[6], t.k, bonus)) || (r = get_weight(args[7], &w))) return answer(r);
+    int needs = PyObject_IsTrue(args[8]);
+    if (needs < 0) return NULL;
+    double got[MAXPAIRS];
+    held_into(&t, held, bonus, w, needs, got);
+    PyObject *out = PyTuple_New(t.m);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < t.m; i++) {
+        PyObject *v = PyFloat_FromDouble(got[i]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+/* What flat_top and flat_given_up read: me, the states, n, k, bonus, weight, needs. */
+typedef struct {
+    int me, n, k, needs;
+    Py_ssize_t count;
+    PyObject **states;
+    long bonus[MAXK];
+    double w;
+} Scored;
+
+static int get_scored(PyObject *const *args, Scored *s) {
+    long me, n, k;
+    int r;
+    if ((r = get_long(args[0], &me)) || (r = get_long(args[2], &n)) || (r = get_long(args[3], &k))) return r;
+    if (n < 1 || n > MAXN || k < 0 || k > MAXK || me < 0 || me >= n) return OUT;
+    s->me = (int)me;
+    s->n = (int)n;
+    s->k = (int)k;
+    if (!PyList_Check(args[1])) return OUT;
+    s->count = PyList_GET_SIZE(args[1]);
+    s->states = ((PyListObject *)args[1])->ob_item;
+    if ((r = get_bonus(args[4], s->k, s->bonus)) || (r = get_weight(args[5], &s->w))) return r;
+    s->needs = PyObject_IsTrue(args[6]);
+    return s->needs < 0 ? -1 : OK;
+}
+
+/* A state of flat_top / flat_given_up: its first k*n + n ints (what a score
+   reads; the rest is never read). */
+static int get_state(PyObject *o, int n, int k, long *st) {
+    if (!PyList_Check(o) || PyList_GET_SIZE(o) < (Py_ssize_t)(k * n + n)) return OUT;
+    PyObject **items = ((PyListObject *)o)->ob_item;
+    for (int i = 0; i < k * n + n; i++) {
+        int r = get_long(items[i], &st[i]);
+        if (r) return r;
+    }
+    return OK;
+}
+
+static PyObject *lead_list(const int *lead, int k) {
+    PyObject *out = PyList_New(k);
+    if (!out) return NULL;
+    for (int c = 0; c < k; c++) {
+        PyObject *v = PyLong_FromLong(lead[c]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, c, v);
+    }
+    return out;
+}
+
+/* flat_top(me, states, n, k, bonus, bonus_weight, needs_positive, scores, leads) */
+static PyObject *py_flat_top(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "flat_top takes 9 arguments");
+        return NULL;
+    }
+    Scored s;
+    int r = get_scored(args, &s);
+    if (r) return answer(r);
+    if (!PyList_Check(args[7]) || !PyList_Check(args[8]) || s.count > MAXPAIRS) return answer(OUT);
+    long st[MAXPAIRS][MAXK * MAXN + MAXN];
+    for (Py_ssize_t i = 0; i < s.count; i++)
+        if ((r = get_state(s.states[i], s.n, s.k, st[i]))) return answer(r);
+    double v = -1e9;
+    int lead[MAXK];
+    for (Py_ssize_t i = 0; i < s.count; i++) {
+        double sc = score(s.me, st[i], s.n, s.k, s.bonus, s.w, s.needs, lead);
+        PyObject *f = PyFloat_FromDouble(sc);
+        if (!f) return NULL;
+        r = PyList_Append(args[7], f);
+        Py_DECREF(f);
+        if (r < 0) return NULL;
+        PyObject *l = lead_list(lead, s.k);
+        if (!l) return NULL;
+        r = PyList_Append(args[8], l);
+        Py_DECREF(l);
+        if (r < 0) return NULL;
+        if (sc > v) v = sc;
+    }
+    return PyFloat_FromDouble(v);
+}
+
+/* column_leader of colour c */
+static int column(const long *st, int c, int n, int needs) {
+    const long *col = st + (long)c * n;
+    long best = col[0];
+    int at = 0, ties = 1;
+    for (int s = 1; s < n; s++) {
+        if (col[s] > best) {
+            best = col[s];
+            at = s;
+            ties = 1;
+        } else if (col[s] == best) {
+            ties++;
+        }
+    }
+    return ties == 1 && (best > 0 || !needs) ? at : -1;
+}
+
+/* flat_given_up(me, states, n, k, bonus, bonus_weight, needs_positive, lead, c, x, scores, leads) */
+static PyObject *py_flat_given_up(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "flat_given_up takes 12 arguments");
+        return NULL;
+    }
+    Scored s;
+    int r = get_scored(args, &s);
+    if (r) return answer(r);
+    long c, x;
+    if ((r = get_long(args[8], &c)) || (r = get_long(args[9], &x))) return answer(r);
+    if (c >= s.k || !PyList_Check(args[7]) || PyList_GET_SIZE(args[7]) < s.k || s.count > MAXPAIRS)
+        return answer(OUT);
+    int exact = args[10] != Py_None;
+    if (c < 0) c = -1;
+    /* what the Python source reads: the scores (floats) and, for a colour,
+       each state's leaders (ints in [-1, n)) */
+    double scores[MAXPAIRS];
+    int was[MAXPAIRS][MAXK];
+    if (exact) {
+        PyObject *sc = args[10], *ld = args[11];
+        if (!PyList_Check(sc) || PyList_GET_SIZE(sc) < s.count) return answer(OUT);
+        for (Py_ssize_t i = 0; i < s.count; i++) {
+            PyObject *o = PyList_GET_ITEM(sc, i);
+            if (!PyFloat_Check(o)) return answer(OUT);
+            scores[i] = PyFloat_AS_DOUBLE(o);
+        }
+        if (c >= 0) {
+            if (!PyList_Check(ld) || PyList_GET_SIZE(ld) < s.count) return answer(OUT);
+            for (Py_ssize_t i = 0; i < s.count; i++) {
+                long tmp[MAXK];
+                Py_ssize_t m;
+                if ((r = get_longs(PyList_GET_ITEM(ld, i), tmp, MAXK, &m))) return answer(r);
+                if (m != s.k) return answer(OUT);
+                for (int j = 0; j < s.k; j++) {
+                    if (tmp[j] < -1 || tmp[j] >= s.n) return answer(OUT);
+                    was[i][j] = (int)tmp[j];
+                }
+            }
+        }
+    }
+    long st[MAXPAIRS][MAXK * MAXN + MAXN];
+    if (!(exact && c < 0))
+        for (Py_ssize_t i = 0; i < s.count; i++)
+            if ((r = get_state(s.states[i], s.n, s.k, st[i]))) return answer(r);
+    int n = s.n, k = s.k, me = s.me;
+    long mi = (long)k * n + me, ci = c * n + me;
+    int lead[MAXK];
+    int wrote = 0; /* whether lead changed (the Python source's scratch) */
+    double v = -1e9;
+    for (Py_ssize_t i = 0; i < s.count; i++) {
+        double sc;
+        if (exact && c < 0) {
+            sc = scores[i] - (double)x;
+        } else {
+            long *p = st[i];
+            if (c >= 0) p[ci] -= x;
+            int now = exact ? column(p, (int)c, n, s.needs) : -2;
+            if (exact && now == was[i][c]) {
+                sc = scores[i] - (double)x;
+            } else {
+                p[mi] -= x;
+                if (exact) {
+                    memcpy(lead, was[i], sizeof(int) * (size_t)k);
+                    lead[c] = now;
+                    sc = led(me, p, n, k, s.bonus, s.w, lead);
+                } else {
+                    sc = score(me, p, n, k, s.bonus, s.w, s.needs, lead);
+                }
+                wrote = 1;
+            }
+        }
+        if (sc > v) v = sc;
+    }
+    if (wrote) {
+        for (int j = 0; j < k; j++) {
+            PyObject *o = PyLong_FromLong(lead[j]);
+            if (!o || PyList_SetItem(args[7], j, o) < 0) return NULL;
+        }
+    }
+    return PyFloat_FromDouble(v);
+}
+
+#define MAXCUM MAXPAIRS
+
+/* flat_position(totals, points): k colour rows of n ints, n points. */
+static int get_base(PyObject *totals, PyObject *points, int n, int k, long *st) {
+    int r;
+    Py_ssize_t len;
+    if (!PyList_Check(totals) || PyList_GET_SIZE(totals) != k) return OUT;
+    for (int c = 0; c < k; c++) {
+        if ((r = get_longs(PyList_GET_ITEM(totals, c), st + c * n, MAXN, &len))) return r;
+        if (len != n) return OUT;
+    }
+    if ((r = get_longs(points, st + k * n, MAXN, &len))) return r;
+    if (len != n) return OUT;
+    for (int c = 0; c < k; c++) st[k * n + n + c] = 0;
+    for (int s = 0; s < n; s++) st[k * n + n + k + s] = -1;
+    return OK;
+}
+
+/* first_scores(order, me, step, firsts, my_agents, agents, front, totals, points, bonus, bonus_weight,
+                needs_positive) */
+static PyObject *py_first_scores(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "first_scores takes 12 arguments");
+        return NULL;
+    }
+    Front f;
+    long me, step;
+    int order[MAXN], n, p, r;
+    if ((r = get_long(args[1], &me)) || (r = get_long(args[2], &step))) return answer(r);
+    if (me < 0 || me >= MAXN) return answer(OUT);
+    if ((r = get_order(args[0], (int)me, order, &n, &p))) return answer(r);
+    if (step < 0 || step >= n) return answer(OUT);
+    if ((r = get_front(args[6], &f))) return answer(r);
+    int k = f.k;
+    long firsts[MAXPAIRS], mine[2];
+    Py_ssize_t nf, nm, na;
+    if ((r = get_longs(args[3], firsts, MAXPAIRS, &nf)) || (r = get_longs(args[4], mine, 2, &nm))) return answer(r);
+    if (nm != 2 || mine[0] < 0 || mine[0] >= k || mine[1] < 0 || mine[1] >= k) return answer(OUT);
+    for (Py_ssize_t j = 0; j < nf; j++)
+        if (firsts[j] != mine[0] && firsts[j] != mine[1]) return answer(OUT); /* list.remove fails */
+    Agents agents[MAXN];
+    if ((r = get_agents_list(args[5], k, agents, MAXN, &na))) return answer(r);
+    if (na < n) return answer(OUT);
+    long base[MAXST], st[MAXST];
+    if ((r = get_base(args[7], args[8], n, k, base))) return answer(r);
+    long bonus[MAXK];
+    double w;
+    if ((r = get_bonus(args[9], k, bonus)) || (r = get_weight(args[10], &w))) return answer(r);
+    int needs = PyObject_IsTrue(args[11]);
+    if (needs < 0) return NULL;
+    long kept = (long)k * n + n + k;
+    for (long i = 0; i < step; i++)
+        if (agents[order[i]].len) base[kept + order[i]] = agents[order[i]].a;
+    int lead[MAXK];
+    PyObject *out = PyList_New(nf);
+    if (!out) return NULL;
+    for (Py_ssize_t j = 0; j < nf; j++) {
+        int first = (int)firsts[j];
+        memcpy(st, base, sizeof(long) * (size_t)(kept + n));
+        st[kept + me] = mine[0] == first ? mine[1] : mine[0];
+        arrest(st, (int)me, first, &f, n, k);
+        for (int i = (int)step + 1; i < n; i++) step_(st, order[i], &agents[order[i]], &f, n, k);
+        second_round(st, order, &f, n, k);
+        PyObject *v = PyFloat_FromDouble(score((int)me, st, n, k, bonus, w, needs, lead));
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, j, v);
+    }
+    return out;
+}
+
+/* contest(order, me, mine, cums, memo, samples, random, front, totals, points, bonus, bonus_weight,
+           needs_positive) */
+static PyObject *py_contest(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 13) {
+        PyErr_SetString(PyExc_TypeError, "contest takes 13 arguments");
+        return NULL;
+    }
+    Turns t;
+    long me, samples;
+    int r;
+    if ((r = get_long(args[1], &me))) return answer(r);
+    if (me < 0 || me >= MAXN) return answer(OUT);
+    t.me = (int)me;
+    if ((r = get_order(args[0], t.me, t.order, &t.n, &t.p))) return answer(r);
+    if ((r = get_front(args[7], &t.f))) return answer(r);
+    t.k = t.f.k;
+    int n = t.n, k = t.k;
+    if ((r = get_agents_list(args[2], k, t.mine, MAXPAIRS, &t.m))) return answer(r);
+    if ((r = get_long(args[5], &samples))) return answer(r);
+    PyObject *memo = args[4];
+    if (samples < 1 || !PyDict_CheckExact(memo)) return answer(OUT);
+    if ((r = get_base(args[8], args[9], n, k, t.base))) return answer(r);
+    long bonus[MAXK];
+    double w;
+    if ((r = get_bonus(args[10], k, bonus)) || (r = get_weight(args[11], &w))) return answer(r);
+    int needs = PyObject_IsTrue(args[12]);
+    if (needs < 0) return NULL;
+    /* each rival's cumulative chances: floats, at most one per pair of mine */
+    PyObject *cums = args[3];
+    if (!PyList_Check(cums) || PyList_GET_SIZE(cums) < n) return answer(OUT);
+    double cum[MAXN][MAXCUM];
+    int clen[MAXN];
+    for (int s = 0; s < n; s++) {
+        if (s == t.me) continue;
+        PyObject *row = PyList_GET_ITEM(cums, s);
+        if (!PyList_Check(row)) return answer(OUT);
+        Py_ssize_t len = PyList_GET_SIZE(row);
+        if (len < 1 || len > t.m) return answer(OUT);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            PyObject *o = PyList_GET_ITEM(row, i);
+            if (!PyFloat_Check(o)) return answer(OUT);
+            cum[s][i] = PyFloat_AS_DOUBLE(o);
+        }
+        clen[s] = (int)len;
+    }
+    PyObject *random = args[6];
+    Py_ssize_t m = t.m;
+    double sums[MAXPAIRS], got[MAXPAIRS];
+    for (Py_ssize_t i = 0; i < m; i++) sums[i] = 0.0;
+    Agents held[MAXN];
+    for (int s = 0; s < n; s++) held[s].len = 0;
+    for (long j = 0; j < samples; j++) {
+        long key = t.me;
+        for (int s = 0; s < n; s++) {
+            if (s == t.me) continue;
+            PyObject *u = PyObject_CallNoArgs(random);
+            if (!u) return NULL;
+            double du = PyFloat_AsDouble(u);
+            Py_DECREF(u);
+            if (du == -1.0 && PyErr_Occurred()) return NULL;
+            int d = draw(cum[s], clen[s], du);
+            held[s] = t.mine[d];
+            key = key * (long)m + d;
+        }
+        PyObject *pkey = PyLong_FromLong(key);
+        if (!pkey) return NULL;
+        PyObject *kept = PyDict_GetItemWithError(memo, pkey); /* borrowed */
+        if (kept) {
+            if (!PyTuple_Check(kept) || PyTuple_GET_SIZE(kept) < m) {
+                Py_DECREF(pkey);
+                PyErr_SetString(PyExc_TypeError, "contest: the memo holds a value it did not put there");
+                return NULL;
+            }
+            for (Py_ssize_t i = 0; i < m; i++) {
+                double x = PyFloat_AsDouble(PyTuple_GET_ITEM(kept, i));
+                if (x == -1.0 && PyErr_Occurred()) {
+                    Py_DECREF(pkey);
+                    return NULL;
+                }
+                sums[i] += x;
+            }
+            Py_DECREF(pkey);
+            continue;
+        }
+        if (PyErr_Occurred()) {
+            Py_DECREF(pkey);
+            return NULL;
+        }
+        held_into(&t, held, bonus, w, needs, got);
+        PyObject *tup = PyTuple_New(m);
+        if (!tup) {
+            Py_DECREF(pkey);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *f = PyFloat_FromDouble(got[i]);
+            if (!f) {
+                Py_DECREF(tup);
+                Py_DECREF(pkey);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(tup, i, f);
+            sums[i] += got[i];
+        }
+        r = PyDict_SetItem(memo, pkey, tup);
+        Py_DECREF(tup);
+        Py_DECREF(pkey);
+        if (r < 0) return NULL;
+    }
+    PyObject *out = PyList_New(m);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *f = PyFloat_FromDouble(sums[i] / (double)samples);
+        if (!f) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, f);
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"contest", (PyCFunction)(void (*)(void))py_contest, METH_FASTCALL,
+     "model.contest: the mean end score of each pair of mine over sampled tables; None: ask the Python source."},
+    {"first_scores", (PyCFunction)(void (*)(void))py_first_scores, METH_FASTCALL,
+     "model.first_scores: the end score of each first arrest of mine; None: ask the Python source."},
+    {"held_scores", (PyCFunction)(void (*)(void))py_held_scores, METH_FASTCALL,
+     "model.held_scores: flat_score of flat_turns_held's end positions, as a tuple; None: ask the Python source."},
+    {"flat_turns", (PyCFunction)(void (*)(void))py_flat_turns, METH_FASTCALL,
+     "model.flat_turns (new lists); None: ask the Python source."},
+    {"flat_top", (PyCFunction)(void (*)(void))py_flat_top, METH_FASTCALL,
+     "model.flat_top (appends to scores and leads); None: ask the Python source."},
+    {"flat_given_up", (PyCFunction)(void (*)(void))py_flat_given_up, METH_FASTCALL,
+     "model.flat_given_up (writes lead as the Python source leaves it); None: ask the Python source."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_flat_core",
+                                    "The FBI expert's flat play-outs and scores, in C (see _flat_core.c).", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__flat_core(void) { return PyModule_Create(&module); }

@@ -1,0 +1,227 @@
+"""The FBI expert's flat play-outs and scores in C (strategies/fbi/
+_flat_core.c, used with the compiled build as ``model.core``) do exactly what
+their Python twins in strategies/fbi/model.py do: the same end positions, the
+same floats bit for bit, the same leaders, the same draws from the stream and
+the same memo, on random tables and on every call of real expert games at 3,
+4 and 5 players. Where the C answers None (an input outside what it handles)
+the Python source answers, so that is checked too."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import rnsim_strategies.fbi as strategies
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rnsim_strategies.fbi import model
+from rnsim_strategies.fbi.expert import ExpertStrategy
+from rnsim_strategies.fbi.model import exact_scores, flat_position, front_first, softmax_cumulative
+
+from rnsim.games.fbi.components import load_components
+from rnsim.games.fbi.game import GAME, play
+
+pytestmark = pytest.mark.skipif(not strategies.NATIVE,
+                                reason="no fresh compiled build of the FBI strategies (`make native`)")
+
+COMPS = load_components("classic")
+K = len(COMPS.colours)
+values = st.integers(min_value=-4, max_value=7)
+tables = st.lists(st.lists(values, max_size=4), min_size=K, max_size=K)
+weights = st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 1.0])
+NAMES = ("contest", "held_scores", "first_scores", "flat_turns", "flat_top", "flat_given_up")
+
+
+def _core() -> Any:
+    core = model.core
+    assert core is not None, "the compiled build is in use but the model's C core is not"
+    return core
+
+
+@contextmanager
+def _pure() -> Iterator[None]:
+    """The model's Python source alone, for a while (the reference)."""
+    saved = model.core
+    model.core = None
+    try:
+        yield
+    finally:
+        model.core = saved
+
+
+def _python(name: str) -> Callable[..., Any]:
+    return getattr(model, name)  # type: ignore[no-any-return]
+
+
+def agents(k: int) -> st.SearchStrategy[list[int]]:
+    colour = st.integers(min_value=0, max_value=k - 1)
+    return st.one_of(st.just([]), st.lists(colour, min_size=1, max_size=1), st.lists(colour, min_size=2, max_size=2))
+
+
+def _turn(data: st.DataObject, table: list[list[int]], stacked: bool, n: int) -> tuple[Any, ...]:
+    if not stacked:
+        table = [sorted(t, reverse=True) for t in table]
+    order = tuple(data.draw(st.permutations(list(range(n)))))
+    me = data.draw(st.integers(min_value=0, max_value=n - 1))
+    pairs = data.draw(st.lists(agents(K), min_size=1, max_size=6))
+    points = data.draw(st.lists(values, min_size=n, max_size=n))
+    totals = data.draw(st.lists(st.lists(values, min_size=n, max_size=n), min_size=K, max_size=K))
+    return order, me, pairs, front_first(table, stacked), totals, points
+
+
+def _same(name: str, *args: Any) -> Any:
+    """Calls the C function and its Python twin on copies of ``args``: the
+    same answer and the same changes to the arguments; returns the answer."""
+    mine = copy.deepcopy(args)
+    got = getattr(_core(), name)(*mine)
+    theirs = copy.deepcopy(args)
+    with _pure():
+        want = _python(name)(*theirs)
+    if got is None:  # outside the C's range: the Python source answers
+        return want
+    assert type(got) is type(want)
+    assert got == want, name
+    assert mine == theirs, f"{name}: the arguments changed differently"
+    return got
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), table=tables, stacked=st.booleans(), n=st.integers(min_value=3, max_value=5),
+       needs=st.booleans(), weight=weights)
+def test_play_outs_and_scores_are_their_twins(data: st.DataObject, table: list[list[int]], stacked: bool, n: int,
+                                              needs: bool, weight: float) -> None:
+    order, me, pairs, front, totals, points = _turn(data, table, stacked, n)
+    base = flat_position(totals, points)
+    held = [data.draw(agents(K)) for _ in range(n)]
+    bonus = COMPS.bonus
+    got = _same("held_scores", order, me, pairs, held, front, base, bonus, weight, needs)
+    assert isinstance(got, tuple) and len(got) == len(pairs)
+    step = order.index(me)
+    mine = data.draw(st.lists(st.integers(min_value=0, max_value=K - 1), min_size=2, max_size=2))
+    firsts = data.draw(st.lists(st.sampled_from(mine), max_size=3))
+    got = _same("first_scores", order, me, step, firsts, mine, held, front, totals, points, bonus, weight, needs)
+    assert isinstance(got, list) and len(got) == len(firsts)
+    others = data.draw(agents(K))
+    states = _same("flat_turns", order, me, pairs, others, front, base)
+    scores: list[float] = []
+    leads: list[list[int]] = []
+    top = _core().flat_top(me, states, n, K, bonus, weight, needs, scores, leads)
+    with _pure():
+        scores2: list[float] = []
+        leads2: list[list[int]] = []
+        assert model.flat_top(me, states, n, K, bonus, weight, needs, scores2, leads2) == top
+    assert (scores, leads) == (scores2, leads2)
+    colour = data.draw(st.integers(min_value=-1, max_value=K - 1))
+    x = data.draw(st.integers(-3, 5).filter(bool))
+    for given_scores in (None, scores) if exact_scores(weight, bonus) else (None,):
+        lead = [0] * K
+        _same("flat_given_up", me, states, n, K, bonus, weight, needs, lead, colour, x, given_scores, leads)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), table=tables, stacked=st.booleans(), n=st.integers(min_value=3, max_value=5),
+       needs=st.booleans(), weight=weights, samples=st.integers(min_value=1, max_value=8),
+       seed=st.integers(min_value=0, max_value=2**32))
+def test_contest_draws_and_scores_as_its_twin(data: st.DataObject, table: list[list[int]], stacked: bool, n: int,
+                                              needs: bool, weight: float, samples: int, seed: int) -> None:
+    order, me, pairs, front, totals, points = _turn(data, table, stacked, n)
+    m = len(pairs)
+    temperature = data.draw(st.sampled_from([0.0, 0.5, 2.0]))
+    cums = [softmax_cumulative([float(data.draw(values)) for _ in range(m)], temperature) for _ in range(n)]
+    memo: dict[int, tuple[float, ...]] = {}
+    twin_memo: dict[int, tuple[float, ...]] = {}
+    rng, twin_rng = random.Random(seed), random.Random(seed)
+    for _ in range(2):  # the second call meets tables the first kept
+        got = _core().contest(order, me, pairs, cums, memo, samples, rng.random, front, totals, points,
+                              COMPS.bonus, weight, needs)
+        with _pure():
+            want = model.contest(order, me, pairs, cums, twin_memo, samples, twin_rng.random, front, totals, points,
+                                 COMPS.bonus, weight, needs)
+        assert got == want
+        assert memo == twin_memo
+        assert rng.getstate() == twin_rng.getstate()
+
+
+def test_outside_its_range_the_c_leaves_the_call_to_python() -> None:
+    """A seat out of the order, a colour beyond the table, a weight that is
+    not a float: None, nothing changed, and the model's function answers
+    as its source does."""
+    core = _core()
+    front = [[5, 3], [4], [], [2], [1]]
+    base = flat_position([[0] * 3 for _ in range(K)], [0, 0, 0])
+    assert core.held_scores((0, 1, 2), 3, [[0, 1]], [[], [], []], front, base, COMPS.bonus, 0.5, True) is None
+    assert core.flat_turns((0, 1, 2), 0, [[0, 9]], [1], front, base) is None
+    assert core.held_scores((0, 1, 2), 0, [[0, 1]], [[], [1], [2]], front, base, COMPS.bonus, 1, True) is None
+    memo: dict[int, tuple[float, ...]] = {}
+    rng = random.Random(1)
+    state = rng.getstate()
+    assert core.contest((0, 1, 2), 0, [[0, 1]], [[1.0]] * 3, memo, 0, rng.random, front,
+                        [[0] * 3 for _ in range(K)], [0, 0, 0], COMPS.bonus, 0.5, True) is None
+    assert memo == {} and rng.getstate() == state
+    with pytest.raises(IndexError):  # the source's own error
+        model.flat_turns((0, 1, 2), 0, [[0, 9]], [1], front, base)
+
+
+class _Checked:
+    """Stands in for the C core: every call runs the C function and its
+    Python twin on copies of the arguments and fails on any difference."""
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+        self.calls = dict.fromkeys(NAMES, 0)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name not in NAMES:
+            raise AttributeError(name)
+
+        def call(*args: Any) -> Any:
+            self.calls[name] += 1
+            if name == "contest":  # the stream: replayed for the twin from the same state
+                rnd = args[6].__self__
+                state = rnd.getstate()
+                twin = random.Random()
+                twin.setstate(state)
+                theirs = list(copy.deepcopy(args))
+                theirs[6] = twin.random
+                with _pure():
+                    want = model.contest(*theirs)
+                got = self.core.contest(*args)
+                assert got == want, name
+                assert args[4] == theirs[4]  # the memo
+                assert rnd.getstate() == twin.getstate()
+                return got
+            mine = copy.deepcopy(args)
+            got = getattr(self.core, name)(*mine)
+            theirs = copy.deepcopy(args)
+            with _pure():
+                want = _python(name)(*theirs)
+            assert got is not None, f"{name}: the C declined a real game's call"
+            assert got == want, name
+            assert mine == theirs, f"{name}: the arguments changed differently"
+            # the caller's own arguments change as the source changes them
+            for real, changed in zip(args, mine, strict=True):
+                if isinstance(real, list) and real != changed:
+                    real[:] = changed
+            return got
+
+        return call
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_call_of_real_expert_games_matches_the_python_twin(players: int) -> None:
+    checked = _Checked(_core())
+    saved = model.core
+    model.core = checked
+    try:
+        for g, knobs in enumerate(({}, {"stacked": True}, {"bonus_needs_positive": False})):
+            rules = GAME.rules(knobs)
+            lineup = [ExpertStrategy(bonus_weight=1.0 if g == 2 else 0.5) for _ in range(players)]
+            play(rules, players, lineup, 7, g)
+    finally:
+        model.core = saved
+    # held_scores is the Python contest's step: the random tables check it
+    assert all(checked.calls[name] > 0 for name in NAMES if name != "held_scores"), checked.calls
