@@ -115,11 +115,19 @@ def _reads_history(strategy: Any) -> bool:
     return bool(strategy.uses_view if method is None else method())
 
 
+def _view_builder(game: Any, strategy: Any) -> Any:
+    # The game's view without what only search players sample (Red Notice's
+    # View.worlds), for a strategy that says it never samples them.
+    lean = getattr(game, "view_without_worlds", None)
+    method = getattr(strategy, "samples_worlds", None)
+    return lean if lean is not None and method is not None and not method() else game.view
+
+
 def play_out(game: Any, state: Any, strategies: Sequence[Strategy], stop: Any = None) -> Outcome:
     """Play ``state`` with the given strategies, one per seat, to its end (or
     until ``stop(state)`` is true before a decision: the state is then left at
     that decision and the outcome is of the game so far)."""
-    view_of = game.view
+    views = [_view_builder(game, s) for s in strategies]
     decisions = 0
     while not state.over:
         if stop is not None and stop(state):
@@ -128,7 +136,7 @@ def play_out(game: Any, state: Any, strategies: Sequence[Strategy], stop: Any = 
         assert d is not None
         strat = strategies[d.seat]
         try:
-            view = view_of(state, d.seat) if strat.uses_view else None
+            view = views[d.seat](state, d.seat) if strat.uses_view else None
             opt = strat.choose(view, d)
         except Exception as e:
             seat = seat_names(game, state)[d.seat]

@@ -61,6 +61,34 @@ def test_run_game_wants_one_strategy_per_seat() -> None:
         run_game(game, game.rules(), [load_strategy("random", None, game)] * 3, 0, 0)
 
 
+def _worlds_seen(watcher: type) -> list[bool]:
+    """Whether each view handed to ``watcher`` (playing Angela against the
+    rule player) at its own decisions had worlds to sample."""
+    game = get_game("red_notice")
+    player = watcher()
+    run_game(game, game.rules(), [player, load_strategy("rule", None, game)], 5, 1)
+    return player.seen  # type: ignore[no-any-return]
+
+
+def test_a_strategy_that_never_samples_worlds_is_handed_views_without_them() -> None:
+    """The expert declares ``uses_worlds = False``: its views skip the facts
+    a sample needs. The flag is not inherited: a plugin subclassing the expert
+    is handed worlds, as search is, unless its own class declares it too."""
+    expert = type(load_strategy("expert", None, get_game("red_notice")))
+
+    class Plugin(expert):  # type: ignore[misc, valid-type]
+        def choose(self, view: object, decision: object) -> object:
+            self.seen = [*getattr(self, "seen", []), getattr(view, "worlds", None) is not None]
+            return super().choose(view, decision)
+
+    class LeanPlugin(Plugin):
+        uses_worlds = False
+
+    assert not expert().samples_worlds() and Plugin().samples_worlds()
+    assert any(_worlds_seen(Plugin))
+    assert not any(_worlds_seen(LeanPlugin))
+
+
 class _Node:
     """A cycle: only the collector can free it."""
 

@@ -195,6 +195,7 @@ class Expert(Strategy):
 
     name = "expert"
     uses_history = False  # it keeps its own memory of what it saw
+    uses_worlds = False  # it plans on its view and its dossier alone
     PARAMS = {"risk": 0.5, "greed": 0.5, "dossier": 64}
     PARAM_RANGES = {"risk": (float, 0.0, 1.0), "greed": (float, 0.0, 1.0), "dossier": (int, 0, 100_000)}
     # Bidding: the price of a token per point of strength (POW! counts 6), and

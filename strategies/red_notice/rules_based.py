@@ -36,6 +36,7 @@ class RuleBased(Strategy):
 
     name = "rule"
     uses_history = False
+    uses_worlds = False
 
     def _board(self, view: View) -> Board:
         return board_for(view.comps)

@@ -460,6 +460,12 @@ def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
     return v
 
 
+def build_view_alone(state: GameState, seat: int) -> View:
+    """The view of ``seat`` without worlds (``View.worlds`` None): the view a
+    strategy that never samples them is handed (``Strategy.samples_worlds``)."""
+    return build_view(state, seat, False)
+
+
 def _world_facts(state: GameState, d: Decision, mine: bool, revealed: int) -> WorldFacts | None:
     """What a sample of the pending decision needs besides the view (None: no
     sample, for Jessah while Angela moves)."""
