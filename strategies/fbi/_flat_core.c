@@ -43,7 +43,11 @@
 #define MAXCARDS 256 /* cards on the table, all colours */
 #define MAXPAIRS 64 /* pairs of mine */
 #define MAXST (MAXK * MAXN + 2 * MAXN + MAXK)
-#define BIG (1L << 40)
+/* The largest value taken in: sums and memo keys stay far inside a 64-bit
+   long. A 32-bit long (Windows) leaves the core unused (WIDE 0): the
+   Python twins answer. */
+#define WIDE (sizeof(long) >= 8)
+#define BIG ((long)1 << (WIDE ? 40 : 20))
 
 /* 0: done; 1: outside what C handles (answer None); -1: a Python error. */
 #define OK 0
@@ -435,12 +439,14 @@ static int get_scored(PyObject *const *args, Scored *s) {
     s->me = (int)me;
     s->n = (int)n;
     s->k = (int)k;
-    if (!PyList_Check(args[1])) return OUT;
+    if ((r = get_bonus(args[4], s->k, s->bonus)) || (r = get_weight(args[5], &s->w))) return r;
+    /* a bool only, and the list read last: nothing runs Python code (that
+       could resize the list) once its items are held */
+    if (!PyBool_Check(args[6]) || !PyList_Check(args[1])) return OUT;
+    s->needs = args[6] == Py_True;
     s->count = PyList_GET_SIZE(args[1]);
     s->states = ((PyListObject *)args[1])->ob_item;
-    if ((r = get_bonus(args[4], s->k, s->bonus)) || (r = get_weight(args[5], &s->w))) return r;
-    s->needs = PyObject_IsTrue(args[6]);
-    return s->needs < 0 ? -1 : OK;
+    return OK;
 }
 
 /* A state of flat_top / flat_given_up: its first k*n + n ints (what a score
@@ -815,4 +821,11 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_flat_core",
                                     "The FBI expert's flat play-outs and scores, in C (see _flat_core.c).", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__flat_core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__flat_core(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "WIDE", WIDE) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -2,6 +2,8 @@
 scores; each the twin of the model.py function of the same name, None where
 the Python source must answer)."""
 
+from collections.abc import Callable
+
 def held_scores(order: tuple[int, ...], me: int, my_pairs: list[list[int]], held: list[list[int]],
                 front: list[list[int]], base: list[int], bonus: tuple[int, ...], bonus_weight: float,
                 needs_positive: bool) -> tuple[float, ...] | None: ...
@@ -12,3 +14,13 @@ def flat_top(me: int, states: list[list[int]], n: int, k: int, bonus: tuple[int,
 def flat_given_up(me: int, states: list[list[int]], n: int, k: int, bonus: tuple[int, ...], bonus_weight: float,
                   needs_positive: bool, lead: list[int], c: int, x: int, scores: list[float] | None,
                   leads: list[list[int]]) -> float | None: ...
+def contest(order: tuple[int, ...], me: int, mine: list[list[int]], cums: list[list[float]],
+            memo: dict[int, tuple[float, ...]], samples: int, random: Callable[[], float], front: list[list[int]],
+            totals: list[list[int]], points: list[int], bonus: tuple[int, ...], bonus_weight: float,
+            needs_positive: bool) -> list[float] | None: ...
+def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], my_agents: list[int],
+                 agents: list[list[int]], front: list[list[int]], totals: list[list[int]], points: list[int],
+                 bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> list[float] | None: ...
+
+#: 1 where a C long holds 64 bits; 0 (a 32-bit long) leaves the core unused
+WIDE: int

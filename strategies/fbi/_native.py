@@ -13,5 +13,6 @@ def select() -> bool:
         return False
     from rnsim_strategies.fbi import _flat_core, model
 
-    model.core = _flat_core
+    # a 32-bit C long (WIDE 0) cannot hold the core's sums: the source answers
+    model.core = _flat_core if _flat_core.WIDE else None
     return True
