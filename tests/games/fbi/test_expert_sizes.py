@@ -131,25 +131,6 @@ def _probabilities(cum: list[float]) -> list[float]:
     return out
 
 
-@pytest.mark.parametrize("players", [3, 5])
-def test_what_its_seat_cannot_see_redrawn_the_same_stream_gives_the_same_answers(players: int) -> None:
-    """The deck order and the others' chosen agents (F6) re-drawn
-    (``GAME.conceal``): two experts on one stream answer every decision of
-    seat 0 alike, at 3 and 5 players too."""
-    seen = {"bid": 0, "agents": 0, "arrest": 0}
-    game = -1
-    a = b = _fresh(0, 5)
-    for g, state, d, _ in _games(players, 2, seed=31):
-        if g != game:
-            game, a, b = g, _fresh(0, 5), _fresh(0, 5)
-        if d.seat != 0:
-            continue
-        hidden = GAME.conceal(state, 0, random.Random(sum(seen.values())))
-        assert a.choose(build_view(state, 0), d) == b.choose(build_view(hidden, 0), d)
-        seen[d.kind] += 1
-    assert min(seen.values()) >= 5, seen
-
-
 def test_arrest_mix_blends_the_odds_of_the_pick_with_the_mix() -> None:
     """``arrest_mix`` 1 draws the arrests' rivals from their mixes alone; 0
     from the odds of their pick, sharper than the mix (the pick answers at

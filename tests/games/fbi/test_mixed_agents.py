@@ -61,15 +61,16 @@ def test_with_samples_0_the_pick_is_a_function_of_the_open_table() -> None:
     assert asked >= 10
 
 
-@pytest.mark.parametrize("knobs", [{}, {"stacked": True}])
-def test_what_its_seat_cannot_see_redrawn_the_same_stream_gives_the_same_answers(knobs: dict) -> None:
+@pytest.mark.parametrize(("players", "knobs"), [(4, {}), (4, {"stacked": True}), (3, {}), (5, {})])
+def test_what_its_seat_cannot_see_redrawn_the_same_stream_gives_the_same_answers(players: int, knobs: dict) -> None:
     """The deck order and the others' chosen agents (F6) re-drawn
     (``GAME.conceal``): two experts on one stream answer every decision of
-    seat 0 alike, so the odds of each pick depend on the view alone."""
+    seat 0 alike, so the odds of each pick (and of the rivals' picks its
+    arrests draw from) depend on the view alone, at every player count."""
     seen = {"bid": 0, "agents": 0, "arrest": 0}
     game = -1
     a = b = _fresh(0, 5)
-    for g, state, d in _games(4, 2, knobs):
+    for g, state, d in _games(players, 2, knobs):
         if g != game:
             game, a, b = g, _fresh(0, 5), _fresh(0, 5)
         if d.seat != 0:
