@@ -268,9 +268,13 @@ class _MoveSplit(Search):
         params.setdefault("kinds", "angela.angela_move")
         super().__init__(**params)
 
-    def _search(self, view: View, decision: Decision, pick: Option, n: int, opts: list[Option]) -> Option:
+    def _searched(self, view: View, pick: Option) -> bool:
+        """Whether search overrules the expert's ``pick`` here."""
         spend = isinstance(pick, tuple) and pick[0] in ("remove_radar", "remove_barrier")
-        if spend != self.SPEND:
+        return spend == self.SPEND
+
+    def _search(self, view: View, decision: Decision, pick: Option, n: int, opts: list[Option]) -> Option:
+        if not self._searched(view, pick):
             return pick
         return super()._search(view, decision, pick, n, opts)
 
@@ -290,11 +294,9 @@ class _MoveStepWhere(_MoveSplit):
     SPEND = False
     NEAR = True
 
-    def _search(self, view: View, decision: Decision, pick: Option, n: int, opts: list[Option]) -> Option:
+    def _searched(self, view: View, pick: Option) -> bool:
         near = board_for(view.comps).dist[view.jessah_city][view.angela_city] <= 2
-        if near != self.NEAR:
-            return pick
-        return super()._search(view, decision, pick, n, opts)
+        return near == self.NEAR and super()._searched(view, pick)
 
 
 class MoveStepNear(_MoveStepWhere):

@@ -382,6 +382,16 @@ def test_the_weighted_radar_goes_where_her_weight_splits_best():
     assert abs(score - (2.0 * min(share, 1 - share) + 1.5 + 0.3 * share)) < 1e-12
 
 
+def _forgers(classes: tuple[type[Expert], ...], seed: int) -> list[Expert]:
+    """One forger of each class, in Angela's seat on the stream of ``seed``."""
+    players = []
+    for cls in classes:
+        p = cls()
+        p.new_game(0, random.Random(seed))
+        players.append(p)
+    return players
+
+
 def test_boxed_in_by_barriers_the_forger_removes_the_one_that_opens_her_best_way_out():
     """With half or more of the routes out of her city closed by Jessah's
     barriers (R18), a movement opens with the removal of one of them (R11),
@@ -400,11 +410,7 @@ def test_boxed_in_by_barriers_the_forger_removes_the_one_that_opens_her_best_way
     open_ = scenario(angela="Rome", jessah="Berlin", radars="NA SA EU", barriers="Paris|Rome",
                      security=2, then=[move("angela", 2)])
     for seed in range(10):
-        players = []
-        for cls in (Expert, Unboxed, Expert):
-            p = cls()
-            p.new_game(0, random.Random(seed))
-            players.append(p)
+        players = _forgers((Expert, Unboxed, Expert), seed)
         assert players[0].choose(build_view(boxed, 0), boxed.pending) == ("remove_barrier", 22)
         assert players[1].choose(build_view(boxed, 0), boxed.pending) in radars
         assert players[2].choose(build_view(open_, 0), open_.pending) in radars
@@ -430,11 +436,7 @@ def test_a_barrier_across_her_way_comes_off_when_it_costs_her_a_step():
     aside = scenario(angela="New York", jessah="Sydney", radars="SA AF AS", barriers="Miami|New York",
                      angela_hand=("blue 100k",), security=2, then=[move("angela", 1)])
     for seed in range(10):
-        players = []
-        for cls in (Expert, Closed, Expert):
-            p = cls()
-            p.new_game(0, random.Random(seed))
-            players.append(p)
+        players = _forgers((Expert, Closed, Expert), seed)
         assert players[0].choose(build_view(across, 0), across.pending) == ("remove_barrier", london[0])
         assert players[1].choose(build_view(across, 0), across.pending) in radars
         assert players[2].choose(build_view(aside, 0), aside.pending) in radars
