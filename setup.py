@@ -4,12 +4,13 @@ editable install and of `make install`.
 - Packages: every package under rnsim/, and strategies/ installed under the
   import name rnsim_strategies (so it cannot collide with another
   distribution's top-level ``strategies``), found, not listed.
-- Data: the component TOML files, the dossier's C source (its build's stamp
-  hashes it) and its type stubs; the example configs of the repository's
+- Data: the component TOML files, the C sources of the C cores (their
+  builds' stamps hash them) and their type stubs; the example configs of the repository's
   configs/ ship as rnsim/configs (what `rnsim init` writes and `rnsim run
   classic` reads; in a checkout rnsim reads configs/ itself).
 - The fast path: the compiled builds of rnsim/compiled.py (TARGETS), each
-  compiled with mypyc, and the expert's with the dossier's C core. Each build
+  compiled with mypyc, and the experts' with their C cores (Jessah's dossier,
+  FBI's flat play-outs). Each build
   is optional and all or nothing: without a working C compiler, without mypy,
   or when one fails, setup.py warns and that target's Python source is used
   (same results, slower; `rnsim bench` and the run's manifest say which).
