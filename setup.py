@@ -24,7 +24,11 @@ editable install and of `make install`.
     python setup.py build_ext --inplace --force --targets fbi-engine,fbi-strategies
     python setup.py clean_compiled            # remove the in-place builds (`make pure`)
 
-The generated C of a build stays in build/temp.*/mypyc/TARGET (for
+Red Notice's engine and expert are one mypyc build (compiled.py's
+``native_deps``): two shared libraries, the expert's reading the engine's
+native classes (the view, the decisions, the options) as C structs; building
+either builds both. The generated C of a build stays in
+build/temp.*/mypyc/UNIT (a target's name, or engine+strategies) (for
 `callgrind_annotate --auto=yes OUT FILE.c`).
 """
 
@@ -74,8 +78,8 @@ def _c_extensions(t: CompiledBuild, folder: Path) -> list[Extension]:
     return [Extension(f"{t.package}.{m}", [str(folder / f"{m}.c")], extra_compile_args=args) for m in t.c_modules]
 
 
-def _stage(t: CompiledBuild, work: Path) -> Path:
-    """A tree where the target's path is its import name (mypyc names a module
+def _stage(work: Path) -> Path:
+    """A tree where a target's path is its import name (mypyc names a module
     by its path): strategies/ copied as rnsim_strategies/, beside a copy of
     rnsim/. Returns the tree. The whole package is copied, not only the
     compiled modules: mypy must see every module they import (a base class
@@ -93,23 +97,49 @@ def _stage(t: CompiledBuild, work: Path) -> Path:
     return work
 
 
-def _mypyc_extensions(t: CompiledBuild, temp: Path) -> list[Extension]:
-    """Type-check the target with mypy and generate its C (into ``temp``):
-    one shared library (``<package>._group__mypyc``) and a small module per
-    compiled module, then its C modules."""
+def _mypyc_extensions(unit: list[CompiledBuild], temp: Path) -> list[Extension]:
+    """Type-check a unit of targets (_units) with mypy and generate their C
+    (into ``temp``), in one mypyc build: per target one shared library
+    (``<package>._group__mypyc``) and a small module per compiled module,
+    then its C modules. Targets built together call each other's compiled
+    code natively, through their libraries' export tables."""
     from mypyc.build import mypycify
 
-    package_path = Path(*t.package.split("."))
-    staged = t.folder.relative_to(ROOT) != package_path
-    work = _stage(t, temp / "stage") if staged else ROOT
+    staged = any(t.folder.relative_to(ROOT) != Path(*t.package.split(".")) for t in unit)
+    work = _stage(temp / "stage") if staged else ROOT
     old = os.getcwd()
     os.chdir(work)  # mypy reads its settings here; module names come from the paths
     try:
-        paths = [str(package_path / p.name) for p in t.module_files()]
-        exts = mypycify(paths, opt_level="3", group_name=t.group, target_dir=str(temp / "c"))
+        groups: list[tuple[list[str], str | None]] = [
+            ([str(Path(*t.package.split(".")) / p.name) for p in t.module_files()], t.group) for t in unit]
+        paths = [p for files, _ in groups for p in files]
+        if len(unit) == 1:
+            exts = mypycify(paths, opt_level="3", group_name=unit[0].group, target_dir=str(temp / "c"))
+        else:
+            exts = mypycify(paths, opt_level="3", separate=groups, target_dir=str(temp / "c"))
     finally:
         os.chdir(old)
-    return [*exts, *_c_extensions(t, work / package_path)]
+    return [*exts, *(e for t in unit for e in _c_extensions(t, work / Path(*t.package.split("."))))]
+
+
+def _units(names: list[str]) -> list[list[str]]:
+    """The targets ``names`` as units built together: a target with its
+    native dependencies (CompiledBuild.native_deps) and the targets that
+    depend on it, each unit in TARGETS' order."""
+    def linked(a: str, b: str) -> bool:
+        return TARGETS[b] in TARGETS[a].native_deps or TARGETS[a] in TARGETS[b].native_deps
+
+    units: list[set[str]] = []
+    for name in names:
+        unit = {name}
+        grown = True
+        while grown:
+            more = {o for o in TARGETS for u in unit if o not in unit and linked(u, o)}
+            unit |= more
+            grown = bool(more)
+        if unit not in units:
+            units.append(unit)
+    return [[n for n in TARGETS if n in unit] for unit in units]
 
 
 def _compiler_problem() -> str | None:
@@ -161,6 +191,8 @@ class BuildCompiled(build_ext):
             if fresh:
                 print(f"compiled builds up to date: {', '.join(fresh)}")
             names = [n for n in names if n not in fresh]
+        units = _units(names)  # a target is rebuilt with those it is compiled with
+        names = [n for unit in units for n in unit]
         if not names:
             self.extensions = []
             return
@@ -172,20 +204,13 @@ class BuildCompiled(build_ext):
             self.extensions = []
             return
         self.extensions = []
-        for name in names:
-            t = TARGETS[name]
-            self._hashes[name] = t.source_hash()  # before generating: what the build is made from
-            try:
-                exts = _mypyc_extensions(t, Path(self.build_temp).resolve() / "mypyc" / name)
-            except Exception as e:  # mypy missing, a type error, ...: this target stays pure
-                _warn(f"compiled {t.label} not built ({type(e).__name__}: {e}); its Python source is used")
-                self._failed.add(name)
-                continue
-            for ext in exts:
-                self._owner[ext.name] = name
-            self.extensions.extend(exts)
+        for unit in units:
+            self._generate(unit)
         self._adopt(self.extensions)
         super().run()
+        for unit in units:  # a unit is built all or nothing
+            if any(n in self._failed for n in unit):
+                self._failed.update(unit)
         for name in names:
             if name in self._failed:
                 self._drop(name)
@@ -194,6 +219,23 @@ class BuildCompiled(build_ext):
         built = [n for n in names if n not in self._failed]
         print(f"compiled builds done: {', '.join(built) or 'none'}"
               + (f"; NOT built (Python source used): {', '.join(sorted(self._failed))}" if self._failed else ""))
+
+    def _generate(self, unit: list[str]) -> None:
+        """Generate the C of one unit of targets (_units) and add its extensions."""
+        builds = [TARGETS[n] for n in unit]
+        for name, t in zip(unit, builds, strict=True):
+            self._hashes[name] = t.source_hash()  # before generating: what the build is made from
+        try:
+            exts = _mypyc_extensions(builds, Path(self.build_temp).resolve() / "mypyc" / "+".join(unit))
+        except Exception as e:  # mypy missing, a type error, ...: these targets stay pure
+            labels = " and ".join(t.label for t in builds)
+            _warn(f"compiled {labels} not built ({type(e).__name__}: {e}); the Python source is used")
+            self._failed.update(unit)
+            return
+        for ext in exts:
+            self._owner[ext.name] = next(n for n, t in zip(unit, builds, strict=True)
+                                         if ext.name.rpartition(".")[0] == t.package)
+        self.extensions.extend(exts)
 
     def _adopt(self, exts: list[Extension]) -> None:
         """What setuptools' finalize_options records of each extension (it ran

@@ -6,7 +6,12 @@ faster) and expert strategy with its dossier (about 1.4x, its inner loops
 in C), FBI's engine and expert strategy (its flat play-outs in C). setup.py compiles them with mypyc when
 a wheel is built (`pip install .`, `python -m build`) or in place in a checkout
 (`make install`, `python setup.py build_ext --inplace`), and writes beside
-each build a stamp: the hash of the sources it was built from.
+each build a stamp: the hash of the sources it was built from. Red Notice's
+engine and expert are compiled in one mypyc build, each into its own shared
+library (``native_deps``): the expert reads the view's, the decisions' and
+the options' fields as C struct fields and calls the engine's functions
+directly, not through Python attribute lookups and calls; so the expert's
+build is used only with the engine's.
 
 Each package calls ``select()`` before importing those modules: the compiled
 build is used only when it is complete and its stamp matches the sources beside
@@ -49,6 +54,11 @@ class CompiledBuild:
     # C extension modules built with it, each from ``<name>.c`` in the folder
     # (hashed in the stamp, and used only with the compiled build)
     c_modules: tuple[str, ...] = ()
+    # compiled builds this one is compiled with, in one mypyc build (each in
+    # its own shared library): its compiled code reads their native classes'
+    # fields and calls their functions natively, through their libraries'
+    # export tables, so it is built with them and used only when they are
+    native_deps: tuple[CompiledBuild, ...] = ()
 
     @property
     def stamp(self) -> Path:
@@ -121,6 +131,10 @@ class CompiledBuild:
             return "stale build"
         if not self.is_complete():
             return "incomplete build"
+        for dep in self.native_deps:
+            importlib.import_module(dep.package)  # the dependency chooses first
+            if CHOSEN.get(dep.package) != "compiled":
+                return f"the {dep.label} is not compiled"
         return None
 
     def select(self) -> bool:
@@ -148,16 +162,19 @@ def targets(rnsim_dir: Path, strategies_dir: Path) -> dict[str, CompiledBuild]:
     rn_engine = rnsim_dir / "games" / "red_notice" / "engine"
     rn_strategies = strategies_dir / "red_notice"
     fbi, fbi_strategies = rnsim_dir / "games" / "fbi", strategies_dir / "fbi"
+    engine = CompiledBuild("rnsim.games.red_notice.engine", rn_engine,
+                           ("decision", "belief", "frames", "registry", "effects", "history", "state", "view",
+                            "determinize"), "engine")
     return {
-        "engine": CompiledBuild("rnsim.games.red_notice.engine", rn_engine,
-                                ("decision", "belief", "frames", "registry", "effects", "history", "state",
-                                 "view", "determinize"), "engine"),
+        "engine": engine,
+        # compiled with the engine: the expert reads its view's fields (and the
+        # decisions', the options') as struct fields, not Python attributes
         "strategies": CompiledBuild(
             "rnsim_strategies.red_notice", rn_strategies, ("board", "dossier", "expert", "value"), "expert strategy",
             depends=(rn_strategies / "base.py", rn_strategies / "__init__.py", rnsim_dir / "strategy.py",
                      *(rn_engine / f"{m}.py" for m in ("decision", "belief", "frames", "registry", "effects", "state",
                                                         "view", "history", "determinize"))),
-            c_modules=("_dossier_core",)),
+            c_modules=("_dossier_core",), native_deps=(engine,)),
         # FBI's engine and expert, built the same way (a 5-player expert game is
         # mostly the expert's play-outs, then the engine's state machine and views).
         "fbi-engine": CompiledBuild(

@@ -82,6 +82,35 @@ def test_an_incomplete_build_is_not_used_and_says_so(tmp_path: Path, monkeypatch
     monkeypatch.delitem(sys.modules, "pkg_incomplete_test.hot")
 
 
+def test_a_build_compiled_with_another_is_used_only_with_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expert's build reads the engine's native classes as C structs: with
+    the engine's Python source running instead (its build stale, say), the
+    expert's compiled code would be handed objects it cannot read, so its
+    Python source runs too."""
+    dep_dir, own_dir = tmp_path / "dep", tmp_path / "own"
+    for d in (dep_dir, own_dir):
+        d.mkdir()
+    dep = CompiledBuild("pkg_dep_test", dep_dir, ("hot",), "test engine")
+    own = CompiledBuild("pkg_own_test", own_dir, ("hot",), "test expert", native_deps=(dep,))
+    for b in (dep, own):
+        (b.folder / "hot.py").write_text("X = 1\n")
+        b.stamp.write_text(b.source_hash() + "\n")
+        for name in ("hot", "_group__mypyc"):
+            (b.folder / f"{name}.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    assert own.is_fresh() and own.is_complete()
+    for name in ("pkg_dep_test", "pkg_own_test"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(CHOSEN, "pkg_dep_test", "stale build")  # the engine runs its Python source
+    assert own.select() is False
+    assert CHOSEN["pkg_own_test"] == "the test engine is not compiled" and sys.modules["pkg_own_test.hot"].X == 1
+    monkeypatch.delitem(sys.modules, "pkg_own_test.hot")
+    monkeypatch.delitem(CHOSEN, "pkg_own_test")
+
+
+def test_the_expert_is_compiled_with_the_engine() -> None:
+    assert TARGETS["strategies"].native_deps == (TARGETS["engine"],)
+
+
 def test_the_builds_are_where_the_packages_were_imported_from() -> None:
     """A checkout's strategies/ and an installed copy's rnsim_strategies/ alike:
     the stamps are read beside the modules that run."""
