@@ -126,12 +126,27 @@ def play(case: str, games: int, mode: str) -> None:
 
 # --------------------------------------------------------------------------- py-spy
 
+# mypyc names a function of a build of several shared libraries (Red Notice's
+# engine and expert, rnsim/compiled.py native_deps) by its full module path
+# (CPyDef_rnsim___games___red_notice___engine___view___build_view): read as
+# the short names of a one-library build (CPyDef_view___build_view)
+_QUALIFIED = re.compile(r"\b(CPy(?:Def|Py|Type|Static)_)(?:rnsim_strategies|rnsim)___(?:\w+?___)*?"
+                        r"(?=(?:view|history|state|effects|frames|decision|belief|registry|determinize|"
+                        r"board|dossier|expert|value)___)")
+
+
+def short_name(name: str) -> str:
+    """A compiled function's name as a one-library mypyc build spells it."""
+    return _QUALIFIED.sub(r"\1", name)
+
+
 def classify(frames: list[str], groups: list[tuple[str, re.Pattern[str]]]) -> str | None:
     """The group of one sample (frames from the root), or None when no game
     was being played (imports, set-up). A sample in the tournament worker's
     chunk but outside any game is the runner's (rows, Parquet). The
     collector's own frames come without the Python stack that triggered
     them: counted as in-game (the games are what allocates)."""
+    frames = [short_name(f) for f in frames]
     if any(GC.search(f) for f in frames):
         return "garbage collector"
     if not any(RUN_GAME.search(f) for f in frames):
@@ -194,7 +209,7 @@ def _costs(path: Path, inclusive: bool) -> tuple[int, dict[tuple[str, str, str],
         m = FUNCTION.match(line)
         if m is None or "'" in line.split(":")[-1].split()[0]:  # recursive-cycle entries ('2) are not costs
             continue
-        key = (m.group(2), m.group(3), m.group(4) or "")
+        key = (m.group(2), short_name(m.group(3)), m.group(4) or "")
         costs[key] = costs.get(key, 0) + int(m.group(1).replace(",", ""))
     return total, costs
 
