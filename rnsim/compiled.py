@@ -81,6 +81,8 @@ class CompiledBuild:
         h = hashlib.sha256()
         for p in self.sources():
             h.update(p.read_bytes())
+        for dep in self.native_deps:  # a build made apart from them is stale
+            h.update(f"compiled with {dep.package}".encode())
         return h.hexdigest()
 
     def built_names(self) -> tuple[str, ...]:

@@ -107,8 +107,15 @@ def test_a_build_compiled_with_another_is_used_only_with_it(tmp_path: Path, monk
     monkeypatch.delitem(CHOSEN, "pkg_own_test")
 
 
-def test_the_expert_is_compiled_with_the_engine() -> None:
+def test_the_expert_is_compiled_with_the_engine(tmp_path: Path) -> None:
     assert TARGETS["strategies"].native_deps == (TARGETS["engine"],)
+    # a build of the same sources made apart from its native dependencies
+    # (which reads their classes as Python objects) is not taken for one
+    # made with them: its stamp differs, so it is rebuilt
+    b = _build(tmp_path)
+    joined = CompiledBuild("pkg", tmp_path, ("hot",), "test build", depends=(tmp_path / "base.py",),
+                           native_deps=(TARGETS["engine"],))
+    assert b.is_fresh() and not joined.is_fresh()
 
 
 def test_the_builds_are_where_the_packages_were_imported_from() -> None:
