@@ -398,6 +398,14 @@ class ExpertC01(Expert):
     OWN_CITY_DANGER = 1.0
 
 
+class ExpertWithoutBidOrder(Expert):
+    """The expert forger bidding as if a Bank half were worth the same
+    wherever she performs it (Expert.BID_ORDER off: commit c50e101's
+    forger, game for game)."""
+
+    BID_ORDER = False
+
+
 if __name__ == "__main__":
     main()
 

@@ -211,6 +211,16 @@ class Expert(Strategy):
     # still has to place (0: the threat is not priced). Her own POW! facing
     # a token counts what it takes away from her (her half, cancelled).
     DENY: ClassVar[float] = 0.5
+    # The forger's bids see the order of a card's halves (R1, R3): alone on
+    # a card, or winning it, she performs the half she is on first, then the
+    # other. A Bank half is worth its cash only where she can cash by then:
+    # in her city, or after the Movement she performs first on that card
+    # (her cashes within reach), or after a Check that may draw a check of
+    # her city's colour; before any movement of hers this round, and with no
+    # check cashable here, it is worth BANK_EARLY (False: every Bank half is
+    # worth the same wherever it is performed).
+    BID_ORDER: ClassVar[bool] = True
+    BANK_EARLY: ClassVar[float] = 0.2
     # Jessah without a dossier reads a white radar removed by a security
     # spend (no announcement) as Angela being on that continent or next to
     # it, LEAK times as likely as elsewhere (a forger who clears the radar
@@ -274,6 +284,8 @@ class Expert(Strategy):
         self._token_cost = float(getattr(type(self), "TOKEN_COST"))  # noqa: B009
         self._contest = float(getattr(type(self), "CONTEST"))  # noqa: B009
         self._deny = float(getattr(type(self), "DENY"))  # noqa: B009
+        self._bid_order = bool(getattr(type(self), "BID_ORDER"))  # noqa: B009
+        self._bank_early = float(getattr(type(self), "BANK_EARLY"))  # noqa: B009
         self._leak_ratio = float(getattr(type(self), "LEAK"))  # noqa: B009
         self._spend_at_once = bool(getattr(type(self), "SPEND_AT_ONCE"))  # noqa: B009
         self._unbox_on = bool(getattr(type(self), "UNBOX"))  # noqa: B009
@@ -622,7 +634,7 @@ class Expert(Strategy):
     def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
         b = self._b(view)
         me = view.seat
-        m_h, m_o, o_h = self._half_values(view, b)
+        m_h, m_o, o_h = self._bid_values(view, b)
         # Opponent placements still to come this round, and the cards they may use.
         placed_opp = 0
         opp_free_cards = 0
@@ -701,6 +713,71 @@ class Expert(Strategy):
                 if score > best_s or (strength, i, half) < (best_st, best_i, best_half):
                     best, best_s, best_st, best_i, best_half = opt, score, strength, i, half
         return best
+
+    def _bid_values(self, view: View, b: Board) -> tuple[list[float], list[float], list[float]]:
+        """_half_values's, with the forger's Bank halves valued where she
+        performs them (BID_ORDER)."""
+        m_h, m_o, o_h = self._half_values(view, b)
+        if view.seat == ANGELA and self._bid_order:
+            m_h, m_o = self._angela_ordered(view, b, m_h, m_o)
+        return m_h, m_o, o_h
+
+    def _angela_ordered(self, view: View, b: Board, m_h: list[float],
+                        m_o: list[float]) -> tuple[list[float], list[float]]:
+        """``m_h`` and ``m_o`` (her value of each half and of its card's other
+        half) with every Bank half valued where she performs it: on the half
+        she is on (first) or after the other half (R1, R3)."""
+        here = view.angela_city
+        here_cont = b.cont[here]
+        cash_here = False
+        for c in view.hand:
+            if b.check_cont[c] == here_cont:
+                cash_here = True
+        bank = self._values[0][(BANK, 1)]
+        h = list(m_h)
+        o = list(m_o)
+        moved = False  # a token of hers on an earlier card with a Movement or Joker half
+        halves = b.halves
+        slots = view.slots
+        for i, c in enumerate(view.cards):
+            card = halves[c]
+            for half in (0, 1):
+                a, n = card[half]
+                if a == BANK and not cash_here and not moved:
+                    h[2 * i + half] = min(bank, self._bank_early)
+                elif card[1 - half][0] == BANK and a != BANK and not cash_here:
+                    o[2 * i + half] = self._bank_after(view, b, a, n, bank if moved else min(bank, self._bank_early))
+            row = slots[i]
+            for x in row:
+                if x is not None and x[0] == ANGELA and (card[0][0] in (MOVEMENT, JOKER) or card[1][0] in (MOVEMENT, JOKER)):
+                    moved = True
+        return h, o
+
+    def _bank_after(self, view: View, b: Board, action: int, icons: int, base: float) -> float:
+        """Her value of a Bank half performed right after a half of
+        ``action`` x ``icons`` of hers, with no check cashable in her city
+        (``base``: its value after nothing that helps)."""
+        here = view.angela_city
+        if action == MOVEMENT or action == JOKER:
+            steps = icons if action == MOVEMENT else 1
+            need = view.rules.money_target - view.cash_total[ANGELA]
+            best = base
+            for c in view.hand:
+                if b.open_dist_from(b.check_mask[c], view.barriers)[here] <= steps:
+                    v = 12.0 if b.check_value[c] >= need else 3.0
+                    if v > best:
+                        best = v
+            return best
+        if action == CHECK:
+            room = view.rules.hand_limit - len(view.hand)
+            draws = min(icons, room)
+            if draws <= 0:
+                return base
+            here_cont = b.cont[here]
+            f = sum(1 for k in b.check_cont if k == here_cont) / max(1, len(b.check_cont))
+            p = 1.0 - (1.0 - f) ** draws
+            return p * 3.0 + (1.0 - p) * base
+        return base
 
     # ------------------------------------------------------------ Jessah
 
