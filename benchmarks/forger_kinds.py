@@ -38,7 +38,7 @@ from rnsim.analysis.stats import wilson
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision, Option
 from rnsim.games.red_notice.engine.view import View
 from rnsim.games.red_notice.game import GAME
-from rnsim.games.red_notice.rules.components import JOKER, MOVEMENT, POW
+from rnsim.games.red_notice.rules.components import BANK, JOKER, MOVEMENT, POW
 from rnsim.play import run_game
 from rnsim.strategy import Strategy, load_strategy
 
@@ -396,6 +396,48 @@ class ExpertC01(Expert):
 
     OPEN_GAIN = 0.0
     OWN_CITY_DANGER = 1.0
+
+
+class ExpertWithoutBidOrder(Expert):
+    """The expert forger bidding as if a Bank half were worth the same
+    wherever she performs it (Expert.BID_ORDER off: commit c50e101's
+    forger, game for game)."""
+
+    BID_ORDER = False
+
+
+class ExpertBankEarly0(Expert):
+    """The bid-order forger with a Bank half she performs before anything
+    that helps worth nothing (Expert.BANK_EARLY 0.0, against 0.2)."""
+
+    BANK_EARLY = 0.0
+
+
+class ExpertBankEarly6(Expert):
+    """... worth 0.6 (half the 1.2 of a Bank half with her cash within 2
+    open steps)."""
+
+    BANK_EARLY = 0.6
+
+
+class ExpertCashFirst(Expert):
+    """The bid-order forger who, with a check cashable in her city, values
+    a Movement (or Joker) half she performs before the card's Bank half and
+    that Bank half at the better of the two, not their sum: she either stays
+    to cash or moves away and cashes nothing there."""
+
+    def _angela_ordered(self, view: View, b: Any, m_h: list[float],
+                        m_o: list[float]) -> tuple[list[float], list[float]]:
+        h, o = super()._angela_ordered(view, b, m_h, m_o)
+        if not self._order_ctx[0]:
+            return h, o
+        o = list(o)
+        for i, c in enumerate(view.cards):
+            card = b.halves[c]
+            for half in (0, 1):
+                if card[half][0] in (MOVEMENT, JOKER) and card[1 - half][0] == BANK:
+                    o[2 * i + half] = max(0.0, o[2 * i + half] - h[2 * i + half])
+        return h, o
 
 
 if __name__ == "__main__":

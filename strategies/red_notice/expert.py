@@ -211,6 +211,16 @@ class Expert(Strategy):
     # still has to place (0: the threat is not priced). Her own POW! facing
     # a token counts what it takes away from her (her half, cancelled).
     DENY: ClassVar[float] = 0.5
+    # The forger's bids see the order of a card's halves (R1, R3): alone on
+    # a card, or winning it, she performs the half she is on first, then the
+    # other. A Bank half is worth its cash only where she can cash by then:
+    # in her city, or after the Movement she performs first on that card
+    # (her cashes within reach), or after a Check that may draw a check of
+    # her city's colour; before any movement of hers this round, and with no
+    # check cashable here, it is worth BANK_EARLY (False: every Bank half is
+    # worth the same wherever it is performed).
+    BID_ORDER: ClassVar[bool] = True
+    BANK_EARLY: ClassVar[float] = 0.2
     # Jessah without a dossier reads a white radar removed by a security
     # spend (no announcement) as Angela being on that continent or next to
     # it, LEAK times as likely as elsewhere (a forger who clears the radar
@@ -274,6 +284,11 @@ class Expert(Strategy):
         self._token_cost = float(getattr(type(self), "TOKEN_COST"))  # noqa: B009
         self._contest = float(getattr(type(self), "CONTEST"))  # noqa: B009
         self._deny = float(getattr(type(self), "DENY"))  # noqa: B009
+        self._bid_order = bool(getattr(type(self), "BID_ORDER"))  # noqa: B009
+        self._bank_early = float(getattr(type(self), "BANK_EARLY"))  # noqa: B009
+        self._order_round = -1
+        self._order_ctx: tuple[bool, float, float, float, float, float, float] = (
+            True, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         self._leak_ratio = float(getattr(type(self), "LEAK"))  # noqa: B009
         self._spend_at_once = bool(getattr(type(self), "SPEND_AT_ONCE"))  # noqa: B009
         self._unbox_on = bool(getattr(type(self), "UNBOX"))  # noqa: B009
@@ -316,6 +331,7 @@ class Expert(Strategy):
         super().new_game(seat, rng)
         self._values_round = -1
         self._odds_round = -1
+        self._order_round = -1
         self._leak_focus = 0
         self._w_radars = ()
         self._w_security = -1
@@ -353,6 +369,8 @@ class Expert(Strategy):
         self._w_belief = other._w_belief
         self._values_round = other._values_round
         self._values = other._values
+        self._order_round = other._order_round
+        self._order_ctx = other._order_ctx
         self._odds_round = other._odds_round
         self._odds_cache = other._odds_cache
         self._opp_unrevealed = other._opp_unrevealed
@@ -622,7 +640,7 @@ class Expert(Strategy):
     def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
         b = self._b(view)
         me = view.seat
-        m_h, m_o, o_h = self._half_values(view, b)
+        m_h, m_o, o_h = self._bid_values(view, b)
         # Opponent placements still to come this round, and the cards they may use.
         placed_opp = 0
         opp_free_cards = 0
@@ -701,6 +719,88 @@ class Expert(Strategy):
                 if score > best_s or (strength, i, half) < (best_st, best_i, best_half):
                     best, best_s, best_st, best_i, best_half = opt, score, strength, i, half
         return best
+
+    def _bid_values(self, view: View, b: Board) -> tuple[list[float], list[float], list[float]]:
+        """_half_values's, with the forger's Bank halves valued where she
+        performs them (BID_ORDER)."""
+        m_h, m_o, o_h = self._half_values(view, b)
+        if view.seat == ANGELA and self._bid_order:
+            m_h, m_o = self._angela_ordered(view, b, m_h, m_o)
+        return m_h, m_o, o_h
+
+    def _angela_ordered(self, view: View, b: Board, m_h: list[float],
+                        m_o: list[float]) -> tuple[list[float], list[float]]:
+        """``m_h`` and ``m_o`` (her value of each half and of its card's other
+        half) with every Bank half valued where she performs it: on the half
+        she is on (first) or after the other half (R1, R3)."""
+        if self._order_round != view.round:
+            self._order_round = view.round
+            self._order_ctx = self._bank_reach(view, b)
+        cash_here, early, after_move1, after_move2, after_move3, after_check1, after_check2 = self._order_ctx
+        if cash_here:  # a Bank half is her cash wherever she performs it
+            return m_h, m_o
+        bank = self._values[0][(BANK, 1)]
+        h = m_h
+        o = m_o
+        copied = False
+        moved = False  # a token of hers on an earlier card with a Movement or Joker half
+        halves = b.halves
+        slots = view.slots
+        for i, c in enumerate(view.cards):
+            card = halves[c]
+            a0 = card[0][0]
+            a1 = card[1][0]
+            if a0 == BANK or a1 == BANK:
+                if not copied:
+                    h = list(m_h)
+                    o = list(m_o)
+                    copied = True
+                for half in (0, 1):
+                    a, n = card[half]
+                    k = 2 * i + half
+                    base = bank if moved else early
+                    if a == BANK:
+                        h[k] = base
+                    elif a == MOVEMENT or a == JOKER:
+                        steps = n if a == MOVEMENT else 1
+                        o[k] = max(base, after_move1 if steps <= 1 else after_move2 if steps == 2 else after_move3)
+                    elif a == CHECK:
+                        p = after_check1 if n <= 1 else after_check2
+                        o[k] = p * 3.0 + (1.0 - p) * base
+                    else:
+                        o[k] = base
+            if a0 == MOVEMENT or a0 == JOKER or a1 == MOVEMENT or a1 == JOKER:
+                for x in slots[i]:
+                    if x is not None and x[0] == ANGELA:
+                        moved = True
+        return h, o
+
+    def _bank_reach(self, view: View, b: Board) -> tuple[bool, float, float, float, float, float, float]:
+        """For the round's bids (her hand, city and the barriers hold while
+        tokens are placed): whether a check of her hand cashes in her city;
+        a Bank half's value before anything that helps (BANK_EARLY, at most
+        her Bank value); after a movement of 1, 2, 3 steps (her best cash
+        within reach: 12 if it wins, 3 otherwise; 0 out of reach); the
+        chance that a Check of 1 or 2 draws one of her city's colour."""
+        here = view.angela_city
+        here_cont = b.cont[here]
+        need = view.rules.money_target - view.cash_total[ANGELA]
+        cash_here = False
+        reach = [0.0, 0.0, 0.0, 0.0]
+        for c in view.hand:
+            if b.check_cont[c] == here_cont:
+                cash_here = True
+            d = b.open_dist_from(b.check_mask[c], view.barriers)[here]
+            v = 12.0 if b.check_value[c] >= need else 3.0
+            for steps in range(max(1, d), 4):
+                if v > reach[steps]:
+                    reach[steps] = v
+        early = min(self._values[0][(BANK, 1)], self._bank_early)
+        room = view.rules.hand_limit - len(view.hand)
+        f = sum(1 for k in b.check_cont if k == here_cont) / max(1, len(b.check_cont))
+        p1 = 1.0 - (1.0 - f) ** min(1, room) if room > 0 else 0.0
+        p2 = 1.0 - (1.0 - f) ** min(2, room) if room > 0 else 0.0
+        return cash_here, early, reach[1], reach[2], reach[3], p1, p2
 
     # ------------------------------------------------------------ Jessah
 
