@@ -398,6 +398,13 @@ class ExpertC01(Expert):
     OWN_CITY_DANGER = 1.0
 
 
+class ExpertC50(Expert):
+    """Commit c50e101's expert forger, game for game: with no identity left
+    she declines a cash in Jessah's city or next to it (Expert.LAST_CASH_PASS)."""
+
+    LAST_CASH_PASS = True
+
+
 if __name__ == "__main__":
     main()
 
