@@ -316,6 +316,7 @@ class ExpertWithoutUnbox(Expert):
     UNBOX = False
     OPEN_GAIN = 0.0
     OWN_CITY_DANGER = 1.0
+    LAST_CASH_PASS = True
 
 
 
@@ -392,10 +393,19 @@ class ExpertFullOwnCity(Expert):
 
 class ExpertC01(Expert):
     """Commit c01cc5a's expert forger, game for game: neither the
-    barrier-opening rule nor the lighter danger of Jessah's own city."""
+    barrier-opening rule nor the lighter danger of Jessah's own city; she
+    declines a cash next to Jessah with no identity left."""
 
     OPEN_GAIN = 0.0
     OWN_CITY_DANGER = 1.0
+    LAST_CASH_PASS = True
+
+
+class ExpertC50(Expert):
+    """Commit c50e101's expert forger, game for game: with no identity left
+    she declines a cash in Jessah's city or next to it (Expert.LAST_CASH_PASS)."""
+
+    LAST_CASH_PASS = True
 
 
 class ExpertWithoutBidOrder(Expert):

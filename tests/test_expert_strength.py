@@ -469,3 +469,28 @@ def test_jessahs_own_city_is_feared_less_than_the_cities_next_to_her():
     for first in scores[0]:
         gap = scores[0][first] - scores[1][first]
         assert abs(gap - (0.8 * w_danger if first == paris else 0.0)) < 1e-9, (first, gap)
+
+
+def test_with_no_identity_left_the_forger_cashes_next_to_jessah():
+    """With no identity left a capture ends the game, but declining a cash
+    next to Jessah hides nothing her danger does not: the forger cashes
+    her check in Rome with Jessah next door in Paris (rulebook, Bank: the
+    cash reveals her city). LAST_CASH_PASS (c50e101's forger) passes there,
+    and cashes with an identity left."""
+    from tests.games.red_notice.scenario import bank, scenario
+
+    class Passing(Expert):
+        LAST_CASH_PASS = True
+
+    def bank_at(identities: str) -> tuple[Any, Any]:
+        s = scenario(angela="Rome", jessah="Paris", identities=identities, identities_down="",
+                     angela_hand=("blue 200k",), then=[bank("angela")])
+        assert s.pending.kind == "bank" and "pass" in s.pending.options
+        cash = next(o for o in s.pending.options if o != "pass")
+        answers = tuple(p.choose(build_view(s, 0), s.pending) for p in _forgers((Expert, Passing), 0))
+        return cash, answers
+
+    cash, (expert, passing) = bank_at("")
+    assert (expert, passing) == (cash, "pass")
+    cash, (expert, passing) = bank_at("pilot")
+    assert (expert, passing) == (cash, cash)
