@@ -317,8 +317,7 @@ class ExpertWithoutUnbox(Expert):
     OPEN_GAIN = 0.0
     OWN_CITY_DANGER = 1.0
     LAST_CASH_PASS = True
-
-
+    BID_ORDER = False
 
 
 def _forger(ref: str) -> Strategy:
@@ -394,24 +393,29 @@ class ExpertFullOwnCity(Expert):
 class ExpertC01(Expert):
     """Commit c01cc5a's expert forger, game for game: neither the
     barrier-opening rule nor the lighter danger of Jessah's own city; she
-    declines a cash next to Jessah with no identity left."""
+    declines a cash next to Jessah with no identity left; her bids ignore
+    the order of a card's halves."""
 
     OPEN_GAIN = 0.0
     OWN_CITY_DANGER = 1.0
     LAST_CASH_PASS = True
+    BID_ORDER = False
 
 
 class ExpertC50(Expert):
     """Commit c50e101's expert forger, game for game: with no identity left
-    she declines a cash in Jessah's city or next to it (Expert.LAST_CASH_PASS)."""
+    she declines a cash in Jessah's city or next to it (Expert.LAST_CASH_PASS),
+    and she bids as if a Bank half were worth the same wherever she performs
+    it (Expert.BID_ORDER off)."""
 
     LAST_CASH_PASS = True
+    BID_ORDER = False
 
 
 class ExpertWithoutBidOrder(Expert):
     """The expert forger bidding as if a Bank half were worth the same
-    wherever she performs it (Expert.BID_ORDER off: commit c50e101's
-    forger, game for game)."""
+    wherever she performs it (Expert.BID_ORDER off; with LAST_CASH_PASS
+    also on, it is commit c50e101's forger: ExpertC50)."""
 
     BID_ORDER = False
 
