@@ -60,6 +60,7 @@ from rnsim_strategies.fbi.model import (
     draw_index,
     evaluate,
     exact_scores,
+    fictitious_play,
     first_scores,
     flat_given_up,
     flat_leads,
@@ -238,15 +239,6 @@ class _Model:
         self.ends: dict[int, tuple[float, ...]] = {} if ends is None else ends
 
 
-def _cumulative(weights: list[float]) -> list[float]:
-    out: list[float] = []
-    total = 0.0
-    for w in weights:
-        total += w
-        out.append(total)
-    return out
-
-
 # Pure functions of their keys, so a cache changes no choice; emptied when
 # full (the keys of one game are never needed by the next).
 _FACTS: Final[dict[Any, _Pairs]] = {}  # by card ids
@@ -399,7 +391,7 @@ class ExpertStrategy(FbiStrategy):
         (the odds of its pick), with a share ``arrest_mix`` of its mix. The
         same for every seat that sees this table, so computed once (a fixed
         stream draws the samples); each seat answers the others' mixes with
-        its own stream (``on_agents``)."""
+        its own stream (``on_agents``). The rounds: ``fictitious_play``."""
         params = self.params
         rounds = int(params["rounds"])
         t = float(params["temperature"])
@@ -416,31 +408,12 @@ class ExpertStrategy(FbiStrategy):
             _MODELS.clear()
         index = f.top_index(size)
         cols = [f.cols[i] for i in index]
-        m = len(index)
         start = softmax_cumulative([float(f.score[i]) for i in index], float(params["rival_temperature"]))
-        belief = _Model(index, cols, [start] * n)
-        fixed = random.Random(0)
-        mean = [[0.0] * m for _ in range(n)]
-        odds: list[list[float]] = []
-        for r in range(1, rounds + 1):
-            for s in range(n):
-                values = self._contest(view, s, f, belief, totals, points, samples, fixed)
-                cum = softmax_cumulative(values, t)
-                if r == rounds:
-                    odds.append(softmax_cumulative(values, pick_t))
-                last = 0.0
-                row = mean[s]
-                for i in range(m):
-                    row[i] += ((cum[i] - last) / cum[-1] - row[i]) / r
-                    last = cum[i]
-            belief = _Model(index, cols, [_cumulative(row) for row in mean], belief.ends)
-        # the arrests' odds: the pick's odds, with a share ``arrest_mix`` of the mix
-        share = float(params["arrest_mix"])
-        for s in range(n):
-            pick = odds[s]
-            mix = belief.cums[s]
-            odds[s] = [(1.0 - share) * pick[i] / pick[-1] + share * mix[i] / mix[-1] for i in range(m)]
-        belief.odds = odds
+        ends: dict[int, tuple[float, ...]] = {}
+        cums, odds = fictitious_play(view.order, cols, start, ends, samples, random.Random(0).random, f.front, totals,
+                                     points, view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive,
+                                     rounds, t, pick_t, float(params["arrest_mix"]))
+        belief = _Model(index, cols, cums, ends, odds)
         got = _MODELS[key] = belief
         if _BUILT:
             _BUILT[0].ends.clear()  # pure scores: a model asked again scores anew
