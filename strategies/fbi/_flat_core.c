@@ -5,6 +5,8 @@
      rounds of contest() for every seat, each answer weighed by exp(score /
      temperature) (the libm exp Python's math.exp calls) and folded into the
      seat's mix;
+   - held_tables(): model.held_tables, the arrests' sampled tables of the
+     agents each seat holds (new lists; the draws call the stream's random());
    - contest(): model.contest, the field-agent pick's mean end score of each
      candidate pair over sampled tables of rival pairs (the draws call the
      stream's random(), the scores of a table are kept in the memo dict);
@@ -987,7 +989,100 @@ static PyObject *py_fictitious_play(PyObject *self, PyObject *const *args, Py_ss
     return rounds_answer(&R, c.t.n, c.t.m, temp[2]);
 }
 
+/* What held_tables reads: per seat its cumulative chances (none: it holds
+   no agent), each drawing from a list of lists at least as long. */
+typedef struct {
+    int n;
+    double cum[MAXN][MAXCUM];
+    int clen[MAXN];
+} Held;
+
+static int get_held(PyObject *choices, PyObject *cums, Held *h) {
+    if (!PyList_Check(cums) || !PyList_Check(choices) || PyList_GET_SIZE(cums) > MAXN) return OUT;
+    h->n = (int)PyList_GET_SIZE(cums);
+    if (PyList_GET_SIZE(choices) < h->n) return OUT;
+    for (int s = 0; s < h->n; s++) {
+        PyObject *row = PyList_GET_ITEM(cums, s), *from = PyList_GET_ITEM(choices, s);
+        if (!PyList_Check(row) || !PyList_Check(from)) return OUT;
+        Py_ssize_t len = PyList_GET_SIZE(row);
+        if (len > MAXCUM || PyList_GET_SIZE(from) < len) return OUT;
+        for (Py_ssize_t i = 0; i < len; i++) {
+            PyObject *o = PyList_GET_ITEM(row, i);
+            if (!PyFloat_Check(o) || !PyList_Check(PyList_GET_ITEM(from, i))) return OUT;
+            h->cum[s][i] = PyFloat_AS_DOUBLE(o);
+        }
+        h->clen[s] = (int)len;
+    }
+    return OK;
+}
+
+/* A copy of choices[s][d] (read after the draws: no Python code runs between). */
+static PyObject *drawn(PyObject *choices, int s, int d) {
+    PyObject *from = PyList_GET_SIZE(choices) > s ? PyList_GET_ITEM(choices, s) : NULL;
+    PyObject *o = from && PyList_Check(from) && PyList_GET_SIZE(from) > d ? PyList_GET_ITEM(from, d) : NULL;
+    if (!o || !PyList_Check(o)) {
+        PyErr_SetString(PyExc_RuntimeError, "held_tables: the choices changed while drawing");
+        return NULL;
+    }
+    return PyList_GetSlice(o, 0, PyList_GET_SIZE(o));
+}
+
+/* One table: each seat's draw (seat order), then per seat a copy of mine,
+   an empty list or a copy of its drawn choice. */
+static PyObject *held_table(const Held *h, long me, PyObject *mine, PyObject *choices, PyObject *random) {
+    int d[MAXN];
+    for (int s = 0; s < h->n; s++) {
+        if (s == me || !h->clen[s]) continue;
+        PyObject *u = PyObject_CallNoArgs(random);
+        if (!u) return NULL;
+        double du = PyFloat_AsDouble(u);
+        Py_DECREF(u);
+        if (du == -1.0 && PyErr_Occurred()) return NULL;
+        d[s] = draw(h->cum[s], h->clen[s], du);
+    }
+    PyObject *out = PyList_New(h->n);
+    if (!out) return NULL;
+    for (int s = 0; s < h->n; s++) {
+        PyObject *got = s == me          ? PyList_GetSlice(mine, 0, PyList_GET_SIZE(mine))
+                        : !h->clen[s] ? PyList_New(0)
+                                      : drawn(choices, s, d[s]);
+        if (!got) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, s, got);
+    }
+    return out;
+}
+
+/* held_tables(me, mine, choices, cums, samples, random) */
+static PyObject *py_held_tables(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "held_tables takes 6 arguments");
+        return NULL;
+    }
+    long me, samples;
+    int r;
+    if ((r = get_long(args[0], &me)) || (r = get_long(args[4], &samples))) return answer(r);
+    if (!PyList_Check(args[1]) || samples < 0) return answer(OUT);
+    Held h;
+    if ((r = get_held(args[2], args[3], &h))) return answer(r);
+    PyObject *out = PyList_New(samples);
+    if (!out) return NULL;
+    for (long j = 0; j < samples; j++) {
+        PyObject *one = held_table(&h, me, args[1], args[2], args[5]);
+        if (!one) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, j, one);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"held_tables", (PyCFunction)(void (*)(void))py_held_tables, METH_FASTCALL,
+     "model.held_tables: sampled tables of the agents each seat holds (new lists); None: ask the Python source."},
     {"fictitious_play", (PyCFunction)(void (*)(void))py_fictitious_play, METH_FASTCALL,
      "model.fictitious_play: every seat's mix and arrest odds after the rounds; None: ask the Python source."},
     {"contest", (PyCFunction)(void (*)(void))py_contest, METH_FASTCALL,

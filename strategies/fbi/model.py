@@ -16,8 +16,8 @@ _NEG_INF: Final = -math.inf
 
 #: The flat play-outs and scores in C (strategies/fbi/_flat_core.c), set by
 #: the package when the compiled build is in use; None: the Python source.
-#: ``fictitious_play``, ``contest``, ``held_scores``, ``first_scores``, ``flat_turns``, ``flat_top`` and
-#: ``flat_given_up`` ask it
+#: ``fictitious_play``, ``contest``, ``held_tables``, ``held_scores``,
+#: ``first_scores``, ``flat_turns``, ``flat_top`` and ``flat_given_up`` ask it
 #: first; where it answers None (an input outside what the C handles) their
 #: Python source below answers. Each is the reference for its C twin
 #: (tests/games/fbi/test_flat_core.py).
@@ -837,6 +837,32 @@ def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], 
             if c >= 0:
                 flat_arrest(st, seat, c, front, n, k)
         out.append(flat_score(me, st, n, k, bonus, bonus_weight, needs_positive, lead))
+    return out
+
+
+def held_tables(me: int, mine: list[int], choices: list[list[list[int]]], cums: list[list[float]], samples: int,
+                random: Callable[[], float]) -> list[list[list[int]]]:
+    """``samples`` tables of the agents each seat (of ``cums``) holds in the
+    arrests: a copy of ``mine`` for seat ``me``; none for a seat whose
+    cumulative chances ``cums[seat]`` are empty; else a copy of
+    ``choices[seat]`` at the index drawn with ``random`` by them
+    (``draw_index``), seat after seat. The reference for _flat_core.c's
+    ``held_tables``."""
+    if core is not None:
+        got: list[list[list[int]]] | None = core.held_tables(me, mine, choices, cums, samples, random)
+        if got is not None:
+            return got
+    out: list[list[list[int]]] = []
+    for _ in range(samples):
+        agents: list[list[int]] = []
+        for s in range(len(cums)):
+            if s == me:
+                agents.append(mine[:])
+            elif not cums[s]:
+                agents.append([])
+            else:
+                agents.append(choices[s][draw_index(cums[s], random())][:])
+        out.append(agents)
     return out
 
 

@@ -33,7 +33,7 @@ K = len(COMPS.colours)
 values = st.integers(min_value=-4, max_value=7)
 tables = st.lists(st.lists(values, max_size=4), min_size=K, max_size=K)
 weights = st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 1.0])
-NAMES = ("fictitious_play", "contest", "held_scores", "first_scores", "flat_turns", "flat_top", "flat_given_up")
+NAMES = ("fictitious_play", "contest", "held_tables", "held_scores", "first_scores", "flat_turns", "flat_top", "flat_given_up")
 
 
 def _core() -> Any:
@@ -174,6 +174,35 @@ def test_fictitious_play_draws_and_mixes_as_its_twin(data: st.DataObject, table:
     assert rng.getstate() == twin_rng.getstate()
 
 
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), n=st.integers(min_value=3, max_value=5), samples=st.integers(min_value=0, max_value=6),
+       seed=st.integers(min_value=0, max_value=2**32))
+def test_held_tables_draw_as_their_twin(data: st.DataObject, n: int, samples: int, seed: int) -> None:
+    """The arrests' sampled agents: the same tables (new lists, the given
+    ones unchanged) and the same draws from the stream."""
+    me = data.draw(st.integers(min_value=0, max_value=n - 1))
+    mine = data.draw(agents(K))
+    choices: list[list[list[int]]] = []
+    cums: list[list[float]] = []
+    for _ in range(n):
+        kept = data.draw(st.lists(agents(K), max_size=6))
+        choices.append(kept)
+        cums.append(softmax_cumulative([float(data.draw(values)) for _ in kept], data.draw(st.sampled_from([0.0, 2.0]))))
+    rng, twin_rng = random.Random(seed), random.Random(seed)
+    before = copy.deepcopy((mine, choices, cums))
+    got = _core().held_tables(me, mine, choices, cums, samples, rng.random)
+    with _pure():
+        want = model.held_tables(me, mine, choices, cums, samples, twin_rng.random)
+    assert got is not None and got == want
+    assert (mine, choices, cums) == before
+    assert rng.getstate() == twin_rng.getstate()
+    assert len(got) == samples and all(len(table) == n and table[me] == mine for table in got)
+    for table in got:  # every list new: changing one changes nothing given
+        for held in table:
+            held.append(99)
+    assert (mine, choices, cums) == before
+
+
 def test_outside_its_range_the_c_leaves_the_call_to_python() -> None:
     """A seat out of the order, a colour beyond the table, a weight that is
     not a float: None, nothing changed, and the model's function answers
@@ -196,12 +225,16 @@ def test_outside_its_range_the_c_leaves_the_call_to_python() -> None:
         assert core.fictitious_play(order, [[0, 1], [1, 3]], start, memo, 2, rng.random, front, *position,
                                     rounds, 1.0, 0.5, 0.5) is None
     assert memo == {} and rng.getstate() == state
+    # fewer choices than chances; a chance that is not a float
+    assert core.held_tables(0, [1], [[], [[2]]], [[], [1.0, 2.0]], 2, rng.random) is None
+    assert core.held_tables(0, [1], [[], [[2]]], [[], [1]], 2, rng.random) is None
+    assert rng.getstate() == state
     with pytest.raises(IndexError):  # the source's own error
         model.flat_turns((0, 1, 2), 0, [[0, 9]], [1], front, base)
 
 
 #: the functions that draw from a stream: where the stream and the memo are in their arguments
-STREAMS = {"contest": (6, 4), "fictitious_play": (5, 3)}
+STREAMS: dict[str, tuple[int, int | None]] = {"contest": (6, 4), "fictitious_play": (5, 3), "held_tables": (5, None)}
 
 
 class _Checked:
@@ -231,7 +264,8 @@ class _Checked:
                 got = getattr(self.core, name)(*args)
                 assert got is not None, f"{name}: the C declined a real game's call"
                 assert got == want, name
-                assert args[memo] == theirs[memo]  # the memo
+                if memo is not None:
+                    assert args[memo] == theirs[memo]  # the memo
                 assert rnd.getstate() == twin.getstate()
                 return got
             mine = copy.deepcopy(args)
