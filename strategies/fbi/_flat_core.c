@@ -1,6 +1,12 @@
 /* The FBI expert's flat play-outs and scores, in C: the twins of functions
    of strategies/fbi/model.py, which stays the reference.
 
+   - fictitious_play(): model.fictitious_play, the field-agent pick's model:
+     rounds of contest() for every seat, each answer weighed by exp(score /
+     temperature) (the libm exp Python's math.exp calls) and folded into the
+     seat's mix;
+   - held_tables(): model.held_tables, the arrests' sampled tables of the
+     agents each seat holds (new lists; the draws call the stream's random());
    - contest(): model.contest, the field-agent pick's mean end score of each
      candidate pair over sampled tables of rival pairs (the draws call the
      stream's random(), the scores of a table are kept in the memo dict);
@@ -680,119 +686,134 @@ static PyObject *py_first_scores(PyObject *self, PyObject *const *args, Py_ssize
     return out;
 }
 
-/* contest(order, me, mine, cums, memo, samples, random, front, totals, points, bonus, bonus_weight,
-           needs_positive) */
-static PyObject *py_contest(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 13) {
-        PyErr_SetString(PyExc_TypeError, "contest takes 13 arguments");
-        return NULL;
-    }
+/* What contest and fictitious_play read besides the chances: the order, the
+   candidate pairs, the front and the position in ``t`` (its me and p: the
+   seat whose pairs are scored), the bonus cards, the weight, needs_positive. */
+typedef struct {
     Turns t;
-    long me, samples;
-    int r;
-    if ((r = get_long(args[1], &me))) return answer(r);
-    if (me < 0 || me >= MAXN) return answer(OUT);
-    t.me = (int)me;
-    if ((r = get_order(args[0], t.me, t.order, &t.n, &t.p))) return answer(r);
-    if ((r = get_front(args[7], &t.f))) return answer(r);
-    t.k = t.f.k;
-    int n = t.n, k = t.k;
-    if ((r = get_agents_list(args[2], k, t.mine, MAXPAIRS, &t.m))) return answer(r);
-    if ((r = get_long(args[5], &samples))) return answer(r);
-    PyObject *memo = args[4];
-    if (samples < 1 || !PyDict_CheckExact(memo)) return answer(OUT);
-    if ((r = get_base(args[8], args[9], n, k, t.base))) return answer(r);
     long bonus[MAXK];
     double w;
-    if ((r = get_bonus(args[10], k, bonus)) || (r = get_weight(args[11], &w))) return answer(r);
-    int needs = PyObject_IsTrue(args[12]);
-    if (needs < 0) return NULL;
-    /* each rival's cumulative chances: floats, at most one per pair of mine */
-    PyObject *cums = args[3];
-    if (!PyList_Check(cums) || PyList_GET_SIZE(cums) < n) return answer(OUT);
-    double cum[MAXN][MAXCUM];
-    int clen[MAXN];
-    for (int s = 0; s < n; s++) {
-        if (s == t.me) continue;
+    int needs;
+} Contest;
+
+/* a: order, mine, front, totals, points, bonus, bonus_weight, needs_positive */
+static int get_contest(PyObject *const *a, int me, Contest *c) {
+    Turns *t = &c->t;
+    int r;
+    t->me = me;
+    if ((r = get_order(a[0], me, t->order, &t->n, &t->p))) return r;
+    if ((r = get_front(a[2], &t->f))) return r;
+    t->k = t->f.k;
+    if ((r = get_agents_list(a[1], t->k, t->mine, MAXPAIRS, &t->m))) return r;
+    if ((r = get_base(a[3], a[4], t->n, t->k, t->base))) return r;
+    if ((r = get_bonus(a[5], t->k, c->bonus)) || (r = get_weight(a[6], &c->w))) return r;
+    c->needs = PyObject_IsTrue(a[7]);
+    return c->needs < 0 ? -1 : OK;
+}
+
+/* Each rival's cumulative chances: floats, at least one and at most one per pair. */
+static int get_cums(PyObject *cums, const Turns *t, double cum[][MAXCUM], int *clen) {
+    if (!PyList_Check(cums) || PyList_GET_SIZE(cums) < t->n) return OUT;
+    for (int s = 0; s < t->n; s++) {
+        if (s == t->me) continue;
         PyObject *row = PyList_GET_ITEM(cums, s);
-        if (!PyList_Check(row)) return answer(OUT);
+        if (!PyList_Check(row)) return OUT;
         Py_ssize_t len = PyList_GET_SIZE(row);
-        if (len < 1 || len > t.m) return answer(OUT);
+        if (len < 1 || len > t->m) return OUT;
         for (Py_ssize_t i = 0; i < len; i++) {
             PyObject *o = PyList_GET_ITEM(row, i);
-            if (!PyFloat_Check(o)) return answer(OUT);
+            if (!PyFloat_Check(o)) return OUT;
             cum[s][i] = PyFloat_AS_DOUBLE(o);
         }
         clen[s] = (int)len;
     }
-    PyObject *random = args[6];
-    Py_ssize_t m = t.m;
-    double sums[MAXPAIRS], got[MAXPAIRS];
-    for (Py_ssize_t i = 0; i < m; i++) sums[i] = 0.0;
-    Agents held[MAXN];
-    for (int s = 0; s < n; s++) held[s].len = 0;
-    for (long j = 0; j < samples; j++) {
-        long key = t.me;
-        for (int s = 0; s < n; s++) {
-            if (s == t.me) continue;
-            PyObject *u = PyObject_CallNoArgs(random);
-            if (!u) return NULL;
-            double du = PyFloat_AsDouble(u);
-            Py_DECREF(u);
-            if (du == -1.0 && PyErr_Occurred()) return NULL;
-            int d = draw(cum[s], clen[s], du);
-            held[s] = t.mine[d];
-            key = key * (long)m + d;
-        }
-        PyObject *pkey = PyLong_FromLong(key);
-        if (!pkey) return NULL;
-        PyObject *kept = PyDict_GetItemWithError(memo, pkey); /* borrowed */
-        if (kept) {
-            if (!PyTuple_Check(kept) || PyTuple_GET_SIZE(kept) < m) {
-                Py_DECREF(pkey);
-                PyErr_SetString(PyExc_TypeError, "contest: the memo holds a value it did not put there");
-                return NULL;
-            }
-            for (Py_ssize_t i = 0; i < m; i++) {
-                double x = PyFloat_AsDouble(PyTuple_GET_ITEM(kept, i));
-                if (x == -1.0 && PyErr_Occurred()) {
-                    Py_DECREF(pkey);
-                    return NULL;
-                }
-                sums[i] += x;
-            }
-            Py_DECREF(pkey);
-            continue;
-        }
-        if (PyErr_Occurred()) {
-            Py_DECREF(pkey);
-            return NULL;
-        }
-        held_into(&t, held, bonus, w, needs, got);
-        PyObject *tup = PyTuple_New(m);
-        if (!tup) {
-            Py_DECREF(pkey);
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < m; i++) {
-            PyObject *f = PyFloat_FromDouble(got[i]);
-            if (!f) {
-                Py_DECREF(tup);
-                Py_DECREF(pkey);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(tup, i, f);
-            sums[i] += got[i];
-        }
-        r = PyDict_SetItem(memo, pkey, tup);
-        Py_DECREF(tup);
-        Py_DECREF(pkey);
-        if (r < 0) return NULL;
+    return OK;
+}
+
+/* One table of rival pairs: each rival's drawn from the stream by his
+   chances into held, in seat order; *key: the memo's key of the table. */
+static int draw_table(const Turns *t, double cum[][MAXCUM], const int *clen, PyObject *random, Agents *held,
+                      long *key) {
+    *key = t->me;
+    for (int s = 0; s < t->n; s++) {
+        if (s == t->me) continue;
+        PyObject *u = PyObject_CallNoArgs(random);
+        if (!u) return -1;
+        double du = PyFloat_AsDouble(u);
+        Py_DECREF(u);
+        if (du == -1.0 && PyErr_Occurred()) return -1;
+        int d = draw(cum[s], clen[s], du);
+        held[s] = t->mine[d];
+        *key = *key * (long)t->m + d;
     }
+    return OK;
+}
+
+/* Adds the memo's scores of the table ``key`` to sums: 1 if it holds them,
+   0 if not, -1 on an error. */
+static int recall(PyObject *memo, PyObject *key, Py_ssize_t m, double *sums) {
+    PyObject *kept = PyDict_GetItemWithError(memo, key); /* borrowed */
+    if (!kept) return PyErr_Occurred() ? -1 : 0;
+    if (!PyTuple_Check(kept) || PyTuple_GET_SIZE(kept) < m) {
+        PyErr_SetString(PyExc_TypeError, "contest: the memo holds a value it did not put there");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        double x = PyFloat_AsDouble(PyTuple_GET_ITEM(kept, i));
+        if (x == -1.0 && PyErr_Occurred()) return -1;
+        sums[i] += x;
+    }
+    return 1;
+}
+
+/* Keeps a table's scores in the memo (a tuple of floats) and adds them to sums. */
+static int remember(PyObject *memo, PyObject *key, const double *got, Py_ssize_t m, double *sums) {
+    PyObject *tup = PyTuple_New(m);
+    if (!tup) return -1;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *f = PyFloat_FromDouble(got[i]);
+        if (!f) {
+            Py_DECREF(tup);
+            return -1;
+        }
+        PyTuple_SET_ITEM(tup, i, f);
+        sums[i] += got[i];
+    }
+    int r = PyDict_SetItem(memo, key, tup);
+    Py_DECREF(tup);
+    return r < 0 ? -1 : OK;
+}
+
+/* contest's samples for seat t.me: the mean end score of each pair into means. */
+static int contest_into(const Contest *c, double cum[][MAXCUM], const int *clen, PyObject *memo, long samples,
+                        PyObject *random, double *means) {
+    const Turns *t = &c->t;
+    double sums[MAXPAIRS], got[MAXPAIRS];
+    Agents held[MAXN];
+    for (Py_ssize_t i = 0; i < t->m; i++) sums[i] = 0.0;
+    for (int s = 0; s < t->n; s++) held[s].len = 0;
+    for (long j = 0; j < samples; j++) {
+        long key;
+        if (draw_table(t, cum, clen, random, held, &key) < 0) return -1;
+        PyObject *pkey = PyLong_FromLong(key);
+        if (!pkey) return -1;
+        int r = recall(memo, pkey, t->m, sums);
+        if (r == 0) {
+            held_into(t, held, c->bonus, c->w, c->needs, got);
+            r = remember(memo, pkey, got, t->m, sums);
+        }
+        Py_DECREF(pkey);
+        if (r < 0) return -1;
+    }
+    for (Py_ssize_t i = 0; i < t->m; i++) means[i] = sums[i] / (double)samples;
+    return OK;
+}
+
+static PyObject *float_list(const double *x, Py_ssize_t m) {
     PyObject *out = PyList_New(m);
     if (!out) return NULL;
     for (Py_ssize_t i = 0; i < m; i++) {
-        PyObject *f = PyFloat_FromDouble(sums[i] / (double)samples);
+        PyObject *f = PyFloat_FromDouble(x[i]);
         if (!f) {
             Py_DECREF(out);
             return NULL;
@@ -802,7 +823,268 @@ static PyObject *py_contest(PyObject *self, PyObject *const *args, Py_ssize_t na
     return out;
 }
 
+/* contest(order, me, mine, cums, memo, samples, random, front, totals, points, bonus, bonus_weight,
+           needs_positive) */
+static PyObject *py_contest(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 13) {
+        PyErr_SetString(PyExc_TypeError, "contest takes 13 arguments");
+        return NULL;
+    }
+    long me, samples;
+    int r;
+    if ((r = get_long(args[1], &me)) || (r = get_long(args[5], &samples))) return answer(r);
+    if (me < 0 || me >= MAXN || samples < 1 || !PyDict_CheckExact(args[4])) return answer(OUT);
+    PyObject *const parts[8] = {args[0], args[2], args[7], args[8], args[9], args[10], args[11], args[12]};
+    Contest c;
+    if ((r = get_contest(parts, (int)me, &c))) return answer(r);
+    double cum[MAXN][MAXCUM], means[MAXPAIRS];
+    int clen[MAXN];
+    if ((r = get_cums(args[3], &c.t, cum, clen))) return answer(r);
+    if (contest_into(&c, cum, clen, args[4], samples, args[6], means) < 0) return NULL;
+    return float_list(means, c.t.m);
+}
+
+/* softmax_cumulative of values[0..m) at temperature into out. */
+static void softmax_cum(const double *values, Py_ssize_t m, double temperature, double *out) {
+    double best = -INFINITY, total = 0.0;
+    for (Py_ssize_t i = 0; i < m; i++)
+        if (values[i] > best) best = values[i];
+    for (Py_ssize_t i = 0; i < m; i++) {
+        if (temperature > 0.0)
+            total += exp((values[i] - best) / temperature);
+        else if (values[i] >= best)
+            total += 1.0;
+        out[i] = total;
+    }
+}
+
+/* Python's float division by zero: the error the source raises. */
+static int zero_division(void) {
+    PyErr_SetString(PyExc_ZeroDivisionError, "float division by zero");
+    return -1;
+}
+
+/* fictitious_play's state: per seat its mix so far (cumulative: the chances
+   the others draw it by), the running mean of its rounds' weights, and its
+   last round's answer at pick_temperature (cumulative). */
+typedef struct {
+    double cum[MAXN][MAXCUM];
+    int clen[MAXN];
+    double mean[MAXN][MAXCUM];
+    double pick[MAXN][MAXCUM];
+} Rounds;
+
+/* The seat whose pairs contest scores: its place in the order (OUT if none). */
+static int at_seat(Turns *t, int me) {
+    t->me = me;
+    for (int i = 0; i < t->n; i++)
+        if (t->order[i] == me) {
+            t->p = i;
+            return OK;
+        }
+    return OUT;
+}
+
+/* Round r of fictitious play (the last when ``last``): every seat's answer
+   to the mixes of the round before, folded into its mean, then the mixes. */
+static int one_round(Contest *c, Rounds *R, long r, int last, PyObject *memo, long samples, PyObject *random,
+                     const double *temp) {
+    Turns *t = &c->t;
+    Py_ssize_t m = t->m;
+    for (int s = 0; s < t->n; s++) {
+        double values[MAXPAIRS], cum[MAXPAIRS], prev = 0.0;
+        at_seat(t, s);
+        if (contest_into(c, R->cum, R->clen, memo, samples, random, values) < 0) return -1;
+        softmax_cum(values, m, temp[0], cum);
+        if (last) softmax_cum(values, m, temp[1], R->pick[s]);
+        if (cum[m - 1] == 0.0) return zero_division();
+        double *row = R->mean[s];
+        for (Py_ssize_t i = 0; i < m; i++) {
+            row[i] += ((cum[i] - prev) / cum[m - 1] - row[i]) / (double)r;
+            prev = cum[i];
+        }
+    }
+    for (int s = 0; s < t->n; s++) {
+        double total = 0.0;
+        for (Py_ssize_t i = 0; i < m; i++) R->cum[s][i] = total += R->mean[s][i];
+        R->clen[s] = (int)m;
+    }
+    return OK;
+}
+
+/* The arrests' odds of one seat's pair into out: its pick's odds, with a
+   share of its mix (each normalised). */
+static int odds_of(const double *pick, const double *mix, Py_ssize_t m, double share, double *out) {
+    if (pick[m - 1] == 0.0 || mix[m - 1] == 0.0) return zero_division();
+    for (Py_ssize_t i = 0; i < m; i++)
+        out[i] = (1.0 - share) * pick[i] / pick[m - 1] + share * mix[i] / mix[m - 1];
+    return OK;
+}
+
+/* (per seat its mix, per seat its odds) as two lists of lists of floats. */
+static PyObject *rounds_answer(const Rounds *R, int n, Py_ssize_t m, double share) {
+    double odds[MAXN][MAXCUM];
+    for (int s = 0; s < n; s++)
+        if (odds_of(R->pick[s], R->cum[s], m, share, odds[s]) < 0) return NULL;
+    PyObject *mixes = PyList_New(n), *all = PyList_New(n);
+    if (!mixes || !all) goto fail;
+    for (int s = 0; s < n; s++) {
+        PyObject *a = float_list(R->cum[s], m);
+        if (!a) goto fail;
+        PyList_SET_ITEM(mixes, s, a);
+        PyObject *b = float_list(odds[s], m);
+        if (!b) goto fail;
+        PyList_SET_ITEM(all, s, b);
+    }
+    PyObject *out = PyTuple_New(2);
+    if (!out) goto fail;
+    PyTuple_SET_ITEM(out, 0, mixes);
+    PyTuple_SET_ITEM(out, 1, all);
+    return out;
+fail:
+    Py_XDECREF(mixes);
+    Py_XDECREF(all);
+    return NULL;
+}
+
+/* The start of fictitious play: the order holds every seat once, the
+   first chances are floats, one per pair. */
+static int get_start(PyObject *start, Contest *c, Rounds *R) {
+    Turns *t = &c->t;
+    for (int s = 0; s < t->n; s++)
+        if (at_seat(t, s)) return OUT;
+    if (!PyList_Check(start) || PyList_GET_SIZE(start) != t->m || t->m < 1) return OUT;
+    for (Py_ssize_t i = 0; i < t->m; i++) {
+        PyObject *o = PyList_GET_ITEM(start, i);
+        if (!PyFloat_Check(o)) return OUT;
+        for (int s = 0; s < t->n; s++) R->cum[s][i] = PyFloat_AS_DOUBLE(o);
+    }
+    for (int s = 0; s < t->n; s++) {
+        R->clen[s] = (int)t->m;
+        for (Py_ssize_t i = 0; i < t->m; i++) R->mean[s][i] = 0.0;
+    }
+    return OK;
+}
+
+/* fictitious_play(order, mine, start, memo, samples, random, front, totals, points, bonus, bonus_weight,
+                   needs_positive, rounds, temperature, pick_temperature, arrest_mix) */
+static PyObject *py_fictitious_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError, "fictitious_play takes 16 arguments");
+        return NULL;
+    }
+    long samples, rounds;
+    double temp[3]; /* temperature, pick_temperature, arrest_mix */
+    int r;
+    if ((r = get_long(args[4], &samples)) || (r = get_long(args[12], &rounds))) return answer(r);
+    if (samples < 1 || rounds < 1 || !PyDict_CheckExact(args[3])) return answer(OUT);
+    for (int i = 0; i < 3; i++)
+        if ((r = get_weight(args[13 + i], &temp[i]))) return answer(r);
+    PyObject *const parts[8] = {args[0], args[1], args[6], args[7], args[8], args[9], args[10], args[11]};
+    Contest c;
+    Rounds R;
+    if ((r = get_contest(parts, 0, &c)) || (r = get_start(args[2], &c, &R))) return answer(r);
+    for (long j = 1; j <= rounds; j++)
+        if (one_round(&c, &R, j, j == rounds, args[3], samples, args[5], temp) < 0) return NULL;
+    return rounds_answer(&R, c.t.n, c.t.m, temp[2]);
+}
+
+/* What held_tables reads: per seat its cumulative chances (none: it holds
+   no agent), each drawing from a list of lists at least as long. */
+typedef struct {
+    int n;
+    double cum[MAXN][MAXCUM];
+    int clen[MAXN];
+} Held;
+
+static int get_held(PyObject *choices, PyObject *cums, Held *h) {
+    if (!PyList_Check(cums) || !PyList_Check(choices) || PyList_GET_SIZE(cums) > MAXN) return OUT;
+    h->n = (int)PyList_GET_SIZE(cums);
+    if (PyList_GET_SIZE(choices) < h->n) return OUT;
+    for (int s = 0; s < h->n; s++) {
+        PyObject *row = PyList_GET_ITEM(cums, s), *from = PyList_GET_ITEM(choices, s);
+        if (!PyList_Check(row) || !PyList_Check(from)) return OUT;
+        Py_ssize_t len = PyList_GET_SIZE(row);
+        if (len > MAXCUM || PyList_GET_SIZE(from) < len) return OUT;
+        for (Py_ssize_t i = 0; i < len; i++) {
+            PyObject *o = PyList_GET_ITEM(row, i);
+            if (!PyFloat_Check(o) || !PyList_Check(PyList_GET_ITEM(from, i))) return OUT;
+            h->cum[s][i] = PyFloat_AS_DOUBLE(o);
+        }
+        h->clen[s] = (int)len;
+    }
+    return OK;
+}
+
+/* A copy of choices[s][d] (read after the draws: no Python code runs between). */
+static PyObject *drawn(PyObject *choices, int s, int d) {
+    PyObject *from = PyList_GET_SIZE(choices) > s ? PyList_GET_ITEM(choices, s) : NULL;
+    PyObject *o = from && PyList_Check(from) && PyList_GET_SIZE(from) > d ? PyList_GET_ITEM(from, d) : NULL;
+    if (!o || !PyList_Check(o)) {
+        PyErr_SetString(PyExc_RuntimeError, "held_tables: the choices changed while drawing");
+        return NULL;
+    }
+    return PyList_GetSlice(o, 0, PyList_GET_SIZE(o));
+}
+
+/* One table: each seat's draw (seat order), then per seat a copy of mine,
+   an empty list or a copy of its drawn choice. */
+static PyObject *held_table(const Held *h, long me, PyObject *mine, PyObject *choices, PyObject *random) {
+    int d[MAXN];
+    for (int s = 0; s < h->n; s++) {
+        if (s == me || !h->clen[s]) continue;
+        PyObject *u = PyObject_CallNoArgs(random);
+        if (!u) return NULL;
+        double du = PyFloat_AsDouble(u);
+        Py_DECREF(u);
+        if (du == -1.0 && PyErr_Occurred()) return NULL;
+        d[s] = draw(h->cum[s], h->clen[s], du);
+    }
+    PyObject *out = PyList_New(h->n);
+    if (!out) return NULL;
+    for (int s = 0; s < h->n; s++) {
+        PyObject *got = s == me          ? PyList_GetSlice(mine, 0, PyList_GET_SIZE(mine))
+                        : !h->clen[s] ? PyList_New(0)
+                                      : drawn(choices, s, d[s]);
+        if (!got) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, s, got);
+    }
+    return out;
+}
+
+/* held_tables(me, mine, choices, cums, samples, random) */
+static PyObject *py_held_tables(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "held_tables takes 6 arguments");
+        return NULL;
+    }
+    long me, samples;
+    int r;
+    if ((r = get_long(args[0], &me)) || (r = get_long(args[4], &samples))) return answer(r);
+    if (!PyList_Check(args[1]) || samples < 0) return answer(OUT);
+    Held h;
+    if ((r = get_held(args[2], args[3], &h))) return answer(r);
+    PyObject *out = PyList_New(samples);
+    if (!out) return NULL;
+    for (long j = 0; j < samples; j++) {
+        PyObject *one = held_table(&h, me, args[1], args[2], args[5]);
+        if (!one) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, j, one);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"held_tables", (PyCFunction)(void (*)(void))py_held_tables, METH_FASTCALL,
+     "model.held_tables: sampled tables of the agents each seat holds (new lists); None: ask the Python source."},
+    {"fictitious_play", (PyCFunction)(void (*)(void))py_fictitious_play, METH_FASTCALL,
+     "model.fictitious_play: every seat's mix and arrest odds after the rounds; None: ask the Python source."},
     {"contest", (PyCFunction)(void (*)(void))py_contest, METH_FASTCALL,
      "model.contest: the mean end score of each pair of mine over sampled tables; None: ask the Python source."},
     {"first_scores", (PyCFunction)(void (*)(void))py_first_scores, METH_FASTCALL,

@@ -18,6 +18,13 @@ def contest(order: tuple[int, ...], me: int, mine: list[list[int]], cums: list[l
             memo: dict[int, tuple[float, ...]], samples: int, random: Callable[[], float], front: list[list[int]],
             totals: list[list[int]], points: list[int], bonus: tuple[int, ...], bonus_weight: float,
             needs_positive: bool) -> list[float] | None: ...
+def fictitious_play(order: tuple[int, ...], mine: list[list[int]], start: list[float],
+                    memo: dict[int, tuple[float, ...]], samples: int, random: Callable[[], float],
+                    front: list[list[int]], totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
+                    bonus_weight: float, needs_positive: bool, rounds: int, temperature: float,
+                    pick_temperature: float, arrest_mix: float) -> tuple[list[list[float]], list[list[float]]] | None: ...
+def held_tables(me: int, mine: list[int], choices: list[list[list[int]]], cums: list[list[float]], samples: int,
+                random: Callable[[], float]) -> list[list[list[int]]] | None: ...
 def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], my_agents: list[int],
                  agents: list[list[int]], front: list[list[int]], totals: list[list[int]], points: list[int],
                  bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> list[float] | None: ...

@@ -60,6 +60,7 @@ from rnsim_strategies.fbi.model import (
     draw_index,
     evaluate,
     exact_scores,
+    fictitious_play,
     first_scores,
     flat_given_up,
     flat_leads,
@@ -68,6 +69,7 @@ from rnsim_strategies.fbi.model import (
     flat_top,
     flat_turns,
     front_first,
+    held_tables,
     led_score,
     pair_colours,
     play_out,
@@ -238,15 +240,6 @@ class _Model:
         self.ends: dict[int, tuple[float, ...]] = {} if ends is None else ends
 
 
-def _cumulative(weights: list[float]) -> list[float]:
-    out: list[float] = []
-    total = 0.0
-    for w in weights:
-        total += w
-        out.append(total)
-    return out
-
-
 # Pure functions of their keys, so a cache changes no choice; emptied when
 # full (the keys of one game are never needed by the next).
 _FACTS: Final[dict[Any, _Pairs]] = {}  # by card ids
@@ -399,7 +392,7 @@ class ExpertStrategy(FbiStrategy):
         (the odds of its pick), with a share ``arrest_mix`` of its mix. The
         same for every seat that sees this table, so computed once (a fixed
         stream draws the samples); each seat answers the others' mixes with
-        its own stream (``on_agents``)."""
+        its own stream (``on_agents``). The rounds: ``fictitious_play``."""
         params = self.params
         rounds = int(params["rounds"])
         t = float(params["temperature"])
@@ -416,31 +409,12 @@ class ExpertStrategy(FbiStrategy):
             _MODELS.clear()
         index = f.top_index(size)
         cols = [f.cols[i] for i in index]
-        m = len(index)
         start = softmax_cumulative([float(f.score[i]) for i in index], float(params["rival_temperature"]))
-        belief = _Model(index, cols, [start] * n)
-        fixed = random.Random(0)
-        mean = [[0.0] * m for _ in range(n)]
-        odds: list[list[float]] = []
-        for r in range(1, rounds + 1):
-            for s in range(n):
-                values = self._contest(view, s, f, belief, totals, points, samples, fixed)
-                cum = softmax_cumulative(values, t)
-                if r == rounds:
-                    odds.append(softmax_cumulative(values, pick_t))
-                last = 0.0
-                row = mean[s]
-                for i in range(m):
-                    row[i] += ((cum[i] - last) / cum[-1] - row[i]) / r
-                    last = cum[i]
-            belief = _Model(index, cols, [_cumulative(row) for row in mean], belief.ends)
-        # the arrests' odds: the pick's odds, with a share ``arrest_mix`` of the mix
-        share = float(params["arrest_mix"])
-        for s in range(n):
-            pick = odds[s]
-            mix = belief.cums[s]
-            odds[s] = [(1.0 - share) * pick[i] / pick[-1] + share * mix[i] / mix[-1] for i in range(m)]
-        belief.odds = odds
+        ends: dict[int, tuple[float, ...]] = {}
+        cums, odds = fictitious_play(view.order, cols, start, ends, samples, random.Random(0).random, f.front, totals,
+                                     points, view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive,
+                                     rounds, t, pick_t, float(params["arrest_mix"]))
+        belief = _Model(index, cols, cums, ends, odds)
         got = _MODELS[key] = belief
         if _BUILT:
             _BUILT[0].ends.clear()  # pure scores: a model asked again scores anew
@@ -587,26 +561,13 @@ class ExpertStrategy(FbiStrategy):
         if model is None:
             model = _Model(list(range(len(then.cols))), then.cols, [then.mix(float(self.params["rival_temperature"]))] * view.players)
         played_by: tuple[tuple[int, ...], ...] = view.played
-        n = len(played_by)
-        rng = self.rng
         choices: list[list[list[int]]] = []
         cums: list[list[float]] = []
-        for s in range(n):
+        for s in range(len(played_by)):
             kept, cum = self._kept(model, s, played_by[s], then)
             choices.append(kept)
             cums.append(cum)
-        out: list[list[list[int]]] = []
-        for _ in range(samples):
-            agents: list[list[int]] = []
-            for s in range(n):
-                if s == self.seat:
-                    agents.append(list(view.my_agents))
-                elif not cums[s]:
-                    agents.append([])
-                else:
-                    agents.append(choices[s][draw_index(cums[s], rng.random())][:])
-            out.append(agents)
-        return out
+        return held_tables(self.seat, list(view.my_agents), choices, cums, samples, self.rng.random)
 
     def _kept(self, model: _Model, seat: int, played: tuple[int, ...], then: _Pairs) -> tuple[list[list[int]], list[float]]:
         """What a rival who has played ``played`` may still hold, with
@@ -653,6 +614,7 @@ class ExpertStrategy(FbiStrategy):
         step: int = view.step
         order: tuple[int, ...] = view.order
         sums = [0.0] * len(options)
+        inputs: tuple[list[int], list[int], list[list[int]], float] | None = None  # _first_inputs, once
         for agents in self._held_samples(view, table):
             first = step < view.players and len(view.my_agents) == 2
             for i in range(step if first else 0):
@@ -660,7 +622,9 @@ class ExpertStrategy(FbiStrategy):
                     first = False
                     break
             if first:
-                self._first_values(view, options, table, agents, totals, points, sums)
+                if inputs is None:
+                    inputs = self._first_inputs(view, options, table)
+                self._first_values(view, inputs, agents, totals, points, sums)
             else:
                 self._rest_values(view, options, table, agents, totals, points, sums)
         best, best_v = options[0], -1e9
@@ -686,16 +650,24 @@ class ExpertStrategy(FbiStrategy):
             play_out(seq, a, t, tot, pts, stacked, first=colours.index(options[j]))
             sums[j] += self._score(view, tot, pts)
 
-    def _first_values(self, view: Any, options: list[Any], table: list[list[int]], agents: list[list[int]],
-                      totals: list[list[int]], points: list[int], sums: list[float]) -> None:
+    def _first_inputs(self, view: Any, options: list[Any], table: list[list[int]]) -> tuple[list[int], list[int],
+                                                                                         list[list[int]], float]:
+        """What ``first_scores`` reads the same for every sample of an
+        arrest: each option's colour, my two agents, the front of the table
+        and the bonus weight."""
+        colours: tuple[str, ...] = view.comps.colours
+        return ([colours.index(o) for o in options], list(view.my_agents), front_first(table, view.rules.stacked),
+                self._weight(view))
+
+    def _first_values(self, view: Any, inputs: tuple[list[int], list[int], list[list[int]], float],
+                      agents: list[list[int]], totals: list[list[int]], points: list[int], sums: list[float]) -> None:
         """My first arrest of the turn: the seats before me keep one agent for
         the second round; the rounds play as ``play_out`` would. Adds each
-        option's end score to ``sums``."""
-        colours: tuple[str, ...] = view.comps.colours
-        scores = first_scores(view.order, self.seat, view.step, [colours.index(o) for o in options],
-                              list(view.my_agents), agents, front_first(table, view.rules.stacked), totals, points,
-                              view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive)
-        for j in range(len(options)):
+        option's end score to ``sums``; ``inputs``: ``_first_inputs``."""
+        firsts, mine, front, w = inputs
+        scores = first_scores(view.order, self.seat, view.step, firsts, mine, agents, front, totals, points,
+                              view.comps.bonus, w, view.rules.bonus_needs_positive)
+        for j in range(len(scores)):
             sums[j] += scores[j]
 
     def _later_bids(self, view: Any) -> list[int]:

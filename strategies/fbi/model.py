@@ -16,8 +16,8 @@ _NEG_INF: Final = -math.inf
 
 #: The flat play-outs and scores in C (strategies/fbi/_flat_core.c), set by
 #: the package when the compiled build is in use; None: the Python source.
-#: ``contest``, ``held_scores``, ``first_scores``, ``flat_turns``, ``flat_top`` and
-#: ``flat_given_up`` ask it
+#: ``fictitious_play``, ``contest``, ``held_tables``, ``held_scores``,
+#: ``first_scores``, ``flat_turns``, ``flat_top`` and ``flat_given_up`` ask it
 #: first; where it answers None (an input outside what the C handles) their
 #: Python source below answers. Each is the reference for its C twin
 #: (tests/games/fbi/test_flat_core.py).
@@ -741,6 +741,64 @@ def contest(order: tuple[int, ...], me: int, mine: list[list[int]], cums: list[l
     return [x / samples for x in sums]
 
 
+def fictitious_play(order: tuple[int, ...], mine: list[list[int]], start: list[float],
+                    memo: dict[int, tuple[float, ...]], samples: int, random: Callable[[], float],
+                    front: list[list[int]], totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
+                    bonus_weight: float, needs_positive: bool, rounds: int, temperature: float,
+                    pick_temperature: float, arrest_mix: float) -> tuple[list[list[float]], list[list[float]]]:
+    """How every seat of ``order`` picks among the candidate pairs ``mine``:
+    ``rounds`` rounds of fictitious play (the field-agent pick's model). Each
+    round every seat's mean end score of each candidate (``contest``, the
+    memo and ``random`` shared by all its calls) against the others' mixes
+    so far (at first the cumulative chances ``start``) is weighed by
+    ``softmax_cumulative`` at ``temperature``; a seat's mix is the running
+    mean of its rounds' weights. Returns per seat the cumulative weights of
+    its mix, and the arrests' odds of its pair: its last round's answer at
+    ``pick_temperature`` (normalised), blended with a share ``arrest_mix``
+    of its mix (normalised). The reference for _flat_core.c's
+    ``fictitious_play``."""
+    if core is not None:
+        got: tuple[list[list[float]], list[list[float]]] | None = core.fictitious_play(
+            order, mine, start, memo, samples, random, front, totals, points, bonus, bonus_weight, needs_positive,
+            rounds, temperature, pick_temperature, arrest_mix)
+        if got is not None:
+            return got
+    n = len(order)
+    m = len(mine)
+    cums = [start] * n
+    mean = [[0.0] * m for _ in range(n)]
+    picks: list[list[float]] = []
+    for r in range(1, rounds + 1):
+        for s in range(n):
+            values = contest(order, s, mine, cums, memo, samples, random, front, totals, points, bonus,
+                             bonus_weight, needs_positive)
+            cum = softmax_cumulative(values, temperature)
+            if r == rounds:
+                picks.append(softmax_cumulative(values, pick_temperature))
+            last = 0.0
+            row = mean[s]
+            for i in range(m):
+                row[i] += ((cum[i] - last) / cum[-1] - row[i]) / r
+                last = cum[i]
+        cums = [_running_total(row) for row in mean]
+    odds: list[list[float]] = []
+    for s in range(n):
+        pick = picks[s]
+        mix = cums[s]
+        odds.append([(1.0 - arrest_mix) * pick[i] / pick[-1] + arrest_mix * mix[i] / mix[-1] for i in range(m)])
+    return cums, odds
+
+
+def _running_total(weights: list[float]) -> list[float]:
+    """Cumulative weights: each the sum of the weights up to it."""
+    out: list[float] = []
+    total = 0.0
+    for w in weights:
+        total += w
+        out.append(total)
+    return out
+
+
 def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], my_agents: list[int],
                  agents: list[list[int]], front: list[list[int]], totals: list[list[int]], points: list[int],
                  bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> list[float]:
@@ -779,6 +837,32 @@ def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], 
             if c >= 0:
                 flat_arrest(st, seat, c, front, n, k)
         out.append(flat_score(me, st, n, k, bonus, bonus_weight, needs_positive, lead))
+    return out
+
+
+def held_tables(me: int, mine: list[int], choices: list[list[list[int]]], cums: list[list[float]], samples: int,
+                random: Callable[[], float]) -> list[list[list[int]]]:
+    """``samples`` tables of the agents each seat (of ``cums``) holds in the
+    arrests: a copy of ``mine`` for seat ``me``; none for a seat whose
+    cumulative chances ``cums[seat]`` are empty; else a copy of
+    ``choices[seat]`` at the index drawn with ``random`` by them
+    (``draw_index``), seat after seat. The reference for _flat_core.c's
+    ``held_tables``."""
+    if core is not None:
+        got: list[list[list[int]]] | None = core.held_tables(me, mine, choices, cums, samples, random)
+        if got is not None:
+            return got
+    out: list[list[list[int]]] = []
+    for _ in range(samples):
+        agents: list[list[int]] = []
+        for s in range(len(cums)):
+            if s == me:
+                agents.append(mine[:])
+            elif not cums[s]:
+                agents.append([])
+            else:
+                agents.append(choices[s][draw_index(cums[s], random())][:])
+        out.append(agents)
     return out
 
 

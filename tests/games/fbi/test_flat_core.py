@@ -33,7 +33,7 @@ K = len(COMPS.colours)
 values = st.integers(min_value=-4, max_value=7)
 tables = st.lists(st.lists(values, max_size=4), min_size=K, max_size=K)
 weights = st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 1.0])
-NAMES = ("contest", "held_scores", "first_scores", "flat_turns", "flat_top", "flat_given_up")
+NAMES = ("fictitious_play", "contest", "held_tables", "held_scores", "first_scores", "flat_turns", "flat_top", "flat_given_up")
 
 
 def _core() -> Any:
@@ -145,6 +145,64 @@ def test_contest_draws_and_scores_as_its_twin(data: st.DataObject, table: list[l
         assert rng.getstate() == twin_rng.getstate()
 
 
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), table=tables, stacked=st.booleans(), n=st.integers(min_value=3, max_value=5),
+       needs=st.booleans(), weight=weights, samples=st.integers(min_value=1, max_value=6),
+       rounds=st.integers(min_value=1, max_value=4), seed=st.integers(min_value=0, max_value=2**32))
+def test_fictitious_play_draws_and_mixes_as_its_twin(data: st.DataObject, table: list[list[int]], stacked: bool,
+                                                    n: int, needs: bool, weight: float, samples: int, rounds: int,
+                                                    seed: int) -> None:
+    """The rounds of the field-agent pick's model: the same mixes and odds to
+    the bit, the same draws from the stream and the same memo."""
+    order, _, pairs, front, totals, points = _turn(data, table, stacked, n)
+    temperatures = st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0])
+    start = softmax_cumulative([float(data.draw(values)) for _ in pairs], data.draw(temperatures))
+    knobs = (rounds, data.draw(temperatures), data.draw(temperatures), data.draw(st.sampled_from([0.0, 0.3, 0.5, 1.0])))
+    memo: dict[int, tuple[float, ...]] = {}
+    twin_memo: dict[int, tuple[float, ...]] = {}
+    rng, twin_rng = random.Random(seed), random.Random(seed)
+    got = _core().fictitious_play(order, pairs, start, memo, samples, rng.random, front, totals, points, COMPS.bonus,
+                                  weight, needs, *knobs)
+    with _pure():
+        want = model.fictitious_play(order, pairs, start, twin_memo, samples, twin_rng.random, front, totals, points,
+                                     COMPS.bonus, weight, needs, *knobs)
+    assert got is not None, "fictitious_play declined an input inside its range"
+    assert got == want
+    mixes, odds = got
+    assert len(mixes) == len(odds) == n and all(len(row) == len(pairs) for row in mixes + odds)
+    assert memo == twin_memo and len(memo) > 0
+    assert rng.getstate() == twin_rng.getstate()
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), n=st.integers(min_value=3, max_value=5), samples=st.integers(min_value=0, max_value=6),
+       seed=st.integers(min_value=0, max_value=2**32))
+def test_held_tables_draw_as_their_twin(data: st.DataObject, n: int, samples: int, seed: int) -> None:
+    """The arrests' sampled agents: the same tables (new lists, the given
+    ones unchanged) and the same draws from the stream."""
+    me = data.draw(st.integers(min_value=0, max_value=n - 1))
+    mine = data.draw(agents(K))
+    choices: list[list[list[int]]] = []
+    cums: list[list[float]] = []
+    for _ in range(n):
+        kept = data.draw(st.lists(agents(K), max_size=6))
+        choices.append(kept)
+        cums.append(softmax_cumulative([float(data.draw(values)) for _ in kept], data.draw(st.sampled_from([0.0, 2.0]))))
+    rng, twin_rng = random.Random(seed), random.Random(seed)
+    before = copy.deepcopy((mine, choices, cums))
+    got = _core().held_tables(me, mine, choices, cums, samples, rng.random)
+    with _pure():
+        want = model.held_tables(me, mine, choices, cums, samples, twin_rng.random)
+    assert got is not None and got == want
+    assert (mine, choices, cums) == before
+    assert rng.getstate() == twin_rng.getstate()
+    assert len(got) == samples and all(len(table) == n and table[me] == mine for table in got)
+    for table in got:  # every list new: changing one changes nothing given
+        for held in table:
+            held.append(99)
+    assert (mine, choices, cums) == before
+
+
 def test_outside_its_range_the_c_leaves_the_call_to_python() -> None:
     """A seat out of the order, a colour beyond the table, a weight that is
     not a float: None, nothing changed, and the model's function answers
@@ -161,8 +219,22 @@ def test_outside_its_range_the_c_leaves_the_call_to_python() -> None:
     assert core.contest((0, 1, 2), 0, [[0, 1]], [[1.0]] * 3, memo, 0, rng.random, front,
                         [[0] * 3 for _ in range(K)], [0, 0, 0], COMPS.bonus, 0.5, True) is None
     assert memo == {} and rng.getstate() == state
+    position = ([[0] * 3 for _ in range(K)], [0, 0, 0], COMPS.bonus, 0.5, True)
+    # a seat missing from the order; a start shorter than the pairs; rounds 0
+    for order, start, rounds in (((0, 1, 1), [1.0], 2), ((0, 1, 2), [1.0], 2), ((0, 1, 2), [1.0, 2.0], 0)):
+        assert core.fictitious_play(order, [[0, 1], [1, 3]], start, memo, 2, rng.random, front, *position,
+                                    rounds, 1.0, 0.5, 0.5) is None
+    assert memo == {} and rng.getstate() == state
+    # fewer choices than chances; a chance that is not a float
+    assert core.held_tables(0, [1], [[], [[2]]], [[], [1.0, 2.0]], 2, rng.random) is None
+    assert core.held_tables(0, [1], [[], [[2]]], [[], [1]], 2, rng.random) is None
+    assert rng.getstate() == state
     with pytest.raises(IndexError):  # the source's own error
         model.flat_turns((0, 1, 2), 0, [[0, 9]], [1], front, base)
+
+
+#: the functions that draw from a stream: where the stream and the memo are in their arguments
+STREAMS: dict[str, tuple[int, int | None]] = {"contest": (6, 4), "fictitious_play": (5, 3), "held_tables": (5, None)}
 
 
 class _Checked:
@@ -179,18 +251,21 @@ class _Checked:
 
         def call(*args: Any) -> Any:
             self.calls[name] += 1
-            if name == "contest":  # the stream: replayed for the twin from the same state
-                rnd = args[6].__self__
+            if name in STREAMS:  # the stream: replayed for the twin from the same state
+                at, memo = STREAMS[name]
+                rnd = args[at].__self__
                 state = rnd.getstate()
                 twin = random.Random()
                 twin.setstate(state)
                 theirs = list(copy.deepcopy(args))
-                theirs[6] = twin.random
+                theirs[at] = twin.random
                 with _pure():
-                    want = model.contest(*theirs)
-                got = self.core.contest(*args)
+                    want = _python(name)(*theirs)
+                got = getattr(self.core, name)(*args)
+                assert got is not None, f"{name}: the C declined a real game's call"
                 assert got == want, name
-                assert args[4] == theirs[4]  # the memo
+                if memo is not None:
+                    assert args[memo] == theirs[memo]  # the memo
                 assert rnd.getstate() == twin.getstate()
                 return got
             mine = copy.deepcopy(args)
