@@ -197,9 +197,15 @@ def _callgrind(case: str, games: int, mode: str, out: Path) -> None:
 
 
 def _costs(path: Path, inclusive: bool) -> tuple[int, dict[tuple[str, str, str], int]]:
-    """(program total, {(file, function, object): instructions}) from callgrind_annotate."""
+    """(program total, {(file, function, object): instructions}) from callgrind_annotate.
+
+    Run from the profile's own folder: from the checkout, callgrind_annotate
+    also finds the build's C under its relative name and lists each compiled
+    function's inclusive cost a second time under it (summed here, twice the
+    cost)."""
     text = subprocess.run(["callgrind_annotate", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100",
-                           str(path)], check=True, capture_output=True, text=True).stdout
+                           str(path.resolve())], check=True, capture_output=True, text=True,
+                          cwd=path.resolve().parent).stdout
     total = 0
     costs: dict[tuple[str, str, str], int] = {}
     for line in text.splitlines():
