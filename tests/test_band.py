@@ -267,3 +267,15 @@ def test_a_move_within_its_interval_does_not_make_the_verdict_unstable() -> None
     noisy.update(diff=0.05, diff_lo=-0.06, diff_hi=0.16)
     assert _verdict(_band(main, noisy)).startswith("Jessah is favoured with the expert pair; with the search pair no "
                                                    "side is measurably favoured.")
+
+
+def test_a_probe_that_plays_its_seat_worse_than_its_base_does_not_unsettle_the_verdict() -> None:
+    main = _row(MAIN, "main", "expert vs expert", 0.292, 0.287, 0.297, 30000)
+    weaker = _row("leak_reader_near", "probe", "expert vs leak_reader_near", 0.514, 0.49, 0.54, 1200, diff=0.222,
+                  seat="jessah", base="expert", gain=-0.222)
+    assert _verdict(_band(main, weaker)).startswith("Jessah is favoured at every strength tried.")
+    exploit = _row("sharp_hunter", "probe", "expert vs sharp_hunter", 0.07, 0.06, 0.08, 1200, diff=-0.222,
+                   seat="jessah", base="expert", gain=0.222)
+    assert _verdict(_band(main, exploit)).startswith(
+        "The verdict is NOT stable across the players tried: the players move Angela's win rate by up to 22.2 "
+        "points, as much as its distance from an even game (20.8 points).")

@@ -4,7 +4,8 @@ The headline says, per variant, who is favoured at every strength tried and
 how far the players move the watched win rate, beside the sampling interval;
 and says plainly when the verdict is not stable: who is favoured changes
 across the players tried, or the players move the rate by as much as its
-distance from an even game. A run without a band says that its interval is
+distance from an even game (a ladder level's move either way; a probe's
+unless it plays its own seat measurably worse than its base). A run without a band says that its interval is
 sampling error only, with the players given.
 """
 
@@ -93,11 +94,15 @@ def _judge(main: dict[str, Any], levels: list[dict[str, Any]], probes: list[dict
     widest measured move of the rate, in rate units: a paired difference from
     the main pair (or a probe's from its base) whose interval excludes no
     change, so a small band's noise is not called a move; the main rate's
-    distance from an even game)."""
+    distance from an even game). A probe that plays its own seat measurably
+    worse than its base (its gain's whole interval below zero) is a weaker
+    player, not an exploit: its move is listed in the section but does not
+    count here."""
     s0 = _side(main)
     changed = next((r for r in levels if _side(r) and _side(r) != s0), None)
     lost = [r for r in levels if s0 and not _side(r)]
-    moves = [abs(r["diff"]) for r in [*levels, *probes]
+    exploits = [r for r in probes if r["gain_hi"] is None or r["gain_hi"] >= 0]
+    moves = [abs(r["diff"]) for r in [*levels, *exploits]
              if r["diff"] is not None and (r["diff_lo"] > 0 or r["diff_hi"] < 0)]
     return changed, lost, max(moves, default=0.0), abs(main["rate"] - main["even"])
 
