@@ -232,9 +232,15 @@ class BuildCompiled(build_ext):
             _warn(f"compiled {labels} not built ({type(e).__name__}: {e}); the Python source is used")
             self._failed.update(unit)
             return
-        for ext in exts:
-            self._owner[ext.name] = next(n for n, t in zip(unit, builds, strict=True)
-                                         if ext.name.rpartition(".")[0] == t.package)
+        owners = {ext.name: next((n for n, t in zip(unit, builds, strict=True)
+                                  if ext.name.rpartition(".")[0] == t.package), None) for ext in exts}
+        strays = sorted(name for name, owner in owners.items() if owner is None)
+        if strays:  # a module mypyc named outside the targets' packages: keep the unit pure, whole
+            _warn(f"compiled {' and '.join(t.label for t in builds)} not built (mypyc made {', '.join(strays)}, "
+                  "outside their packages); the Python source is used")
+            self._failed.update(unit)
+            return
+        self._owner.update({name: owner for name, owner in owners.items() if owner is not None})
         self.extensions.extend(exts)
 
     def _adopt(self, exts: list[Extension]) -> None:

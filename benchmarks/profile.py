@@ -201,8 +201,8 @@ def _costs(path: Path, inclusive: bool) -> tuple[int, dict[tuple[str, str, str],
 
     Run from the profile's own folder: from the checkout, callgrind_annotate
     also finds the build's C under its relative name and lists each compiled
-    function's inclusive cost a second time under it (summed here, twice the
-    cost)."""
+    function's inclusive cost a second time under it (``_one_name_per_file``
+    keeps one where a folder still finds it)."""
     text = subprocess.run(["callgrind_annotate", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100",
                            str(path.resolve())], check=True, capture_output=True, text=True,
                           cwd=path.resolve().parent).stdout
@@ -217,7 +217,20 @@ def _costs(path: Path, inclusive: bool) -> tuple[int, dict[tuple[str, str, str],
             continue
         key = (m.group(2), short_name(m.group(3)), m.group(4) or "")
         costs[key] = costs.get(key, 0) + int(m.group(1).replace(",", ""))
-    return total, costs
+    return total, _one_name_per_file(costs)
+
+
+def _one_name_per_file(costs: dict[tuple[str, str, str], int]) -> dict[tuple[str, str, str], int]:
+    """One entry per real file and function: a file listed under a relative
+    path and its absolute one (the build's C, relative to the checkout; one
+    of them without its object) is the same function's cost listed twice, so
+    the larger stands, not the sum."""
+    best: dict[tuple[str, str], tuple[int, str]] = {}
+    for (file, function, obj), v in costs.items():
+        key = (file if file.startswith("/") else str(ROOT / file), function)
+        was, was_obj = best.get(key, (0, ""))
+        best[key] = (max(was, v), was_obj or obj)
+    return {(file, function, obj): v for (file, function), (v, obj) in best.items()}
 
 
 def _where(file: str, function: str, obj: str) -> str:

@@ -273,7 +273,11 @@ def test_a_probe_that_plays_its_seat_worse_than_its_base_does_not_unsettle_the_v
     main = _row(MAIN, "main", "expert vs expert", 0.292, 0.287, 0.297, 30000)
     weaker = _row("leak_reader_near", "probe", "expert vs leak_reader_near", 0.514, 0.49, 0.54, 1200, diff=0.222,
                   seat="jessah", base="expert", gain=-0.222)
-    assert _verdict(_band(main, weaker)).startswith("Jessah is favoured at every strength tried.")
+    text = _verdict(_band(main, weaker))
+    assert text.startswith("Jessah is favoured at every strength tried.")
+    assert text.endswith("; leak_reader_near (Jessah, -22.2 [-23.7, -20.7] points for its seat) moves it +22.2 "
+                         "points: a probe playing its own seat worse than its base is a weaker player, not an exploit, "
+                         "so its move is not counted against the verdict.")
     exploit = _row("sharp_hunter", "probe", "expert vs sharp_hunter", 0.07, 0.06, 0.08, 1200, diff=-0.222,
                    seat="jessah", base="expert", gain=0.222)
     assert _verdict(_band(main, exploit)).startswith(

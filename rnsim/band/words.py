@@ -4,8 +4,9 @@ The headline says, per variant, who is favoured at every strength tried and
 how far the players move the watched win rate, beside the sampling interval;
 and says plainly when the verdict is not stable: who is favoured changes
 across the players tried, or the players move the rate by as much as its
-distance from an even game (a ladder level's move either way; a probe's
-unless it plays its own seat measurably worse than its base). A run without a band says that its interval is
+distance from an even game (a ladder level's move either way; in a two-seat
+game, a probe's unless it plays its own seat measurably worse than its base,
+which the headline names with its move). A run without a band says that its interval is
 sampling error only, with the players given.
 """
 
@@ -86,7 +87,17 @@ def _probe_clause(probes: list[dict[str, Any]]) -> str:
             f"[{_pts(best['gain_lo'])}, {_pts(best['gain_hi'])}] in its seat's favour")
 
 
-def _judge(main: dict[str, Any], levels: list[dict[str, Any]], probes: list[dict[str, Any]]
+def _weaker(probes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The probes that play their own seat measurably worse than their base
+    (the gain's whole interval below zero): weaker players, not exploits."""
+    return [r for r in probes if r["gain_hi"] is not None and r["gain_hi"] < 0]
+
+
+def _moved(r: dict[str, Any]) -> bool:
+    return r["diff"] is not None and (r["diff_lo"] > 0 or r["diff_hi"] < 0)
+
+
+def _judge(main: dict[str, Any], levels: list[dict[str, Any]], probes: list[dict[str, Any]], drop_weaker: bool = False
            ) -> tuple[dict[str, Any] | None, list[dict[str, Any]], float, float]:
     """(the first lineup whose verdict differs from the main pair's: another
     side favoured, or one where the main pair has none; the lineups where no
@@ -94,17 +105,30 @@ def _judge(main: dict[str, Any], levels: list[dict[str, Any]], probes: list[dict
     widest measured move of the rate, in rate units: a paired difference from
     the main pair (or a probe's from its base) whose interval excludes no
     change, so a small band's noise is not called a move; the main rate's
-    distance from an even game). A probe that plays its own seat measurably
-    worse than its base (its gain's whole interval below zero) is a weaker
-    player, not an exploit: its move is listed in the section but does not
-    count here."""
+    distance from an even game). With ``drop_weaker`` (a two-seat game, where
+    a probe's gain is its move of the watched rate), a probe that plays its
+    own seat measurably worse than its base is a weaker player, not an
+    exploit: the headline names its move (``_weaker_clause``) but it does
+    not count here."""
     s0 = _side(main)
     changed = next((r for r in levels if _side(r) and _side(r) != s0), None)
     lost = [r for r in levels if s0 and not _side(r)]
-    exploits = [r for r in probes if r["gain_hi"] is None or r["gain_hi"] >= 0]
-    moves = [abs(r["diff"]) for r in [*levels, *exploits]
-             if r["diff"] is not None and (r["diff_lo"] > 0 or r["diff_hi"] < 0)]
+    weaker = _weaker(probes) if drop_weaker else []
+    moves = [abs(r["diff"]) for r in [*levels, *probes] if _moved(r) and r not in weaker]
     return changed, lost, max(moves, default=0.0), abs(main["rate"] - main["even"])
+
+
+def _weaker_clause(main: dict[str, Any], probes: list[dict[str, Any]]) -> str:
+    """The weaker probes whose move would otherwise reach the main rate's
+    distance from an even game, named with their moves."""
+    distance = abs(main["rate"] - main["even"])
+    big = [r for r in _weaker(probes) if _moved(r) and abs(r["diff"]) >= distance]
+    if not big:
+        return ""
+    named = ", ".join(f"{r['lineup']} ({seat_label(r['seat'])}, {_ci(r, 'gain')} points for its seat) moves it "
+                      f"{_pts(r['diff'])} points" for r in big)
+    return (f"; {named}: a probe playing its own seat worse than its base is a weaker player, not an exploit, "
+            "so its move is not counted against the verdict")
 
 
 def _upper(text: str) -> str:
@@ -114,7 +138,7 @@ def _upper(text: str) -> str:
 def _stability(main: dict[str, Any], levels: list[dict[str, Any]], probes: list[dict[str, Any]],
                seats: Sequence[str], watched: str) -> tuple[str, str]:
     """(the opening words, why it is not stable or "")."""
-    changed, lost, spread, distance = _judge(main, levels, probes)
+    changed, lost, spread, distance = _judge(main, levels, probes, drop_weaker=True)
     who = who_text(_side(main), seats, watched)
     subject = f"{watched}'s win rate" if watched else f"{seat_label(seats[0])}'s win rate"
     unstable = "The verdict is NOT stable across the players tried"
@@ -206,7 +230,7 @@ def band_verdicts(t: pl.DataFrame | None, seats: Sequence[str], watched: str = "
         subject = _upper(watched) if watched else seat_label(seats[0])
         rates = ", ".join(f"{rate_ci(r, 'rate')} with {players_text(r, seats)}" for r in [main, *levels])
         out.append(Verdict(f"{pre}{opening}{': ' + why if why else ''}. {subject} wins {rates}"
-                           f"{_probe_clause(probes)}."))
+                           f"{_probe_clause(probes)}{_weaker_clause(main, probes)}."))
     if out:
         out.append(Para("Each interval is sampling error over its own games; the spread between them is how much the "
                         "verdict depends on the players tried (an association with these players on these rules and "
