@@ -199,13 +199,11 @@ def _callgrind(case: str, games: int, mode: str, out: Path) -> None:
 def _costs(path: Path, inclusive: bool) -> tuple[int, dict[tuple[str, str, str], int]]:
     """(program total, {(file, function, object): instructions}) from callgrind_annotate.
 
-    Run from the profile's own folder: from the checkout, callgrind_annotate
-    also finds the build's C under its relative name and lists each compiled
-    function's inclusive cost a second time under it (``_one_name_per_file``
-    keeps one where a folder still finds it)."""
+    From a folder where it finds the build's C under its relative name (the
+    checkout), callgrind_annotate lists each compiled function's inclusive
+    cost a second time under that name: ``_one_name_per_file`` keeps one."""
     text = subprocess.run(["callgrind_annotate", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100",
-                           str(path.resolve())], check=True, capture_output=True, text=True,
-                          cwd=path.resolve().parent).stdout
+                           str(path)], check=True, capture_output=True, text=True).stdout
     total = 0
     costs: dict[tuple[str, str, str], int] = {}
     for line in text.splitlines():
