@@ -5,7 +5,7 @@ same seed.
 
 How well it predicts is measured by its fitting script (held-out log loss,
 scripts/fit_value_model.py), and what it does to search's strength by paired
-games (docs/explanation/players.md), not here."""
+games (docs/explanation/player-evidence.md, "Search's settings"), not here."""
 
 from __future__ import annotations
 
