@@ -298,5 +298,63 @@ class Keep15(_KeepLater):
     KEEP = 1.5
 
 
+
+class _ProxShape(Expert):
+    """The expert forger whose movement plan weighs ending d steps from
+    Jessah by PROX[d] (``_PROXIMITY`` in ``Expert._plan_scores``: 1.0, 0.7,
+    0.35, 0.12, 0.03; Jessah's own city OWN_CITY_DANGER all the same):
+    ``_plan_scores`` in Python with that table."""
+
+    PROX: tuple[float, ...] = _PROXIMITY
+
+    def _plan_scores(self, view: View, b: Any, left: int, barriers: tuple[int, ...], first_ok: set[int],
+                     journalist: bool, dt: list[int] | None, escape: bool) -> Any:
+        here = view.angela_city
+        radars = view.radars
+        precise = "precise_radars" in view.permanents
+        key = ("ends", here, left, barriers, radars, precise, journalist)
+        ends = b.memo.get(key)
+        if ends is None:
+            ends = self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok)
+            b.remember(key, ends)
+        reach, quiet = _belief_reach(b, view.belief, left, barriers, radars, journalist)
+        djrow = b.dist[view.jessah_city]
+        ball = b.ball[view.jessah_city]
+        w_danger = (10.0 if not view.identities_up else 4.0) * (1.4 - self.risk)
+        w_way = 0.3 if escape else 1.0
+        prox = self.PROX
+        best: Option = "stop"
+        best_s = -1e18
+        by_first: dict[Option, float] = {}
+        for c, n_trig, seen_by, first in ends:
+            s = -0.1 * n_trig
+            d = djrow[c]
+            if d < len(prox):
+                bp = ((seen_by & reach) if n_trig else quiet) | (1 << c)
+                crowd = (bp & ball[d]).bit_count()
+                s -= w_danger * (self._own_city_danger if d == 0 else prox[d]) * min(1.0, 2.0 / crowd)
+            if dt is not None:
+                s -= w_way * min(dt[c], 8)
+            if escape:
+                s += 0.2 * min(d, 5)
+            if first == "stop":
+                s += 0.01
+            if s > by_first.get(first, -1e18):
+                by_first[first] = s
+            if s > best_s + 1e-9:
+                best, best_s = first, s
+        return best, best_s, by_first
+
+
+class ProxSame(_ProxShape):
+    """``_ProxShape`` with the expert's own table: the expert, game for game."""
+
+
+class ProxFar(_ProxShape):
+    """Less danger 2 and 3 steps from Jessah (0.2, 0.06 against 0.35, 0.12)."""
+
+    PROX = (1.0, 0.7, 0.2, 0.06, 0.03)
+
+
 if __name__ == "__main__":
     main()
