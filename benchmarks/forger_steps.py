@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -354,6 +355,73 @@ class ProxFar(_ProxShape):
     """Less danger 2 and 3 steps from Jessah (0.2, 0.06 against 0.35, 0.12)."""
 
     PROX = (1.0, 0.7, 0.2, 0.06, 0.03)
+
+
+
+class _AntiModel(Expert):
+    """The expert forger weighing how strongly her own plan, which Jessah's
+    dossier uses as its model of her (a softmax of the plan's scores at its
+    tau, 0.3), points at each end city: an end within 3 steps of Jessah
+    scores K x the share of that softmax on its city less (she hunts where
+    the model expects the forger)."""
+
+    K = 2.0
+    TAU = 0.3
+
+    def _plan_scores(self, view: View, b: Any, left: int, barriers: tuple[int, ...], first_ok: set[int],
+                     journalist: bool, dt: list[int] | None, escape: bool) -> Any:
+        here = view.angela_city
+        radars = view.radars
+        precise = "precise_radars" in view.permanents
+        key = ("ends", here, left, barriers, radars, precise, journalist)
+        ends = b.memo.get(key)
+        if ends is None:
+            ends = self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok)
+            b.remember(key, ends)
+        reach, quiet = _belief_reach(b, view.belief, left, barriers, radars, journalist)
+        djrow = b.dist[view.jessah_city]
+        ball = b.ball[view.jessah_city]
+        w_danger = (10.0 if not view.identities_up else 4.0) * (1.4 - self.risk)
+        w_way = 0.3 if escape else 1.0
+        scored = []
+        for c, n_trig, seen_by, first in ends:
+            s = -0.1 * n_trig
+            d = djrow[c]
+            if d < len(_PROXIMITY):
+                bp = ((seen_by & reach) if n_trig else quiet) | (1 << c)
+                crowd = (bp & ball[d]).bit_count()
+                s -= w_danger * (self._own_city_danger if d == 0 else _PROXIMITY[d]) * min(1.0, 2.0 / crowd)
+            if dt is not None:
+                s -= w_way * min(dt[c], 8)
+            if escape:
+                s += 0.2 * min(d, 5)
+            if first == "stop":
+                s += 0.01
+            scored.append((c, first, s))
+        top = max(x[2] for x in scored)
+        share: dict[int, float] = {}
+        for c, _, s in scored:
+            share[c] = share.get(c, 0.0) + math.exp((s - top) / self.TAU)
+        z = sum(share.values())
+        best: Option = "stop"
+        best_s = -1e18
+        by_first: dict[Option, float] = {}
+        for c, first, s in scored:
+            if djrow[c] <= 3:
+                s -= self.K * share[c] / z
+            if s > by_first.get(first, -1e18):
+                by_first[first] = s
+            if s > best_s + 1e-9:
+                best, best_s = first, s
+        return best, best_s, by_first
+
+
+class AntiModel2(_AntiModel):
+    K = 2.0
+
+
+class AntiModel05(_AntiModel):
+    K = 0.5
 
 
 if __name__ == "__main__":
