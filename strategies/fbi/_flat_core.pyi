@@ -7,6 +7,9 @@ from collections.abc import Callable
 def held_scores(order: tuple[int, ...], me: int, my_pairs: list[list[int]], held: list[list[int]],
                 front: list[list[int]], base: list[int], bonus: tuple[int, ...], bonus_weight: float,
                 needs_positive: bool) -> tuple[float, ...] | None: ...
+def best_bid(rest: list[int], me: int, places: list[int], values: list[int], colours: list[int], keep: int,
+             my_pairs: list[list[int]], others: list[int], front: list[list[int]], base: list[int],
+             bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> int | None: ...
 def flat_turns(order: tuple[int, ...], me: int, my_pairs: list[list[int]], others: list[int],
                front: list[list[int]], base: list[int]) -> list[list[int]] | None: ...
 def flat_top(me: int, states: list[list[int]], n: int, k: int, bonus: tuple[int, ...], bonus_weight: float,
