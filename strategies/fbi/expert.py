@@ -244,19 +244,20 @@ _POSITIONS: Final[dict[Any, tuple[list[list[int]], list[int]]]] = {}
 _MODELS: Final[dict[Any, _Model]] = {}
 _BUILT: Final[list[_Model]] = []  # the model built last: its ``ends`` are kept until the next
 _CACHE_SIZE: Final = 512
-# The model's fixed stream: the draws of random.Random(0), in order, made
-# once (every model draws the same sequence from its start: ``_zero_stream``).
+# The model's fixed stream: the draws of random.Random(0), kept last first
+# (every model draws the same sequence from its start: ``_zero_stream``).
 _ZERO_DRAWS: Final[list[float]] = []
 
 
 def _zero_stream(draws: int) -> Any:
     """A stream giving random.Random(0).random()'s first ``draws`` draws (the
-    same floats in the same order) without seeding a generator: the next
-    item of the kept draws, extended once when a model needs more."""
+    same floats in the same order) without seeding a generator: ``pop`` of a
+    copy of the kept draws (last first), extended once when a model needs
+    more; a draw beyond ``draws`` raises IndexError."""
     if len(_ZERO_DRAWS) < draws:
         zero = random.Random(0)
-        _ZERO_DRAWS[:] = [zero.random() for _ in range(max(draws, 2 * len(_ZERO_DRAWS)))]
-    return iter(_ZERO_DRAWS).__next__
+        _ZERO_DRAWS[:] = [zero.random() for _ in range(max(draws, 2 * len(_ZERO_DRAWS)))][::-1]
+    return _ZERO_DRAWS[len(_ZERO_DRAWS) - draws:].pop
 
 
 def _pairs(values: list[list[int]], comps: Any, rules: Any) -> _Pairs:

@@ -307,18 +307,19 @@ STREAMS: dict[str, tuple[int, int | None]] = {"contest": (6, 4), "fictitious_pla
 
 
 def _twin(stream: Any) -> Any:
-    """A stream that draws what ``stream`` (a Random, or the iterator over
-    the pick model's kept draws) draws from here on, independently."""
+    """A stream that draws what ``stream`` (a Random, or the list of draws
+    left that the pick model's fixed stream pops) draws from here on,
+    independently."""
     if isinstance(stream, random.Random):
         twin = random.Random()
         twin.setstate(stream.getstate())
         return twin
-    return copy.copy(stream)
+    return stream[:]
 
 
 def _where(stream: Any) -> Any:
-    """How far a stream has drawn: a Random's state, an iterator's place."""
-    return stream.getstate() if isinstance(stream, random.Random) else stream.__reduce__()[1:]
+    """How far a stream has drawn: a Random's state, the draws left."""
+    return stream.getstate() if isinstance(stream, random.Random) else stream[:]
 
 
 class _Checked:
@@ -340,7 +341,7 @@ class _Checked:
                 rnd = args[at].__self__
                 twin = _twin(rnd)
                 theirs = list(copy.deepcopy(args))
-                theirs[at] = twin.random if isinstance(twin, random.Random) else twin.__next__
+                theirs[at] = twin.random if isinstance(twin, random.Random) else twin.pop
                 with _pure():
                     want = _python(name)(*theirs)
                 got = getattr(self.core, name)(*args)

@@ -6,6 +6,7 @@ without the bonus-card shortcut."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rnsim_strategies.fbi.model import (
@@ -137,6 +138,8 @@ def test_the_pick_models_fixed_stream_draws_as_random_0() -> None:
 
     zero = random.Random(0)
     want = [zero.random() for _ in range(3000)]
-    for draws in (5, 40, 3000):  # the last extends the kept draws
+    for draws in (5, 40, 3000, 7):  # 3000 extends the kept draws
         stream = expert._zero_stream(draws)
         assert [stream() for _ in range(draws)] == want[:draws]
+        with pytest.raises(IndexError):  # no draw beyond those asked for
+            stream()
