@@ -10,8 +10,8 @@
    - contest(): model.contest, the field-agent pick's mean end score of each
      candidate pair over sampled tables of rival pairs (the draws call the
      stream's random(), the scores of a table are kept in the memo dict);
-   - first_sums(): model.first_sums, held_tables' sampled tables each scored
-     by first_scores, summed (no tables built);
+   - first_sums(): model.first_sums, first_scores of each of the arrests'
+     sampled tables, summed;
    - first_scores(): model.first_scores, the arrests' look-ahead from my first
      arrest of a turn;
    - held_scores(): model.held_scores, the play-outs of one such table:
@@ -1282,64 +1282,35 @@ static PyObject *py_held_tables(PyObject *self, PyObject *const *args, Py_ssize_
     return out;
 }
 
-/* What first_sums draws from: per seat, its choices as agents (mine: my two). */
-static int get_choices(PyObject *choices, const Held *h, const First *F, Agents ch[][MAXCUM]) {
-    for (int s = 0; s < h->n; s++) {
-        if (s == F->me || !h->clen[s]) continue;
-        PyObject *from = PyList_GET_ITEM(choices, s);
-        for (int i = 0; i < h->clen[s]; i++) {
-            int r = get_agents(PyList_GET_ITEM(from, i), F->k, &ch[s][i]);
-            if (r) return r;
-        }
-    }
-    ch[F->me][0] = (Agents){2, (int)F->mine[0], (int)F->mine[1]};
-    return OK;
-}
-
-/* One table drawn (held_tables' draws, seat after seat) into held. */
-static int draw_held(const Held *h, const First *F, Agents ch[][MAXCUM], PyObject *random, Agents *held) {
-    for (int s = 0; s < h->n; s++) {
-        if (s == F->me) {
-            held[s] = ch[s][0];
-            continue;
-        }
-        held[s].len = 0;
-        if (!h->clen[s]) continue;
-        PyObject *u = PyObject_CallNoArgs(random);
-        if (!u) return -1;
-        double du = PyFloat_AsDouble(u);
-        Py_DECREF(u);
-        if (du == -1.0 && PyErr_Occurred()) return -1;
-        held[s] = ch[s][draw(h->cum[s], h->clen[s], du)];
-    }
-    return OK;
-}
-
-/* first_sums(order, me, step, firsts, my_agents, choices, cums, samples, random, front, totals, points, bonus,
-              bonus_weight, needs_positive) */
+/* first_sums(order, me, step, firsts, my_agents, tables, front, totals, points, bonus, bonus_weight,
+              needs_positive) */
 static PyObject *py_first_sums(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 15) {
-        PyErr_SetString(PyExc_TypeError, "first_sums takes 15 arguments");
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "first_sums takes 12 arguments");
         return NULL;
     }
-    PyObject *const parts[11] = {args[0], args[1], args[2], args[3], args[4], args[9],
-                                 args[10], args[11], args[12], args[13], args[14]};
+    PyObject *const parts[11] = {args[0], args[1], args[2], args[3], args[4], args[6],
+                                 args[7], args[8], args[9], args[10], args[11]};
     First F;
-    Held h;
-    Agents ch[MAXN][MAXCUM], held[MAXN];
-    long samples;
     int r;
-    if ((r = get_first(parts, &F)) || (r = get_long(args[7], &samples))) return answer(r);
-    if (samples < 0 || !PyList_Check(args[4])) return answer(OUT);
-    if ((r = get_held(args[5], args[6], &h))) return answer(r);
-    if (h.n != F.n) return answer(OUT);
-    if ((r = get_choices(args[5], &h, &F, ch))) return answer(r);
+    if ((r = get_first(parts, &F))) return answer(r);
+    PyObject *tables = args[5];
+    if (!PyList_Check(tables)) return answer(OUT);
+    Py_ssize_t count = PyList_GET_SIZE(tables), na;
+    Agents *held = PyMem_Malloc(sizeof(Agents) * MAXN * (size_t)(count ? count : 1));
+    if (!held) return PyErr_NoMemory();
+    for (Py_ssize_t j = 0; j < count; j++) /* every table read before any is scored */
+        if ((r = get_agents_list(PyList_GET_ITEM(tables, j), F.k, held + j * MAXN, MAXN, &na)) ||
+            (na < F.n && (r = OUT))) {
+            PyMem_Free(held);
+            return answer(r);
+        }
     double sums[MAXPAIRS] = {0.0}, got[MAXPAIRS];
-    for (long j = 0; j < samples; j++) {
-        if (draw_held(&h, &F, ch, args[8], held) < 0) return NULL;
-        first_into(&F, held, got);
+    for (Py_ssize_t j = 0; j < count; j++) {
+        first_into(&F, held + j * MAXN, got);
         for (Py_ssize_t i = 0; i < F.nf; i++) sums[i] += got[i];
     }
+    PyMem_Free(held);
     return float_list(sums, F.nf);
 }
 
@@ -1351,7 +1322,7 @@ static PyMethodDef methods[] = {
     {"contest", (PyCFunction)(void (*)(void))py_contest, METH_FASTCALL,
      "model.contest: the mean end score of each pair of mine over sampled tables; None: ask the Python source."},
     {"first_sums", (PyCFunction)(void (*)(void))py_first_sums, METH_FASTCALL,
-     "model.first_sums: each first arrest's end scores summed over sampled tables; None: ask the Python source."},
+     "model.first_sums: each first arrest's end scores summed over the tables; None: ask the Python source."},
     {"first_scores", (PyCFunction)(void (*)(void))py_first_scores, METH_FASTCALL,
      "model.first_scores: the end score of each first arrest of mine; None: ask the Python source."},
     {"held_scores", (PyCFunction)(void (*)(void))py_held_scores, METH_FASTCALL,

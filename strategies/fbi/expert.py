@@ -283,22 +283,6 @@ def _facts(view: Any) -> _Pairs:
     return f
 
 
-def _all_first(order: tuple[int, ...], step: int, me: int, choices: list[list[list[int]]],
-               cums: list[list[float]]) -> bool:
-    """Whether every table ``held_tables`` may draw leaves each seat before
-    step ``step`` of ``order`` at most one agent (so my arrest is scored as
-    my first of the turn, ``first_scores``)."""
-    for i in range(step):
-        s = order[i]
-        if s == me:
-            return False
-        kept = choices[s]
-        for d in range(len(cums[s])):
-            if len(kept[d]) > 1:
-                return False
-    return True
-
-
 # Designers subclass the expert to model play styles, also when it is compiled.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class ExpertStrategy(FbiStrategy):
@@ -575,21 +559,14 @@ class ExpertStrategy(FbiStrategy):
 
     def _held_samples(self, view: Any, table: list[list[int]]) -> list[list[list[int]]]:
         """Tables of the agents each seat still holds (as ``_agents_held``),
-        ``samples`` of them, each rival's drawn from my stream by
-        ``_choices``; with ``samples`` 0, ``_agents_held``'s one table."""
+        ``samples`` of them, each rival's drawn from my stream: by the arrest
+        odds ``_rival_model`` gave him when the agents were chosen (the
+        pairs' points, ``rival_temperature``, when it gave none), among the pairs
+        that hold what he has played; with ``samples`` 0, ``_agents_held``'s
+        one table."""
         samples = int(self.params["samples"])
         if samples == 0:
             return [self._agents_held(view, table)]
-        choices, cums = self._choices(view, table)
-        return held_tables(self.seat, list(view.my_agents), choices, cums, samples, self.rng.random)
-
-    def _choices(self, view: Any, table: list[list[int]]) -> tuple[list[list[list[int]]], list[list[float]]]:
-        """Per seat, what it may still hold in the arrests and the cumulative
-        odds of each (``_kept``): by the arrest odds ``_rival_model`` gave
-        him when the agents were chosen (the pairs' points,
-        ``rival_temperature``, when it gave none), among the pairs that hold
-        what he has played. ``held_tables`` draws the arrests' tables from
-        them (``samples`` of them, each rival's drawn from my stream)."""
         then = self._then(view, table)
         model = self._model_of[1] if self._model_of is not None and self._model_of[0] == view.turn else None
         if model is None:
@@ -601,7 +578,7 @@ class ExpertStrategy(FbiStrategy):
             kept, cum = self._kept(model, s, played_by[s], then)
             choices.append(kept)
             cums.append(cum)
-        return choices, cums
+        return held_tables(self.seat, list(view.my_agents), choices, cums, samples, self.rng.random)
 
     def _kept(self, model: _Model, seat: int, played: tuple[int, ...], then: _Pairs) -> tuple[list[list[int]], list[float]]:
         """What a rival who has played ``played`` may still hold, with
@@ -656,40 +633,35 @@ class ExpertStrategy(FbiStrategy):
 
     def _arrest_sums(self, view: Any, options: list[Any], table: list[list[int]], totals: list[list[int]],
                      points: list[int]) -> list[float]:
-        """Each option's end scores summed over the sampled tables of the
-        agents held (``_held_samples``): from my first arrest of a turn
-        (``first_scores``; the seats before me keep one agent) or, when a seat
-        before me may hold two, the rest of the turn played out
-        (``_rest_values``). When every table drawable is a first arrest's,
-        ``first_sums`` draws and scores them in one call: the same draws and
+        """Each option's end scores summed over the tables of the agents held
+        (``_held_samples``): from my first arrest of a turn (``first_scores``;
+        the seats before me keep one agent) or, when a seat before me holds
+        two, the rest of the turn played out (``_rest_values``). When every
+        table is a first arrest's, ``first_sums`` scores them in one call:
         the same sums."""
         step: int = view.step
         order: tuple[int, ...] = view.order
-        sums = [0.0] * len(options)
-        first_turn = step < view.players and len(view.my_agents) == 2
-        samples = int(self.params["samples"])
-        if samples > 0 and first_turn:
-            choices, cums = self._choices(view, table)
-            if _all_first(order, step, self.seat, choices, cums):
-                firsts, mine, front, w = self._first_inputs(view, options, table)
-                return first_sums(order, self.seat, step, firsts, mine, choices, cums, samples, self.rng.random, front,
-                                  totals, points, view.comps.bonus, w, view.rules.bonus_needs_positive)
-            tables = held_tables(self.seat, list(view.my_agents), choices, cums, samples, self.rng.random)
-        else:
-            tables = self._held_samples(view, table)
-        inputs: tuple[list[int], list[int], list[list[int]], float] | None = None  # _first_inputs, once
-        for agents in tables:
-            first = first_turn
-            for i in range(step if first else 0):
+        tables = self._held_samples(view, table)
+        first = [step < view.players and len(view.my_agents) == 2] * len(tables)
+        for j in range(len(tables)):
+            agents = tables[j]
+            for i in range(step if first[j] else 0):
                 if len(agents[order[i]]) > 1:
-                    first = False
+                    first[j] = False
                     break
-            if first:
+        if tables and all(first):
+            firsts, mine, front, w = self._first_inputs(view, options, table)
+            return first_sums(order, self.seat, step, firsts, mine, tables, front, totals, points, view.comps.bonus, w,
+                              view.rules.bonus_needs_positive)
+        sums = [0.0] * len(options)
+        inputs: tuple[list[int], list[int], list[list[int]], float] | None = None  # _first_inputs, once
+        for j in range(len(tables)):
+            if first[j]:
                 if inputs is None:
                     inputs = self._first_inputs(view, options, table)
-                self._first_values(view, inputs, agents, totals, points, sums)
+                self._first_values(view, inputs, tables[j], totals, points, sums)
             else:
-                self._rest_values(view, options, table, agents, totals, points, sums)
+                self._rest_values(view, options, table, tables[j], totals, points, sums)
         return sums
 
     def _rest_values(self, view: Any, options: list[Any], table: list[list[int]], agents: list[list[int]],

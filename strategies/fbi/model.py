@@ -907,20 +907,19 @@ def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], 
 
 
 def first_sums(order: tuple[int, ...], me: int, step: int, firsts: list[int], my_agents: list[int],
-               choices: list[list[list[int]]], cums: list[list[float]], samples: int, random: Callable[[], float],
-               front: list[list[int]], totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
-               bonus_weight: float, needs_positive: bool) -> list[float]:
-    """``held_tables``' ``samples`` tables (my agents ``my_agents``, each
-    rival's drawn from ``choices`` by ``cums``), each scored by
-    ``first_scores``: per first arrest, its end scores summed in table order
-    (from 0.0). The reference for _flat_core.c's ``first_sums``."""
+               tables: list[list[list[int]]], front: list[list[int]], totals: list[list[int]], points: list[int],
+               bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> list[float]:
+    """``first_scores`` of each table of the agents held (``tables``, as
+    ``held_tables`` draws them): per first arrest, its end scores summed in
+    table order (from 0.0). The reference for _flat_core.c's
+    ``first_sums``."""
     if core is not None:
-        got: list[float] | None = core.first_sums(order, me, step, firsts, my_agents, choices, cums, samples, random,
-                                                  front, totals, points, bonus, bonus_weight, needs_positive)
+        got: list[float] | None = core.first_sums(order, me, step, firsts, my_agents, tables, front, totals, points,
+                                                  bonus, bonus_weight, needs_positive)
         if got is not None:
             return got
     sums = [0.0] * len(firsts)
-    for agents in held_tables(me, my_agents, choices, cums, samples, random):
+    for agents in tables:
         scores = first_scores(order, me, step, firsts, my_agents, agents, front, totals, points, bonus, bonus_weight,
                               needs_positive)
         for j in range(len(scores)):
