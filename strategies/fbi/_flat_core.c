@@ -10,11 +10,16 @@
    - contest(): model.contest, the field-agent pick's mean end score of each
      candidate pair over sampled tables of rival pairs (the draws call the
      stream's random(), the scores of a table are kept in the memo dict);
+   - first_sums(): model.first_sums, first_scores of each of the arrests'
+     sampled tables, summed;
    - first_scores(): model.first_scores, the arrests' look-ahead from my first
      arrest of a turn;
    - held_scores(): model.held_scores, the play-outs of one such table:
      flat_turns_held's end position for each of my pairs, each scored by
      flat_score;
+   - best_bid(): model.best_bid, the bid's choice: each place's play-outs
+     (flat_turns) and scores (flat_top) once, each option's best score with
+     its card taken off (flat_given_up);
    - flat_turns(): model.flat_turns, the bid's play-outs (new lists);
    - flat_top(): model.flat_top, their scores and leaders;
    - flat_given_up(): model.flat_given_up, their best score once my bid card
@@ -302,6 +307,20 @@ static PyObject *position_list(const long *st, long len) {
     return out;
 }
 
+static PyObject *float_list(const double *x, Py_ssize_t m) {
+    PyObject *out = PyList_New(m);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *f = PyFloat_FromDouble(x[i]);
+        if (!f) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, f);
+    }
+    return out;
+}
+
 static PyObject *answer(int r) {
     if (r < 0) return NULL;
     Py_RETURN_NONE;
@@ -530,6 +549,45 @@ static int column(const long *st, int c, int n, int needs) {
     return ties == 1 && (best > 0 || !needs) ? at : -1;
 }
 
+/* flat_given_up's loop over ``count`` states (state i at st + i * stride;
+   changed and restored): the best score once my card of colour c (-1:
+   purple) and value x is taken off. With scores (exact), was[i]: state i's
+   leaders. lead: the scratch the Python source leaves, *wrote set when
+   written. */
+static double given_up(const Scored *s, long *st, long stride, Py_ssize_t count, long c, long x,
+                       const double *scores, int (*was)[MAXK], int *lead, int *wrote) {
+    int n = s->n, k = s->k, me = s->me;
+    long mi = (long)k * n + me, ci = c * n + me;
+    double v = -1e9;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        double sc;
+        long *p = st + i * stride;
+        if (scores && c < 0) {
+            sc = scores[i] - (double)x;
+        } else {
+            if (c >= 0) p[ci] -= x;
+            int now = scores ? column(p, (int)c, n, s->needs) : -2;
+            if (scores && now == was[i][c]) {
+                sc = scores[i] - (double)x;
+            } else {
+                p[mi] -= x;
+                if (scores) {
+                    memcpy(lead, was[i], sizeof(int) * (size_t)k);
+                    lead[c] = now;
+                    sc = led(me, p, n, k, s->bonus, s->w, lead);
+                } else {
+                    sc = score(me, p, n, k, s->bonus, s->w, s->needs, lead);
+                }
+                p[mi] += x;
+                *wrote = 1;
+            }
+            if (c >= 0) p[ci] += x;
+        }
+        if (sc > v) v = sc;
+    }
+    return v;
+}
+
 /* flat_given_up(me, states, n, k, bonus, bonus_weight, needs_positive, lead, c, x, scores, leads) */
 static PyObject *py_flat_given_up(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 12) {
@@ -575,42 +633,179 @@ static PyObject *py_flat_given_up(PyObject *self, PyObject *const *args, Py_ssiz
     if (!(exact && c < 0))
         for (Py_ssize_t i = 0; i < s.count; i++)
             if ((r = get_state(s.states[i], s.n, s.k, st[i]))) return answer(r);
-    int n = s.n, k = s.k, me = s.me;
-    long mi = (long)k * n + me, ci = c * n + me;
     int lead[MAXK];
     int wrote = 0; /* whether lead changed (the Python source's scratch) */
-    double v = -1e9;
-    for (Py_ssize_t i = 0; i < s.count; i++) {
-        double sc;
-        if (exact && c < 0) {
-            sc = scores[i] - (double)x;
-        } else {
-            long *p = st[i];
-            if (c >= 0) p[ci] -= x;
-            int now = exact ? column(p, (int)c, n, s.needs) : -2;
-            if (exact && now == was[i][c]) {
-                sc = scores[i] - (double)x;
-            } else {
-                p[mi] -= x;
-                if (exact) {
-                    memcpy(lead, was[i], sizeof(int) * (size_t)k);
-                    lead[c] = now;
-                    sc = led(me, p, n, k, s.bonus, s.w, lead);
-                } else {
-                    sc = score(me, p, n, k, s.bonus, s.w, s.needs, lead);
-                }
-                wrote = 1;
-            }
-        }
-        if (sc > v) v = sc;
-    }
+    double v = given_up(&s, &st[0][0], MAXK * MAXN + MAXN, s.count, c, x, exact ? scores : NULL, was, lead, &wrote);
     if (wrote) {
-        for (int j = 0; j < k; j++) {
+        for (int j = 0; j < s.k; j++) {
             PyObject *o = PyLong_FromLong(lead[j]);
             if (!o || PyList_SetItem(args[7], j, o) < 0) return NULL;
         }
     }
     return PyFloat_FromDouble(v);
+}
+
+#define MAXOPTS 64 /* the bid's options */
+
+/* What best_bid reads: the others in their order (rest), my pairs, what the
+   others hold, the front and the position (in t, whose order and p are set
+   per place), the scoring (in sc: me, n, k, bonus, weight, needs), and per
+   option its card's value and colour and my place. */
+typedef struct {
+    Turns t;
+    Scored sc;
+    int rest[MAXN];
+    Agents others;
+    int exact;
+    long keep;
+    Py_ssize_t count;
+    long values[MAXOPTS], colours[MAXOPTS], places[MAXOPTS];
+} Bid;
+
+/* exact_scores: the weight a multiple of 2**-20, every bonus card below 2**20 in size. */
+static int exact_of(PyObject *bonus, double w) {
+    double y = w * 1048576.0;
+    if (!isfinite(y) || floor(y) != y) return 0;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(bonus);
+    for (Py_ssize_t c = 0; c < k; c++) {
+        long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(bonus, c));
+        if (b >= 1048576 || b <= -1048576) return 0;
+    }
+    return 1;
+}
+
+/* The options: values, colours and places, as many of each, places in [0, n). */
+static int get_options(PyObject *const *a, Bid *b) {
+    Py_ssize_t m, m2, m3;
+    int r;
+    if ((r = get_longs(a[0], b->values, MAXOPTS, &m)) || (r = get_longs(a[1], b->colours, MAXOPTS, &m2)) ||
+        (r = get_longs(a[2], b->places, MAXOPTS, &m3)))
+        return r;
+    if (m != m2 || m != m3) return OUT;
+    for (Py_ssize_t j = 0; j < m; j++) {
+        if (b->places[j] < 0 || b->places[j] >= b->t.n) return OUT;
+        if (b->colours[j] >= b->t.k) return OUT;
+        if (b->colours[j] < 0) b->colours[j] = -1;
+    }
+    b->count = m;
+    return OK;
+}
+
+/* args: rest, me, places, values, colours, keep, my_pairs, others, front, base, bonus, bonus_weight,
+   needs_positive */
+static int get_bid(PyObject *const *args, Bid *b) {
+    long me, tmp[MAXN];
+    Py_ssize_t nr;
+    int r;
+    if ((r = get_long(args[1], &me)) || (r = get_long(args[5], &b->keep))) return r;
+    if ((r = get_longs(args[0], tmp, MAXN - 1, &nr))) return r;
+    Turns *t = &b->t;
+    t->n = (int)nr + 1;
+    if (me < 0 || me >= t->n) return OUT;
+    t->me = (int)me;
+    for (Py_ssize_t i = 0; i < nr; i++) {
+        if (tmp[i] < 0 || tmp[i] >= t->n || tmp[i] == me) return OUT; /* my place: where I am put */
+        b->rest[i] = (int)tmp[i];
+    }
+    if ((r = get_front(args[8], &t->f))) return r;
+    t->k = t->f.k;
+    if ((r = get_agents_list(args[6], t->k, t->mine, MAXPAIRS, &t->m)) || (r = get_agents(args[7], t->k, &b->others)))
+        return r;
+    if ((r = get_position(args[9], t->n, t->k, t->base))) return r;
+    PyObject *const opts[3] = {args[3], args[4], args[2]};
+    if ((r = get_options(opts, b))) return r;
+    Scored *sc = &b->sc;
+    sc->me = t->me;
+    sc->n = t->n;
+    sc->k = t->k;
+    if (!PyTuple_Check(args[10]) || PyTuple_GET_SIZE(args[10]) != t->k) return OUT;
+    if ((r = get_bonus(args[10], t->k, sc->bonus)) || (r = get_weight(args[11], &sc->w))) return r;
+    if (!PyBool_Check(args[12])) return OUT;
+    sc->needs = args[12] == Py_True;
+    b->exact = exact_of(args[10], sc->w);
+    return OK;
+}
+
+/* One place of mine in the order: its end positions (flat_turns, one per
+   pair, ``stride`` longs each), each one's score and leaders, and the best
+   (flat_top). */
+static double place_ends(Bid *b, int p, long *ends, long stride, double *scores, int (*leads)[MAXK]) {
+    Turns *t = &b->t;
+    Agents held[MAXN];
+    long st0[MAXST];
+    for (int i = 0, j = 0; i < t->n; i++) {
+        t->order[i] = i == p ? t->me : b->rest[j++];
+        held[i] = b->others;
+    }
+    t->p = p;
+    play_before(t, held, st0);
+    double top = -1e9;
+    for (Py_ssize_t i = 0; i < t->m; i++) {
+        long *st = ends + i * stride;
+        play_pair(t, st0, held, (int)i, st);
+        scores[i] = score(t->me, st, t->n, t->k, b->sc.bonus, b->sc.w, b->sc.needs, leads[i]);
+        if (scores[i] > top) top = scores[i];
+    }
+    return top;
+}
+
+/* The options scored in order, each place's turn played when first needed:
+   the index of the best (-1: none above -1e9). */
+static long choose_bid(Bid *b, long *ends, double *scores, int (*leads)[MAXK]) {
+    Py_ssize_t m = b->t.m;
+    long stride = (long)b->t.k * b->t.n + 2 * b->t.n + b->t.k;
+    double top[MAXN];
+    int done[MAXN] = {0}, lead[MAXK], wrote = 0;
+    long best = -1;
+    double best_v = -1e9;
+    for (Py_ssize_t j = 0; j < b->count; j++) {
+        long x = b->values[j];
+        int p = (int)b->places[j];
+        long *at = ends + p * m * stride;
+        if (!done[p]) {
+            top[p] = place_ends(b, p, at, stride, scores + p * m, leads + p * m);
+            done[p] = 1;
+        }
+        double v;
+        if (j == b->keep)
+            v = top[p];
+        else if (x > 0 && top[p] - (double)x + 1e-7 <= best_v + 1e-9)
+            continue;
+        else
+            v = given_up(&b->sc, at, stride, m, b->colours[j], x, b->exact ? scores + p * m : NULL, leads + p * m,
+                         lead, &wrote);
+        if (v > best_v + 1e-9) {
+            best = (long)j;
+            best_v = v;
+        }
+    }
+    return best;
+}
+
+/* best_bid(rest, me, places, values, colours, keep, my_pairs, others, front, base, bonus, bonus_weight,
+            needs_positive) */
+static PyObject *py_best_bid(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 13) {
+        PyErr_SetString(PyExc_TypeError, "best_bid takes 13 arguments");
+        return NULL;
+    }
+    Bid b;
+    int r = get_bid(args, &b);
+    if (r) return answer(r);
+    Py_ssize_t cells = (Py_ssize_t)b.t.n * (b.t.m ? b.t.m : 1);
+    long stride = (long)b.t.k * b.t.n + 2 * b.t.n + b.t.k;
+    long *ends = PyMem_Malloc(sizeof(long) * (size_t)(cells * stride));
+    double *scores = PyMem_Malloc(sizeof(double) * (size_t)cells);
+    int(*leads)[MAXK] = PyMem_Malloc(sizeof(int[MAXK]) * (size_t)cells);
+    PyObject *out = NULL;
+    if (!ends || !scores || !leads)
+        PyErr_NoMemory();
+    else
+        out = PyLong_FromLong(choose_bid(&b, ends, scores, leads));
+    PyMem_Free(ends);
+    PyMem_Free(scores);
+    PyMem_Free(leads);
+    return out;
 }
 
 #define MAXCUM MAXPAIRS
@@ -631,6 +826,60 @@ static int get_base(PyObject *totals, PyObject *points, int n, int k, long *st) 
     return OK;
 }
 
+/* What first_scores reads besides the agents held: the order, me, the
+   step, the first arrests (colours), my two agents, the front, the
+   position and the scoring. */
+typedef struct {
+    int order[MAXN], n, k, me, step, needs;
+    Py_ssize_t nf;
+    long firsts[MAXPAIRS], mine[2];
+    Front f;
+    long base[MAXST], bonus[MAXK];
+    double w;
+} First;
+
+/* a: order, me, step, firsts, my_agents, front, totals, points, bonus, bonus_weight, needs_positive */
+static int get_first(PyObject *const *a, First *F) {
+    long me, step;
+    int p, r;
+    Py_ssize_t nm;
+    if ((r = get_long(a[1], &me)) || (r = get_long(a[2], &step))) return r;
+    if (me < 0 || me >= MAXN) return OUT;
+    if ((r = get_order(a[0], (int)me, F->order, &F->n, &p))) return r;
+    if (step < 0 || step >= F->n) return OUT;
+    F->me = (int)me;
+    F->step = (int)step;
+    if ((r = get_front(a[5], &F->f))) return r;
+    int k = F->k = F->f.k;
+    if ((r = get_longs(a[3], F->firsts, MAXPAIRS, &F->nf)) || (r = get_longs(a[4], F->mine, 2, &nm))) return r;
+    if (nm != 2 || F->mine[0] < 0 || F->mine[0] >= k || F->mine[1] < 0 || F->mine[1] >= k) return OUT;
+    for (Py_ssize_t j = 0; j < F->nf; j++)
+        if (F->firsts[j] != F->mine[0] && F->firsts[j] != F->mine[1]) return OUT; /* list.remove fails */
+    if ((r = get_base(a[6], a[7], F->n, k, F->base))) return r;
+    if ((r = get_bonus(a[8], k, F->bonus)) || (r = get_weight(a[9], &F->w))) return r;
+    F->needs = PyObject_IsTrue(a[10]);
+    return F->needs < 0 ? -1 : OK;
+}
+
+/* The end score of each first arrest of mine, the seats holding ``agents``, into out[0..nf). */
+static void first_into(const First *F, const Agents *agents, double *out) {
+    int n = F->n, k = F->k, me = F->me;
+    long kept = (long)k * n + n + k, base[MAXST], st[MAXST];
+    int lead[MAXK];
+    memcpy(base, F->base, sizeof(long) * (size_t)(kept + n));
+    for (int i = 0; i < F->step; i++)
+        if (agents[F->order[i]].len) base[kept + F->order[i]] = agents[F->order[i]].a;
+    for (Py_ssize_t j = 0; j < F->nf; j++) {
+        int first = (int)F->firsts[j];
+        memcpy(st, base, sizeof(long) * (size_t)(kept + n));
+        st[kept + me] = F->mine[0] == first ? F->mine[1] : F->mine[0];
+        arrest(st, me, first, &F->f, n, k);
+        for (int i = F->step + 1; i < n; i++) step_(st, F->order[i], &agents[F->order[i]], &F->f, n, k);
+        second_round(st, F->order, &F->f, n, k);
+        out[j] = score(me, st, n, k, F->bonus, F->w, F->needs, lead);
+    }
+}
+
 /* first_scores(order, me, step, firsts, my_agents, agents, front, totals, points, bonus, bonus_weight,
                 needs_positive) */
 static PyObject *py_first_scores(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -638,52 +887,18 @@ static PyObject *py_first_scores(PyObject *self, PyObject *const *args, Py_ssize
         PyErr_SetString(PyExc_TypeError, "first_scores takes 12 arguments");
         return NULL;
     }
-    Front f;
-    long me, step;
-    int order[MAXN], n, p, r;
-    if ((r = get_long(args[1], &me)) || (r = get_long(args[2], &step))) return answer(r);
-    if (me < 0 || me >= MAXN) return answer(OUT);
-    if ((r = get_order(args[0], (int)me, order, &n, &p))) return answer(r);
-    if (step < 0 || step >= n) return answer(OUT);
-    if ((r = get_front(args[6], &f))) return answer(r);
-    int k = f.k;
-    long firsts[MAXPAIRS], mine[2];
-    Py_ssize_t nf, nm, na;
-    if ((r = get_longs(args[3], firsts, MAXPAIRS, &nf)) || (r = get_longs(args[4], mine, 2, &nm))) return answer(r);
-    if (nm != 2 || mine[0] < 0 || mine[0] >= k || mine[1] < 0 || mine[1] >= k) return answer(OUT);
-    for (Py_ssize_t j = 0; j < nf; j++)
-        if (firsts[j] != mine[0] && firsts[j] != mine[1]) return answer(OUT); /* list.remove fails */
+    PyObject *const parts[11] = {args[0], args[1], args[2], args[3], args[4], args[6],
+                                 args[7], args[8], args[9], args[10], args[11]};
+    First F;
     Agents agents[MAXN];
-    if ((r = get_agents_list(args[5], k, agents, MAXN, &na))) return answer(r);
-    if (na < n) return answer(OUT);
-    long base[MAXST], st[MAXST];
-    if ((r = get_base(args[7], args[8], n, k, base))) return answer(r);
-    long bonus[MAXK];
-    double w;
-    if ((r = get_bonus(args[9], k, bonus)) || (r = get_weight(args[10], &w))) return answer(r);
-    int needs = PyObject_IsTrue(args[11]);
-    if (needs < 0) return NULL;
-    long kept = (long)k * n + n + k;
-    for (long i = 0; i < step; i++)
-        if (agents[order[i]].len) base[kept + order[i]] = agents[order[i]].a;
-    int lead[MAXK];
-    PyObject *out = PyList_New(nf);
-    if (!out) return NULL;
-    for (Py_ssize_t j = 0; j < nf; j++) {
-        int first = (int)firsts[j];
-        memcpy(st, base, sizeof(long) * (size_t)(kept + n));
-        st[kept + me] = mine[0] == first ? mine[1] : mine[0];
-        arrest(st, (int)me, first, &f, n, k);
-        for (int i = (int)step + 1; i < n; i++) step_(st, order[i], &agents[order[i]], &f, n, k);
-        second_round(st, order, &f, n, k);
-        PyObject *v = PyFloat_FromDouble(score((int)me, st, n, k, bonus, w, needs, lead));
-        if (!v) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, j, v);
-    }
-    return out;
+    Py_ssize_t na;
+    int r;
+    if ((r = get_first(parts, &F))) return answer(r);
+    if ((r = get_agents_list(args[5], F.k, agents, MAXN, &na))) return answer(r);
+    if (na < F.n) return answer(OUT);
+    double got[MAXPAIRS];
+    first_into(&F, agents, got);
+    return float_list(got, F.nf);
 }
 
 /* What contest and fictitious_play read besides the chances: the order, the
@@ -809,19 +1024,6 @@ static int contest_into(const Contest *c, double cum[][MAXCUM], const int *clen,
     return OK;
 }
 
-static PyObject *float_list(const double *x, Py_ssize_t m) {
-    PyObject *out = PyList_New(m);
-    if (!out) return NULL;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        PyObject *f = PyFloat_FromDouble(x[i]);
-        if (!f) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, f);
-    }
-    return out;
-}
 
 /* contest(order, me, mine, cums, memo, samples, random, front, totals, points, bonus, bonus_weight,
            needs_positive) */
@@ -1080,6 +1282,38 @@ static PyObject *py_held_tables(PyObject *self, PyObject *const *args, Py_ssize_
     return out;
 }
 
+/* first_sums(order, me, step, firsts, my_agents, tables, front, totals, points, bonus, bonus_weight,
+              needs_positive) */
+static PyObject *py_first_sums(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "first_sums takes 12 arguments");
+        return NULL;
+    }
+    PyObject *const parts[11] = {args[0], args[1], args[2], args[3], args[4], args[6],
+                                 args[7], args[8], args[9], args[10], args[11]};
+    First F;
+    int r;
+    if ((r = get_first(parts, &F))) return answer(r);
+    PyObject *tables = args[5];
+    if (!PyList_Check(tables)) return answer(OUT);
+    Py_ssize_t count = PyList_GET_SIZE(tables), na;
+    Agents *held = PyMem_Malloc(sizeof(Agents) * MAXN * (size_t)(count ? count : 1));
+    if (!held) return PyErr_NoMemory();
+    for (Py_ssize_t j = 0; j < count; j++) /* every table read before any is scored */
+        if ((r = get_agents_list(PyList_GET_ITEM(tables, j), F.k, held + j * MAXN, MAXN, &na)) ||
+            (na < F.n && (r = OUT))) {
+            PyMem_Free(held);
+            return answer(r);
+        }
+    double sums[MAXPAIRS] = {0.0}, got[MAXPAIRS];
+    for (Py_ssize_t j = 0; j < count; j++) {
+        first_into(&F, held + j * MAXN, got);
+        for (Py_ssize_t i = 0; i < F.nf; i++) sums[i] += got[i];
+    }
+    PyMem_Free(held);
+    return float_list(sums, F.nf);
+}
+
 static PyMethodDef methods[] = {
     {"held_tables", (PyCFunction)(void (*)(void))py_held_tables, METH_FASTCALL,
      "model.held_tables: sampled tables of the agents each seat holds (new lists); None: ask the Python source."},
@@ -1087,10 +1321,14 @@ static PyMethodDef methods[] = {
      "model.fictitious_play: every seat's mix and arrest odds after the rounds; None: ask the Python source."},
     {"contest", (PyCFunction)(void (*)(void))py_contest, METH_FASTCALL,
      "model.contest: the mean end score of each pair of mine over sampled tables; None: ask the Python source."},
+    {"first_sums", (PyCFunction)(void (*)(void))py_first_sums, METH_FASTCALL,
+     "model.first_sums: each first arrest's end scores summed over the tables; None: ask the Python source."},
     {"first_scores", (PyCFunction)(void (*)(void))py_first_scores, METH_FASTCALL,
      "model.first_scores: the end score of each first arrest of mine; None: ask the Python source."},
     {"held_scores", (PyCFunction)(void (*)(void))py_held_scores, METH_FASTCALL,
      "model.held_scores: flat_score of flat_turns_held's end positions, as a tuple; None: ask the Python source."},
+    {"best_bid", (PyCFunction)(void (*)(void))py_best_bid, METH_FASTCALL,
+     "model.best_bid: the index of the bid's best option (-1: none); None: ask the Python source."},
     {"flat_turns", (PyCFunction)(void (*)(void))py_flat_turns, METH_FASTCALL,
      "model.flat_turns (new lists); None: ask the Python source."},
     {"flat_top", (PyCFunction)(void (*)(void))py_flat_top, METH_FASTCALL,

@@ -55,6 +55,8 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
 
 from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import (
+    MARGIN,
+    best_bid,
     column_leader,
     contest,
     draw_index,
@@ -62,12 +64,10 @@ from rnsim_strategies.fbi.model import (
     exact_scores,
     fictitious_play,
     first_scores,
-    flat_given_up,
+    first_sums,
     flat_leads,
     flat_position,
     flat_score,
-    flat_top,
-    flat_turns,
     front_first,
     held_tables,
     led_score,
@@ -79,10 +79,6 @@ from rnsim_strategies.fbi.model import (
 
 NOT_YET: Final = -2
 NO_CARD: Final = -1
-# Bounds prune only options whose value is provably this far below the best
-# one: far above float rounding on scores of a few hundred points, far below
-# any real difference between scores.
-MARGIN: Final = 1e-7
 
 
 def legal_pairs(table: list[list[int]], colours: tuple[str, ...], doubler: str, with_doubler: bool) -> list[tuple[str, ...]]:
@@ -248,6 +244,20 @@ _POSITIONS: Final[dict[Any, tuple[list[list[int]], list[int]]]] = {}
 _MODELS: Final[dict[Any, _Model]] = {}
 _BUILT: Final[list[_Model]] = []  # the model built last: its ``ends`` are kept until the next
 _CACHE_SIZE: Final = 512
+# The model's fixed stream: the draws of random.Random(0), kept last first
+# (every model draws the same sequence from its start: ``_zero_stream``).
+_ZERO_DRAWS: Final[list[float]] = []
+
+
+def _zero_stream(draws: int) -> Any:
+    """A stream giving random.Random(0).random()'s first ``draws`` draws (the
+    same floats in the same order) without seeding a generator: ``pop`` of a
+    copy of the kept draws (last first), extended once when a model needs
+    more; a draw beyond ``draws`` raises IndexError."""
+    if len(_ZERO_DRAWS) < draws:
+        zero = random.Random(0)
+        _ZERO_DRAWS[:] = [zero.random() for _ in range(max(draws, 2 * len(_ZERO_DRAWS)))][::-1]
+    return _ZERO_DRAWS[len(_ZERO_DRAWS) - draws:].pop
 
 
 def _pairs(values: list[list[int]], comps: Any, rules: Any) -> _Pairs:
@@ -411,7 +421,8 @@ class ExpertStrategy(FbiStrategy):
         cols = [f.cols[i] for i in index]
         start = softmax_cumulative([float(f.score[i]) for i in index], float(params["rival_temperature"]))
         ends: dict[int, tuple[float, ...]] = {}
-        cums, odds = fictitious_play(view.order, cols, start, ends, samples, random.Random(0).random, f.front, totals,
+        stream = _zero_stream(rounds * n * samples * (n - 1))  # the draws the rounds make
+        cums, odds = fictitious_play(view.order, cols, start, ends, samples, stream, f.front, totals,
                                      points, view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive,
                                      rounds, t, pick_t, float(params["arrest_mix"]))
         belief = _Model(index, cols, cums, ends, odds)
@@ -611,22 +622,7 @@ class ExpertStrategy(FbiStrategy):
             worth = (cards[-1] if stacked else cards[0]) if cards else 0
             if greedy is None or worth > greedy_v:
                 greedy, greedy_v = o, worth
-        step: int = view.step
-        order: tuple[int, ...] = view.order
-        sums = [0.0] * len(options)
-        inputs: tuple[list[int], list[int], list[list[int]], float] | None = None  # _first_inputs, once
-        for agents in self._held_samples(view, table):
-            first = step < view.players and len(view.my_agents) == 2
-            for i in range(step if first else 0):
-                if len(agents[order[i]]) > 1:
-                    first = False
-                    break
-            if first:
-                if inputs is None:
-                    inputs = self._first_inputs(view, options, table)
-                self._first_values(view, inputs, agents, totals, points, sums)
-            else:
-                self._rest_values(view, options, table, agents, totals, points, sums)
+        sums = self._arrest_sums(view, options, table, totals, points)
         best, best_v = options[0], -1e9
         for j in range(len(options)):
             opt = options[j]
@@ -634,6 +630,39 @@ class ExpertStrategy(FbiStrategy):
             if v > best_v:
                 best, best_v = opt, v
         return best
+
+    def _arrest_sums(self, view: Any, options: list[Any], table: list[list[int]], totals: list[list[int]],
+                     points: list[int]) -> list[float]:
+        """Each option's end scores summed over the tables of the agents held
+        (``_held_samples``): from my first arrest of a turn (``first_scores``;
+        the seats before me keep one agent) or, when a seat before me holds
+        two, the rest of the turn played out (``_rest_values``). When every
+        table is a first arrest's, ``first_sums`` scores them in one call:
+        the same sums."""
+        step: int = view.step
+        order: tuple[int, ...] = view.order
+        tables = self._held_samples(view, table)
+        first = [step < view.players and len(view.my_agents) == 2] * len(tables)
+        for j in range(len(tables)):
+            agents = tables[j]
+            for i in range(step if first[j] else 0):
+                if len(agents[order[i]]) > 1:
+                    first[j] = False
+                    break
+        if tables and all(first):
+            firsts, mine, front, w = self._first_inputs(view, options, table)
+            return first_sums(order, self.seat, step, firsts, mine, tables, front, totals, points, view.comps.bonus, w,
+                              view.rules.bonus_needs_positive)
+        sums = [0.0] * len(options)
+        inputs: tuple[list[int], list[int], list[list[int]], float] | None = None  # _first_inputs, once
+        for j in range(len(tables)):
+            if first[j]:
+                if inputs is None:
+                    inputs = self._first_inputs(view, options, table)
+                self._first_values(view, inputs, tables[j], totals, points, sums)
+            else:
+                self._rest_values(view, options, table, tables[j], totals, points, sums)
+        return sums
 
     def _rest_values(self, view: Any, options: list[Any], table: list[list[int]], agents: list[list[int]],
                      totals: list[list[int]], points: list[int], sums: list[float]) -> None:
@@ -752,52 +781,14 @@ class ExpertStrategy(FbiStrategy):
                     base[k * n + s] -= x
                     if colour_of[b] >= 0:
                         base[colour_of[b] * n + s] -= x
-        bonus: tuple[int, ...] = comps.bonus
-        w = self._weight(view)
-        needs: bool = view.rules.bonus_needs_positive
-        lead = [0] * k  # scratch for the scores
         # The arrests add cards whatever the bid removed, so the turn is played
-        # out once per distinct order of arrests and pair, and every bid with
-        # that order is then scored by taking its card off the end positions.
-        # Giving up a villain (value x > 0) lowers my points by x and can only
-        # lose me bonus cards: such a bid scores at most its order's best
-        # result minus x, and is not scored when that cannot beat the best bid
-        # so far.
-        exact = exact_scores(w, bonus)
+        # out once per distinct order of arrests (my place in it), and every
+        # bid with that order is then scored by taking its card off the end
+        # positions (``best_bid``).
         options = decision.options
         values = [0 if opt == "none" else val[opt] for opt in options]
+        colours = [NO_CARD if opt == "none" else colour_of[opt] for opt in options]
         rest, places = self._my_places(view, bid_val, values)
-        # per place of mine in the order: the end positions, and the best
-        # score, each end position's score and its leaders
-        outcomes: list[list[list[int]] | None] = [None] * n
-        scored: list[tuple[float, list[float], list[list[int]]] | None] = [None] * n
-        best: Any = "none"  # an option: "none" or a card id
-        best_v = -1e9
-        for j in range(len(options)):  # "none" first: keep the card on equal value
-            opt = options[j]
-            x = values[j]
-            p = places[j]
-            results = outcomes[p]
-            if results is None:
-                order = (*rest[:p], me, *rest[p:])
-                results = outcomes[p] = flat_turns(order, me, my_pairs, f.rule_cols, f.front, base)
-            scores: list[float] | None = None
-            leads: list[list[int]] = []
-            if x > 0 or exact or opt == "none":
-                got = scored[p]
-                if got is None:
-                    scores = []
-                    got = scored[p] = (flat_top(me, results, n, k, bonus, w, needs, scores, leads), scores, leads)
-                top, scores, leads = got
-                if opt == "none":
-                    v = top
-                elif x > 0 and top - x + MARGIN <= best_v + 1e-9:
-                    continue
-                else:
-                    v = flat_given_up(me, results, n, k, bonus, w, needs, lead, colour_of[opt], x,
-                                      scores if exact else None, leads)
-            else:
-                v = flat_given_up(me, results, n, k, bonus, w, needs, lead, colour_of[opt], x, None, leads)
-            if v > best_v + 1e-9:
-                best, best_v = opt, v
-        return best
+        j = best_bid(rest, me, places, values, colours, options.index("none") if "none" in options else -1, my_pairs,
+                     f.rule_cols, f.front, base, comps.bonus, self._weight(view), view.rules.bonus_needs_positive)
+        return "none" if j < 0 else options[j]

@@ -17,7 +17,8 @@ _NEG_INF: Final = -math.inf
 #: The flat play-outs and scores in C (strategies/fbi/_flat_core.c), set by
 #: the package when the compiled build is in use; None: the Python source.
 #: ``fictitious_play``, ``contest``, ``held_tables``, ``held_scores``,
-#: ``first_scores``, ``flat_turns``, ``flat_top`` and ``flat_given_up`` ask it
+#: ``first_sums``, ``first_scores``, ``best_bid``, ``flat_turns``, ``flat_top`` and
+#: ``flat_given_up`` ask it
 #: first; where it answers None (an input outside what the C handles) their
 #: Python source below answers. Each is the reference for its C twin
 #: (tests/games/fbi/test_flat_core.py).
@@ -436,6 +437,71 @@ def flat_turns(order: tuple[int, ...], me: int, my_pairs: list[list[int]], other
     return out
 
 
+# Bounds prune only options whose value is provably this far below the best
+# one: far above float rounding on scores of a few hundred points, far below
+# any real difference between scores.
+MARGIN: Final = 1e-7
+
+
+def best_bid(rest: list[int], me: int, places: list[int], values: list[int], colours: list[int], keep: int,
+             my_pairs: list[list[int]], others: list[int], front: list[list[int]], base: list[int],
+             bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> int:
+    """The bid's choice: the index of the best option (-1: none scores above
+    -1e9). Option j gives up a card of value ``values[j]`` and colour
+    ``colours[j]`` (-1: purple) and puts me at place ``places[j]`` among the
+    others in their order of arrests ``rest``; option ``keep`` gives up
+    nothing (scored by its place alone). Each place's turn is played out once
+    (``flat_turns``: my pairs against rivals holding ``others``) and scored
+    (``flat_top``); an option scores the best of its place's end positions
+    with its card taken off (``flat_given_up``). A villain given up (value
+    x > 0) can only lose me points and bonus cards: it is not scored when
+    its place's best less x cannot beat the best so far (``MARGIN``). The
+    first of equal options wins. The reference for _flat_core.c's
+    ``best_bid``."""
+    if core is not None:
+        got: int | None = core.best_bid(rest, me, places, values, colours, keep, my_pairs, others, front, base,
+                                        bonus, bonus_weight, needs_positive)
+        if got is not None:
+            return got
+    n = len(rest) + 1
+    k = len(front)
+    exact = exact_scores(bonus_weight, bonus)
+    lead = [0] * k  # scratch for the scores
+    # per place of mine in the order: the end positions, and the best score,
+    # each end position's score and its leaders
+    outcomes: list[list[list[int]] | None] = [None] * n
+    scored: list[tuple[float, list[float], list[list[int]]] | None] = [None] * n
+    best = -1
+    best_v = -1e9
+    for j in range(len(values)):
+        x = values[j]
+        p = places[j]
+        results = outcomes[p]
+        if results is None:
+            order = (*rest[:p], me, *rest[p:])
+            results = outcomes[p] = flat_turns(order, me, my_pairs, others, front, base)
+        if x > 0 or exact or j == keep:
+            got_p = scored[p]
+            if got_p is None:
+                scores: list[float] = []
+                leads: list[list[int]] = []
+                top = flat_top(me, results, n, k, bonus, bonus_weight, needs_positive, scores, leads)
+                got_p = scored[p] = (top, scores, leads)
+            top, scores, leads = got_p
+            if j == keep:
+                v = top
+            elif x > 0 and top - x + MARGIN <= best_v + 1e-9:
+                continue
+            else:
+                v = flat_given_up(me, results, n, k, bonus, bonus_weight, needs_positive, lead, colours[j], x,
+                                  scores if exact else None, leads)
+        else:
+            v = flat_given_up(me, results, n, k, bonus, bonus_weight, needs_positive, lead, colours[j], x, None, [])
+        if v > best_v + 1e-9:
+            best, best_v = j, v
+    return best
+
+
 def flat_leaders(st: list[int], n: int, k: int, needs_positive: bool, lead: list[int]) -> None:
     """``leader`` of every colour of a flat position, into ``lead``."""
     for c in range(k):
@@ -838,6 +904,27 @@ def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], 
                 flat_arrest(st, seat, c, front, n, k)
         out.append(flat_score(me, st, n, k, bonus, bonus_weight, needs_positive, lead))
     return out
+
+
+def first_sums(order: tuple[int, ...], me: int, step: int, firsts: list[int], my_agents: list[int],
+               tables: list[list[list[int]]], front: list[list[int]], totals: list[list[int]], points: list[int],
+               bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> list[float]:
+    """``first_scores`` of each table of the agents held (``tables``, as
+    ``held_tables`` draws them): per first arrest, its end scores summed in
+    table order (from 0.0). The reference for _flat_core.c's
+    ``first_sums``."""
+    if core is not None:
+        got: list[float] | None = core.first_sums(order, me, step, firsts, my_agents, tables, front, totals, points,
+                                                  bonus, bonus_weight, needs_positive)
+        if got is not None:
+            return got
+    sums = [0.0] * len(firsts)
+    for agents in tables:
+        scores = first_scores(order, me, step, firsts, my_agents, agents, front, totals, points, bonus, bonus_weight,
+                              needs_positive)
+        for j in range(len(scores)):
+            sums[j] += scores[j]
+    return sums
 
 
 def held_tables(me: int, mine: list[int], choices: list[list[list[int]]], cums: list[list[float]], samples: int,

@@ -6,6 +6,7 @@ without the bonus-card shortcut."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rnsim_strategies.fbi.model import (
@@ -126,3 +127,19 @@ def test_flat_scores_are_evaluate(data: st.DataObject, n: int, needs: bool, weig
     if exact_scores(weight, bonus):  # the bonus-card shortcut: exact, so the same to the bit
         assert flat_given_up(me, states, n, K, bonus, weight, needs, lead, colour, x, scores, leads) == expected
     assert states == before  # left as they were
+
+
+def test_the_pick_models_fixed_stream_draws_as_random_0() -> None:
+    """The model's fixed stream gives random.Random(0)'s draws from the
+    start, each time it is asked for, also beyond the draws it keeps."""
+    import random
+
+    from rnsim_strategies.fbi import expert
+
+    zero = random.Random(0)
+    want = [zero.random() for _ in range(3000)]
+    for draws in (5, 40, 3000, 7):  # 3000 extends the kept draws
+        stream = expert._zero_stream(draws)
+        assert [stream() for _ in range(draws)] == want[:draws]
+        with pytest.raises(IndexError):  # no draw beyond those asked for
+            stream()
