@@ -403,7 +403,7 @@ class Dossier:
             self.barriers = tuple(barriers)
         self.pub = belief
         self.up = up
-        n = comps.n_cities
+        n = b.n  # comps.n_cities (a property of an uncompiled class)
         k = belief.bit_count()
         if not self.started or not k:
             return [1.0 / k if belief >> c & 1 else 0.0 for c in range(n)] if k else [0.0] * n

@@ -131,7 +131,7 @@ def _half_table(vals: dict[tuple[int, int], float]) -> list[float]:
     return t
 
 
-def _mass(belief: int, weights: Sequence[float]) -> float:
+def _mass(belief: int, weights: list[float]) -> float:
     """The weight of the belief's cities, summed lowest city first."""
     total = 0.0
     for c in bits(belief):
@@ -915,7 +915,7 @@ class Expert(Strategy):
         return best_got / (size + extra * focus.bit_count()), best_first, alts
 
     @staticmethod
-    def _weighted_path(b: Board, belief: int, start: int, steps: int, weights: Sequence[float], mix: float,
+    def _weighted_path(b: Board, belief: int, start: int, steps: int, weights: list[float], mix: float,
                        ahead: float = 0.0, reach: int = 2,
                        open_masks: Sequence[int] = ()) -> tuple[float, int, tuple[int, ...]]:
         """:meth:`_search_path` with city ``c`` of the belief worth
@@ -1077,7 +1077,7 @@ class Expert(Strategy):
         return out
 
     @staticmethod
-    def _spread(w: Sequence[float], masks: Sequence[int], steps: int) -> list[float]:
+    def _spread(w: list[float], masks: list[int], steps: int) -> list[float]:
         """``w`` after ``steps`` steps of a walker who stays or takes an open
         route, each with the same chance (``masks``: each city's open routes)."""
         cur = list(w)
@@ -1097,34 +1097,35 @@ class Expert(Strategy):
             cur = out
         return cur
 
-    def _weighted_radar(self, view: View, b: Board, w: Sequence[float], masks: Sequence[int]) -> tuple[int, float]:
+    def _weighted_radar(self, view: View, b: Board, w: list[float], masks: list[int]) -> tuple[int, float]:
         """:meth:`_best_radar` on the dossier's weights ``w``: the share of her
         weight two steps on that a radar's continent holds replaces the share
         of the cities she may reach, and the weight she has on it now the
         share of the belief's cities (``masks``: b.open_masks of the view's
         barriers)."""
         nxt = self._spread(w, masks, 2)
-        # each continent's sums in one pass over the cities (in city order,
-        # as a pass per continent would add them)
+        # each free continent's sums, its cities in order, in local floats
         radars = view.radars
-        ins = [0.0] * len(radars)
-        now = [0.0] * len(radars)
-        cont = b.cont
-        for c in range(len(w)):
-            k = cont[c]
-            ins[k] = ins[k] + nxt[c]
-            now[k] = now[k] + w[c]
+        cont_mask = b.cont_mask
         best, best_s = -1, -1.0
         for k in range(len(radars)):
             if radars[k]:
                 continue
-            inside = ins[k]
-            sc = 2.0 * min(inside, 1.0 - inside) + 1.5 * now[k] + 0.3 * inside
+            inside = 0.0
+            on = 0.0
+            m = cont_mask[k]
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                inside += nxt[c]
+                on += w[c]
+                m ^= low
+            sc = 2.0 * min(inside, 1.0 - inside) + 1.5 * on + 0.3 * inside
             if sc > best_s:
                 best, best_s = k, sc
         return best, best_s
 
-    def _weighted_barriers(self, b: Board, w: Sequence[float], masks: Sequence[int]) -> list[float]:
+    def _weighted_barriers(self, b: Board, w: list[float], masks: list[int]) -> list[float]:
         """:meth:`_compute_barrier_scores` on the dossier's weights ``w``: a
         route out of the belief scores SECURITY_WEIGHT x the weight of the
         city it leaves, over that city's open exits (half again across an
@@ -1150,7 +1151,7 @@ class Expert(Strategy):
         return out
 
     @staticmethod
-    def _best_free(barriers: Sequence[int], scores: Sequence[float]) -> int:
+    def _best_free(barriers: tuple[int, ...], scores: list[float]) -> int:
         """The free route with the best score, the lowest among equals (-1: none free)."""
         target = -1
         for r, x in enumerate(barriers):

@@ -19,10 +19,11 @@ Ruling ids (R1..R27) are those of docs/reference/rulings.md.
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from rnsim.errors import IllegalOption
 from rnsim.games.red_notice.engine import belief as bel
+from rnsim.games.red_notice.engine import frames as fr
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, SEATS, Decision, JessahSecurityOptions, Option
 from rnsim.games.red_notice.engine.frames import (
     KINDS,
@@ -72,6 +73,15 @@ MOVEMENT: Final[int] = _MOVEMENT
 POW: Final[int] = _POW
 SECURITY: Final[int] = _SECURITY
 WHITE: Final[int] = _WHITE
+# the frame kinds _step and _answer call directly (frames.py's are not Final)
+F_BANK: Final[int] = fr.F_BANK
+F_CAPTURE: Final[int] = fr.F_CAPTURE
+F_CARD: Final[int] = fr.F_CARD
+F_CHECK: Final[int] = fr.F_CHECK
+F_J_SECURITY: Final[int] = fr.F_J_SECURITY
+F_MOVE: Final[int] = fr.F_MOVE
+F_PLACE: Final[int] = fr.F_PLACE
+F_ROUND: Final[int] = fr.F_ROUND
 
 JOKER_CHOICES = ("check", "bank", "security", "movement", "pass")
 _JOKER_ACTION = {"check": CHECK, "bank": BANK, "security": SECURITY, "movement": MOVEMENT}
@@ -282,8 +292,7 @@ class GameState:
                 f"(round {self.round}, game seed {self.seed}); legal options: {shown}"
             )
         self.pending = None
-        frame = self.stack[-1]
-        _ANSWER[frame.kind](self, frame, option)
+        self._answer(self.stack[-1], option)
         self._advance()
 
     def clone(self, rng: random.Random | None = None) -> GameState:
@@ -355,13 +364,53 @@ class GameState:
         stack = self.stack
         while self.pending is None and not self.over:
             frame = stack[-1]
-            d = _STEP[frame.kind](self, frame)
+            d = self._step(frame)
             if d is not None:
                 if len(d.options) == 1 and d.kind not in _ALWAYS_ASK:
                     # A forced answer needs no strategy.
-                    _ANSWER[frame.kind](self, frame, d.options[0])
+                    self._answer(frame, d.options[0])
                 else:
                     self.pending = d
+
+    def _step(self, frame: Frame) -> Decision | None:
+        """The frame's step handler (``_STEP``): the kinds stepped in every
+        round called directly (a native call when compiled), the rest
+        through the table."""
+        kind = frame.kind
+        if kind == F_CARD:
+            return self._s_card(cast(Card, frame))
+        if kind == F_MOVE:
+            return self._s_move(cast(Move, frame))
+        if kind == F_ROUND:
+            return self._s_round(cast(Round, frame))
+        if kind == F_PLACE:
+            return self._s_place(cast(Place, frame))
+        if kind == F_CHECK:
+            return self._s_check(cast(CheckAction, frame))
+        if kind == F_BANK:
+            return self._s_bank(cast(Bank, frame))
+        if kind == F_J_SECURITY:
+            return self._s_j_security(cast(JessahSecurity, frame))
+        if kind == F_CAPTURE:
+            return self._s_capture(cast(Capture, frame))
+        return _STEP[kind](self, frame)  # type: ignore[no-any-return]
+
+    def _answer(self, frame: Frame, option: Option) -> None:
+        """The frame's answer handler (``_ANSWER``), the kinds answered in
+        every round called directly, as in :meth:`_step`."""
+        kind = frame.kind
+        if kind == F_PLACE:
+            self._a_place(cast(Place, frame), option)
+        elif kind == F_MOVE:
+            self._a_move(cast(Move, frame), option)
+        elif kind == F_CHECK:
+            self._a_check(cast(CheckAction, frame), option)
+        elif kind == F_J_SECURITY:
+            self._a_j_security(cast(JessahSecurity, frame), option)
+        elif kind == F_BANK:
+            self._a_bank(cast(Bank, frame), option)
+        else:
+            _ANSWER[kind](self, frame, option)
 
     def _event(self, kind: str, **data: Any) -> None:
         if self.log is not None:
