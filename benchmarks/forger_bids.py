@@ -26,6 +26,7 @@ from typing import Any
 
 from rnsim_strategies.red_notice.board import board_for
 from rnsim_strategies.red_notice.expert import Expert
+from rnsim_strategies.red_notice.search import Search
 
 import benchmarks.forger_kinds as fk
 from benchmarks.forger_kinds import LoggingSearch, _winners, default_weights
@@ -179,6 +180,21 @@ class ExpertJokerCheck(Expert):
                     if o in decision.options:
                         return o
         return super().on_joker(view, decision)
+
+
+class Search1307(Search):
+    """Search's forger built on Expert1307 (its prior and its play-outs):
+    what the two rules add to search."""
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        style = {"risk": self.params["risk"], "greed": self.params["greed"]}
+        look = self.expert.look_ahead
+        self.expert = Expert1307(**style, dossier=self.expert._particles)
+        self.expert.look_ahead = look
+        self._players = (Expert1307(**style, dossier=0), Expert1307(**style, dossier=0))
+        if self.rollout_dossier:
+            self._players[1].look_ahead = look
 
 
 def _forger(ref: str) -> Strategy:
