@@ -182,6 +182,47 @@ class ExpertJokerCheck(Expert):
         return super().on_joker(view, decision)
 
 
+class ExpertMoveSpare(Expert):
+    """A candidate: with nothing to cash in her city, the steps of her way
+    to her cash that Movement halves she is already on will walk count
+    once: a further Movement half is worth the steps of the way left."""
+
+    def _angela_ordered(self, view: View, b: Any, m_h: list[float],
+                        m_o: list[float]) -> tuple[list[float], list[float]]:
+        h, o = super()._angela_ordered(view, b, m_h, m_o)
+        if self._order_ctx[0]:
+            return h, o
+        targets = self._angela_targets(view, b)
+        if not targets:
+            return h, o
+        d = b.open_dist_from(targets, view.barriers)[view.angela_city]
+        halves = b.halves
+        cards = view.cards
+        steps = 0
+        for i, row in enumerate(view.slots):
+            for half in (0, 1):
+                x = row[half]
+                if x is not None and x[0] == ANGELA:
+                    card = halves[cards[i]]
+                    for a, n in ((card[half],) if row[1 - half] is not None else (card[half], card[1 - half])):
+                        if a == MOVEMENT:
+                            steps += n
+        if not steps:
+            return h, o
+        h = list(h)
+        o = list(o)
+        left = max(0, d - steps)
+        for i, c in enumerate(cards):
+            card = halves[c]
+            for half in (0, 1):
+                a, n = card[half]
+                if a == MOVEMENT:
+                    cut = min(n, d) - min(n, left)
+                    h[2 * i + half] -= cut
+                    o[2 * i + 1 - half] -= cut
+        return h, o
+
+
 class Search1307(Search):
     """Search's forger built on Expert1307 (its prior and its play-outs):
     what the two rules add to search."""
