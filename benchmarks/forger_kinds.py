@@ -313,6 +313,9 @@ class ExpertWithoutUnbox(Expert):
     off, and neither OPEN_GAIN nor OWN_CITY_DANGER's lighter weight:
     commit 743a889's forger, game for game)."""
 
+    JOKER_ROUND = False  # her Joker takes the Bank at its value in her bids
+    BANK_SPARE = False  # every Bank half her cash while one is cashable here
+
     UNBOX = False
     OPEN_GAIN = 0.0
     OWN_CITY_DANGER = 1.0
@@ -380,12 +383,18 @@ class ExpertWithoutOpenWay(Expert):
     0: a barrier comes off only when half her city's routes are closed,
     UNBOX)."""
 
+    JOKER_ROUND = False  # her Joker takes the Bank at its value in her bids
+    BANK_SPARE = False  # every Bank half her cash while one is cashable here
+
     OPEN_GAIN = 0.0
 
 
 class ExpertFullOwnCity(Expert):
     """The expert forger fearing Jessah's own city as much as her main
     expert (Expert.OWN_CITY_DANGER 1.0)."""
+
+    JOKER_ROUND = False  # her Joker takes the Bank at its value in her bids
+    BANK_SPARE = False  # every Bank half her cash while one is cashable here
 
     OWN_CITY_DANGER = 1.0
 
@@ -395,6 +404,9 @@ class ExpertC01(Expert):
     barrier-opening rule nor the lighter danger of Jessah's own city; she
     declines a cash next to Jessah with no identity left; her bids ignore
     the order of a card's halves."""
+
+    JOKER_ROUND = False  # her Joker takes the Bank at its value in her bids
+    BANK_SPARE = False  # every Bank half her cash while one is cashable here
 
     OPEN_GAIN = 0.0
     OWN_CITY_DANGER = 1.0
@@ -408,6 +420,9 @@ class ExpertC50(Expert):
     and she bids as if a Bank half were worth the same wherever she performs
     it (Expert.BID_ORDER off)."""
 
+    JOKER_ROUND = False  # her Joker takes the Bank at its value in her bids
+    BANK_SPARE = False  # every Bank half her cash while one is cashable here
+
     LAST_CASH_PASS = True
     BID_ORDER = False
 
@@ -417,6 +432,9 @@ class ExpertWithoutBidOrder(Expert):
     wherever she performs it (Expert.BID_ORDER off; with LAST_CASH_PASS
     also on, it is commit c50e101's forger: ExpertC50)."""
 
+    JOKER_ROUND = False  # her Joker takes the Bank at its value in her bids
+    BANK_SPARE = False  # every Bank half her cash while one is cashable here
+
     BID_ORDER = False
 
 
@@ -424,12 +442,18 @@ class ExpertBankEarly0(Expert):
     """The bid-order forger with a Bank half she performs before anything
     that helps worth nothing (Expert.BANK_EARLY 0.0, against 0.2)."""
 
+    JOKER_ROUND = False  # her Joker takes the Bank at its value in her bids
+    BANK_SPARE = False  # every Bank half her cash while one is cashable here
+
     BANK_EARLY = 0.0
 
 
 class ExpertBankEarly6(Expert):
     """... worth 0.6 (half the 1.2 of a Bank half with her cash within 2
     open steps)."""
+
+    JOKER_ROUND = False  # her Joker takes the Bank at its value in her bids
+    BANK_SPARE = False  # every Bank half her cash while one is cashable here
 
     BANK_EARLY = 0.6
 
@@ -439,6 +463,9 @@ class ExpertCashFirst(Expert):
     a Movement (or Joker) half she performs before the card's Bank half and
     that Bank half at the better of the two, not their sum: she either stays
     to cash or moves away and cashes nothing there."""
+
+    JOKER_ROUND = False  # her Joker takes the Bank at its value in her bids
+    BANK_SPARE = False  # every Bank half her cash while one is cashable here
 
     def _angela_ordered(self, view: View, b: Any, m_h: list[float],
                         m_o: list[float]) -> tuple[list[float], list[float]]:

@@ -221,6 +221,11 @@ class Expert(Strategy):
     # worth the same wherever it is performed).
     BID_ORDER: ClassVar[bool] = True
     BANK_EARLY: ClassVar[float] = 0.2
+    # ... and with a check cashable in her city, a Bank cashes one check
+    # (rulebook, Bank): once her tokens sit on as many Bank halves as she
+    # has checks to cash here, another Bank half is worth BANK_EARLY and a
+    # Joker half its best other action (R4) (False: every Bank half her cash).
+    BANK_SPARE: ClassVar[bool] = True
     # Jessah without a dossier reads a white radar removed by a security
     # spend (no announcement) as Angela being on that continent or next to
     # it, LEAK times as likely as elsewhere (a forger who clears the radar
@@ -254,6 +259,14 @@ class Expert(Strategy):
     # against the expert agent, +1.40 [+0.51, +2.29] against search's
     # (docs/explanation/players.md).
     LAST_CASH_PASS: ClassVar[bool] = False
+    # The forger's Joker (R4) performed as a Bank cashes a check of her
+    # city's colour then and there (rulebook, Bank), and a Bank half of hers
+    # later this round, before any movement of hers, cashes it all the same
+    # (R1, R3): with nothing to cash here, or no more checks cashable here
+    # than such Banks to come, the Joker's Bank is worth nothing and she
+    # takes its best other action (False: the Bank at its value in her
+    # bids, wherever she performs it).
+    JOKER_ROUND: ClassVar[bool] = True
     # Options scoring within these margins of the best are near-equal: the
     # player picks among them at random (its seat's stream), since a player
     # whose every choice can be predicted is easy to exploit. HUNT_MIX is in
@@ -294,6 +307,7 @@ class Expert(Strategy):
         self._deny = float(getattr(type(self), "DENY"))  # noqa: B009
         self._bid_order = bool(getattr(type(self), "BID_ORDER"))  # noqa: B009
         self._bank_early = float(getattr(type(self), "BANK_EARLY"))  # noqa: B009
+        self._bank_spare = bool(getattr(type(self), "BANK_SPARE"))  # noqa: B009
         self._order_round = -1
         self._order_ctx: tuple[bool, float, float, float, float, float, float] = (
             True, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
@@ -304,6 +318,7 @@ class Expert(Strategy):
         self._move_left = 1
         self._own_city_danger = float(getattr(type(self), "OWN_CITY_DANGER"))  # noqa: B009
         self._last_cash_pass = bool(getattr(type(self), "LAST_CASH_PASS"))  # noqa: B009
+        self._joker_round = bool(getattr(type(self), "JOKER_ROUND"))  # noqa: B009
         self._hunt_mix = float(getattr(type(self), "HUNT_MIX"))  # noqa: B009
         self._plan_mix = float(getattr(type(self), "PLAN_MIX"))  # noqa: B009
         # public: search sets its own for the Jessah it wraps
@@ -747,7 +762,7 @@ class Expert(Strategy):
             self._order_ctx = self._bank_reach(view, b)
         cash_here, early, after_move1, after_move2, after_move3, after_check1, after_check2 = self._order_ctx
         if cash_here:  # a Bank half is her cash wherever she performs it
-            return m_h, m_o
+            return self._spare_banks(view, b, m_h, m_o) if self._bank_spare else (m_h, m_o)
         bank = self._values[0][(BANK, 1)]
         h = m_h
         o = m_o
@@ -782,6 +797,46 @@ class Expert(Strategy):
                 for x in slots[i]:
                     if x is not None and x[0] == ANGELA:
                         moved = True
+        return h, o
+
+    def _spare_banks(self, view: View, b: Board, m_h: list[float],
+                     m_o: list[float]) -> tuple[list[float], list[float]]:
+        """With a check of her hand cashable in her city (BANK_SPARE): once
+        her tokens sit on as many Bank halves as she has such checks, each
+        free Bank half is worth BANK_EARLY (a Bank cashes one check, rulebook
+        Bank) and each Joker half its best other action (R4). A check that
+        wins the game keeps every Bank half at its value."""
+        here_cont = b.cont[view.angela_city]
+        need = view.rules.money_target - view.cash_total[ANGELA]
+        n_cash = 0
+        for c in view.hand:
+            if b.check_cont[c] == here_cont:
+                if b.check_value[c] >= need:
+                    return m_h, m_o
+                n_cash += 1
+        halves = b.halves
+        cards = view.cards
+        on_bank = 0
+        for i, row in enumerate(view.slots):
+            for half in (0, 1):
+                x = row[half]
+                if x is not None and x[0] == ANGELA and halves[cards[i]][half][0] == BANK:
+                    on_bank += 1
+        if on_bank < n_cash:
+            return m_h, m_o
+        vals = self._values[0]
+        spare = min(vals[(BANK, 1)], self._bank_early)
+        joker = max(spare, vals[(MOVEMENT, 1)], vals[(CHECK, 1)], vals[(SECURITY, 1)])
+        h = list(m_h)
+        o = list(m_o)
+        for i, c in enumerate(cards):
+            card = halves[c]
+            for half in (0, 1):
+                a = card[half][0]
+                if a == BANK or a == JOKER:
+                    v = spare if a == BANK else joker
+                    h[2 * i + half] = v
+                    o[2 * i + 1 - half] = v
         return h, o
 
     def _bank_reach(self, view: View, b: Board) -> tuple[bool, float, float, float, float, float, float]:
@@ -1270,12 +1325,56 @@ class Expert(Strategy):
         b = self._b(view)
         if view.seat == ANGELA:
             vals = self._angela_half_values(view, b)
+            if self._joker_round and self._joker_bank_spare(view, b):
+                vals[(BANK, 1)] = 0.0
         else:
             vals = self._jessah_half_values(view, b, -1)
         choice = {"bank": (BANK, 1), "movement": (MOVEMENT, 1), "check": (CHECK, 1), "security": (SECURITY, 1)}
         actions: tuple[JokerOption, ...] = ("bank", "movement", "check", "security")
         best = max(actions, key=lambda o: vals.get(choice[o], 0.0))
         return best if best in decision.options else decision.options[0]
+
+    def _joker_bank_spare(self, view: View, b: Board) -> bool:
+        """Whether the forger's Joker performed as a Bank now cashes nothing
+        a later Bank of hers would not (JOKER_ROUND): no check of her hand
+        has her city's colour, or no more do than the Bank halves she is
+        sure to perform later this round before any movement of hers (her
+        token on a Bank half nobody faces, or on the other half of a card
+        whose Bank half is free; R1, R3). A check that wins the game is
+        cashed at once."""
+        here_cont = b.cont[view.angela_city]
+        need = view.rules.money_target - view.cash_total[ANGELA]
+        cashable = 0
+        for c in view.hand:
+            if b.check_cont[c] == here_cont:
+                if b.check_value[c] >= need:
+                    return False
+                cashable += 1
+        if not cashable:
+            return True
+        halves = b.halves
+        i = view.resolving
+        if 0 <= i < len(view.cards):
+            card = halves[view.cards[i]]
+            for seat, half in view.performances[view.performed:]:
+                if seat == ANGELA and card[half][0] in (MOVEMENT, JOKER):
+                    return False
+        banks = 0
+        for j in range(max(0, i + 1), len(view.cards)):
+            card = halves[view.cards[j]]
+            row = view.slots[j]
+            for half in (0, 1):
+                x = row[half]
+                if x is None or x[0] != ANGELA:
+                    continue
+                # her half, then the other when nobody faces her (her only token on the card, R1)
+                mine = (card[half][0], card[1 - half][0]) if row[1 - half] is None else (card[half][0],)
+                for a in mine:
+                    if a == MOVEMENT or a == JOKER:
+                        return banks >= cashable
+                    if a == BANK and len(mine) == 2:
+                        banks += 1
+        return banks >= cashable
 
     def on_bank(self, view: View, decision: Decision[BankOption]) -> BankOption:
         b = self._b(view)

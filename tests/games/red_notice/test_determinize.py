@@ -113,7 +113,7 @@ def test_a_view_kept_for_later_samples_the_world_of_its_own_decision():
     while not st.over:
         d = st.pending
         view = build_view(st, d.seat)
-        if n % 25 == 0 and view.worlds is not None:
+        if n % 20 == 0 and view.worlds is not None:
             sample = view.worlds.sample(random.Random(n))
             assert build_view(sample, d.seat) == view  # the worlds handle is not part of the compared view
             kept.append((n, view, _position(sample)))
