@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -29,9 +28,8 @@ from rnsim_strategies.red_notice.expert import Expert
 from rnsim_strategies.red_notice.search import Search
 
 import benchmarks.forger_kinds as fk
-from benchmarks.forger_kinds import LoggingSearch, _winners, default_weights
-from benchmarks.search import _paired, _spec
-from rnsim.analysis.stats import wilson
+from benchmarks.forger_kinds import LoggingSearch, default_weights
+from benchmarks.search import _spec
 from rnsim.games.red_notice.engine.decision import ANGELA, Decision, Option
 from rnsim.games.red_notice.engine.view import View
 from rnsim.games.red_notice.game import GAME
@@ -250,19 +248,7 @@ def _forger(ref: str) -> Strategy:
 
 def versus(args: argparse.Namespace) -> None:
     """``forger_kinds versus``, with this module's classes too."""
-    agent_name, agent_params = _spec(args.jessah, 2)
-    res = []
-    for ref in (args.a, args.b):
-        t0 = time.process_time()
-        res.append(_winners(_forger(ref), load_strategy(agent_name, agent_params), args.seed, args.games))
-        k = sum(1 for w in res[-1] if w == 1)
-        lo, hi = wilson(k, args.games)
-        print(f"angela {ref} vs jessah {args.jessah}: {100 * k / args.games:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]  "
-              f"({time.process_time() - t0:.0f} CPU s)", flush=True)
-    m, lo, hi = _paired(res[0], res[1])
-    changed = sum(1 for a, b in zip(res[0], res[1], strict=True) if (a == 1) != (b == 1))
-    print(f"{args.b} - {args.a}: {100 * m:+.2f} points [{100 * lo:+.2f}, {100 * hi:+.2f}], paired, "
-          f"{args.games} games of master seed {args.seed}, {changed} changed")
+    fk.versus(args, forger=_forger)
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ import argparse
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rnsim_strategies.red_notice.board import board_for
@@ -331,12 +331,14 @@ def _forger(ref: str) -> Strategy:
     return load_strategy(name, params)
 
 
-def versus(args: argparse.Namespace) -> None:
+def versus(args: argparse.Namespace, forger: Callable[[str], Strategy] = _forger) -> None:
+    """Forgers ``args.a`` and ``args.b`` against one agent on the same
+    games, paired; ``forger`` turns a name into a strategy."""
     agent_name, agent_params = _spec(args.jessah, 2)
     res = []
     for ref in (args.a, args.b):
         t0 = time.process_time()
-        res.append(_winners(_forger(ref), load_strategy(agent_name, agent_params), args.seed, args.games))
+        res.append(_winners(forger(ref), load_strategy(agent_name, agent_params), args.seed, args.games))
         k = sum(1 for w in res[-1] if w == 1)
         lo, hi = wilson(k, args.games)
         print(f"angela {ref} vs jessah {args.jessah}: {100 * k / args.games:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]  "
