@@ -257,7 +257,7 @@ class Expert(Strategy):
     # check further from the win; she cashes (False) and her movement plan
     # weighs the danger. Cashing there gained +1.03 [+0.58, +1.47] points
     # against the expert agent, +1.40 [+0.51, +2.29] against search's
-    # (docs/explanation/players.md).
+    # (docs/explanation/player-evidence.md).
     LAST_CASH_PASS: ClassVar[bool] = False
     # The forger's Joker (R4) performed as a Bank cashes a check of her
     # city's colour then and there (rulebook, Bank), and a Bank half of hers
@@ -806,14 +806,9 @@ class Expert(Strategy):
         free Bank half is worth BANK_EARLY (a Bank cashes one check, rulebook
         Bank) and each Joker half its best other action (R4). A check that
         wins the game keeps every Bank half at its value."""
-        here_cont = b.cont[view.angela_city]
-        need = view.rules.money_target - view.cash_total[ANGELA]
-        n_cash = 0
-        for c in view.hand:
-            if b.check_cont[c] == here_cont:
-                if b.check_value[c] >= need:
-                    return m_h, m_o
-                n_cash += 1
+        n_cash = self._cashable_here(view, b)
+        if n_cash < 0:
+            return m_h, m_o
         halves = b.halves
         cards = view.cards
         on_bank = 0
@@ -1334,6 +1329,21 @@ class Expert(Strategy):
         best = max(actions, key=lambda o: vals.get(choice[o], 0.0))
         return best if best in decision.options else decision.options[0]
 
+    @staticmethod
+    def _cashable_here(view: View, b: Board) -> int:
+        """The checks of the forger's hand a Bank in her city cashes (their
+        colour is her city's, rulebook Bank), or -1 when one of them wins
+        the game."""
+        here_cont = b.cont[view.angela_city]
+        need = view.rules.money_target - view.cash_total[ANGELA]
+        n = 0
+        for c in view.hand:
+            if b.check_cont[c] == here_cont:
+                if b.check_value[c] >= need:
+                    return -1
+                n += 1
+        return n
+
     def _joker_bank_spare(self, view: View, b: Board) -> bool:
         """Whether the forger's Joker performed as a Bank now cashes nothing
         a later Bank of hers would not (JOKER_ROUND): no check of her hand
@@ -1342,14 +1352,9 @@ class Expert(Strategy):
         token on a Bank half nobody faces, or on the other half of a card
         whose Bank half is free; R1, R3). A check that wins the game is
         cashed at once."""
-        here_cont = b.cont[view.angela_city]
-        need = view.rules.money_target - view.cash_total[ANGELA]
-        cashable = 0
-        for c in view.hand:
-            if b.check_cont[c] == here_cont:
-                if b.check_value[c] >= need:
-                    return False
-                cashable += 1
+        cashable = self._cashable_here(view, b)
+        if cashable < 0:
+            return False
         if not cashable:
             return True
         halves = b.halves
