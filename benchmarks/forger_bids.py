@@ -32,9 +32,7 @@ from benchmarks.forger_kinds import LoggingSearch, default_weights
 from benchmarks.search import _spec
 from rnsim.games.red_notice.engine.decision import ANGELA, Decision, Option
 from rnsim.games.red_notice.engine.view import View
-from rnsim.games.red_notice.game import GAME
 from rnsim.games.red_notice.rules.components import BANK, JOKER, MOVEMENT
-from rnsim.play import run_game
 from rnsim.strategy import Strategy, load_strategy
 
 
@@ -85,16 +83,7 @@ def log(args: argparse.Namespace) -> None:
     weights = default_weights()
     player = BidLoggingSearch(kinds=f"angela.{args.kind}:{weights.get(args.kind, '1')}")
     player.log_all = True
-    agent_name, agent_params = _spec(args.jessah, 2)
-    agent = load_strategy(agent_name, agent_params)
-    rules = GAME.rules()
-    with open(args.out, "w", encoding="utf-8") as f:
-        for g in range(args.games):
-            player.game_index = g
-            run_game(GAME, rules, [player, agent], args.seed, g)
-            for row in player.log:
-                f.write(json.dumps(row, default=list) + "\n")
-            player.log.clear()
+    fk.write_log(player, args)
     print(f"{args.out}: every searched decision of kind {args.kind}, {args.games} games of master seed "
           f"{args.seed}, {player.searched} searched")
 

@@ -218,6 +218,14 @@ def log(args: argparse.Namespace) -> None:
     weights = default_weights()
     player = LoggingSearch(kinds=f"angela.{args.kind}:{weights.get(args.kind, '1')}")
     player.log_all = args.all
+    write_log(player, args)
+    print(f"{args.out}: decisions of kind {args.kind} where search overrules the expert, "
+          f"{args.games} games of master seed {args.seed}, {player.searched} searched")
+
+
+def write_log(player: LoggingSearch, args: argparse.Namespace) -> None:
+    """Play ``player`` as Angela against ``args.jessah`` on ``args.games``
+    games of ``args.seed`` and write its log to ``args.out``, a JSON line each."""
     agent_name, agent_params = _spec(args.jessah, 2)
     agent = load_strategy(agent_name, agent_params)
     rules = GAME.rules()
@@ -228,8 +236,6 @@ def log(args: argparse.Namespace) -> None:
             for row in player.log:
                 f.write(json.dumps(row, default=list) + "\n")
             player.log.clear()
-    print(f"{args.out}: decisions of kind {args.kind} where search overrules the expert, "
-          f"{args.games} games of master seed {args.seed}, {player.searched} searched")
 
 
 def main() -> None:

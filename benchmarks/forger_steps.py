@@ -308,8 +308,9 @@ class _ProxShape(Expert):
 
     PROX: tuple[float, ...] = _PROXIMITY
 
-    def _plan_scores(self, view: View, b: Any, left: int, barriers: tuple[int, ...], first_ok: set[int],
-                     journalist: bool, dt: list[int] | None, escape: bool) -> Any:
+    def _scored_ends(self, view: View, b: Any, left: int, barriers: tuple[int, ...], first_ok: set[int],
+                     journalist: bool, dt: list[int] | None, escape: bool) -> list[tuple[int, Option, float]]:
+        """Each end city of the movement with its first step and the plan's score."""
         here = view.angela_city
         radars = view.radars
         precise = "precise_radars" in view.permanents
@@ -324,9 +325,7 @@ class _ProxShape(Expert):
         w_danger = (10.0 if not view.identities_up else 4.0) * (1.4 - self.risk)
         w_way = 0.3 if escape else 1.0
         prox = self.PROX
-        best: Option = "stop"
-        best_s = -1e18
-        by_first: dict[Option, float] = {}
+        scored: list[tuple[int, Option, float]] = []
         for c, n_trig, seen_by, first in ends:
             s = -0.1 * n_trig
             d = djrow[c]
@@ -340,11 +339,25 @@ class _ProxShape(Expert):
                 s += 0.2 * min(d, 5)
             if first == "stop":
                 s += 0.01
+            scored.append((c, first, s))
+        return scored
+
+    @staticmethod
+    def _best(scored: list[tuple[int, Option, float]]) -> Any:
+        """The plan's answer: the best first step, its score, and each first step's best."""
+        best: Option = "stop"
+        best_s = -1e18
+        by_first: dict[Option, float] = {}
+        for _, first, s in scored:
             if s > by_first.get(first, -1e18):
                 by_first[first] = s
             if s > best_s + 1e-9:
                 best, best_s = first, s
         return best, best_s, by_first
+
+    def _plan_scores(self, view: View, b: Any, left: int, barriers: tuple[int, ...], first_ok: set[int],
+                     journalist: bool, dt: list[int] | None, escape: bool) -> Any:
+        return self._best(self._scored_ends(view, b, left, barriers, first_ok, journalist, dt, escape))
 
 
 class ProxSame(_ProxShape):
@@ -358,7 +371,7 @@ class ProxFar(_ProxShape):
 
 
 
-class _AntiModel(Expert):
+class _AntiModel(_ProxShape):
     """The expert forger weighing how strongly her own plan, which Jessah's
     dossier uses as its model of her (a softmax of the plan's scores at its
     tau, 0.3), points at each end city: an end within 3 steps of Jessah
@@ -370,50 +383,15 @@ class _AntiModel(Expert):
 
     def _plan_scores(self, view: View, b: Any, left: int, barriers: tuple[int, ...], first_ok: set[int],
                      journalist: bool, dt: list[int] | None, escape: bool) -> Any:
-        here = view.angela_city
-        radars = view.radars
-        precise = "precise_radars" in view.permanents
-        key = ("ends", here, left, barriers, radars, precise, journalist)
-        ends = b.memo.get(key)
-        if ends is None:
-            ends = self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok)
-            b.remember(key, ends)
-        reach, quiet = _belief_reach(b, view.belief, left, barriers, radars, journalist)
-        djrow = b.dist[view.jessah_city]
-        ball = b.ball[view.jessah_city]
-        w_danger = (10.0 if not view.identities_up else 4.0) * (1.4 - self.risk)
-        w_way = 0.3 if escape else 1.0
-        scored = []
-        for c, n_trig, seen_by, first in ends:
-            s = -0.1 * n_trig
-            d = djrow[c]
-            if d < len(_PROXIMITY):
-                bp = ((seen_by & reach) if n_trig else quiet) | (1 << c)
-                crowd = (bp & ball[d]).bit_count()
-                s -= w_danger * (self._own_city_danger if d == 0 else _PROXIMITY[d]) * min(1.0, 2.0 / crowd)
-            if dt is not None:
-                s -= w_way * min(dt[c], 8)
-            if escape:
-                s += 0.2 * min(d, 5)
-            if first == "stop":
-                s += 0.01
-            scored.append((c, first, s))
+        scored = self._scored_ends(view, b, left, barriers, first_ok, journalist, dt, escape)
         top = max(x[2] for x in scored)
         share: dict[int, float] = {}
         for c, _, s in scored:
             share[c] = share.get(c, 0.0) + math.exp((s - top) / self.TAU)
         z = sum(share.values())
-        best: Option = "stop"
-        best_s = -1e18
-        by_first: dict[Option, float] = {}
-        for c, first, s in scored:
-            if djrow[c] <= 3:
-                s -= self.K * share[c] / z
-            if s > by_first.get(first, -1e18):
-                by_first[first] = s
-            if s > best_s + 1e-9:
-                best, best_s = first, s
-        return best, best_s, by_first
+        djrow = b.dist[view.jessah_city]
+        return self._best([(c, first, s - self.K * share[c] / z if djrow[c] <= 3 else s)
+                           for c, first, s in scored])
 
 
 class AntiModel2(_AntiModel):
