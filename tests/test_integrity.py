@@ -22,7 +22,8 @@ from rnsim import load_results
 from rnsim.analysis import scan_results
 from rnsim.cli import main
 from rnsim.config import config_from_mapping
-from rnsim.results.integrity import RunNotWhole
+from rnsim.results import integrity
+from rnsim.results.integrity import RunNotWhole, check_run
 from rnsim.tournament import run as run_mod
 from rnsim.tournament import run_tournament
 from rnsim.tournament import shards as shards_mod
@@ -233,6 +234,24 @@ def test_resume_moves_an_unreadable_shard_aside_and_replays_its_games(finished: 
     assert s.complete and s.played == 5
     assert (finished / "shards" / "corrupt" / victim.name).exists()
     assert _table(finished).equals(reference)
+
+
+def test_shards_read_in_small_scans_give_the_same_check_and_name_only_the_bad_one(
+        finished: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A run's shards are read a few hundred at a time (the parent's memory stays
+    # bounded at millions of games); a bad shard is named alone, whatever its batch.
+    whole = check_run(finished)
+    monkeypatch.setattr(integrity, "FILES_PER_SCAN", 3)
+    again = check_run(finished)
+    assert (again.rows, again.shards, again.whole) == (whole.rows, whole.shards, True)
+    shards = sorted((finished / "shards").glob("part-*.parquet"))
+    assert len(shards) > 3 * 2
+    victim = shards[4]
+    _truncate(victim)
+    bad = check_run(finished)
+    assert [p for p, _ in bad.unreadable] == [victim] and not bad.whole
+    assert bad.rows == whole.rows - 5
+    assert [p for p, _ in shards_mod.unreadable_shards(finished)] == [victim]
 
 
 def test_report_and_load_results_name_an_unreadable_shard_and_write_nothing(finished: Path) -> None:

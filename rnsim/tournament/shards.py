@@ -18,7 +18,7 @@ from rnsim.errors import RnsimError
 from rnsim.games import DEFAULT_GAME
 from rnsim.results import error_schema
 from rnsim.results.chunks import Chunk
-from rnsim.results.integrity import CORRUPT, ERRORS, SHARDS, CorruptShardError, check_run, reason_of
+from rnsim.results.integrity import CORRUPT, ERRORS, SHARDS, CorruptShardError, check_run, file_stats
 
 __all__ = ["CORRUPT", "ERRORS", "SHARDS", "CorruptShardError", "ShardWriteError", "clean_partial", "finished_chunks",
            "load_errors", "load_results", "move_aside", "shard_path", "shard_rows", "unreadable_shards",
@@ -72,47 +72,32 @@ def finished_chunks(run_dir: Path) -> list[Chunk]:
 
 
 def shard_rows(run_dir: Path) -> dict[Chunk, int]:
-    """Rows in each finished chunk's shard, read from the Parquet footers.
+    """Rows in each finished chunk's shard.
     Raises CorruptShardError naming the first shard that cannot be read."""
     chunks = finished_chunks(run_dir)
-    if not chunks:
-        return {}
-    d = run_dir / SHARDS
-    by_name = {c.name + ".parquet": c for c in chunks}
-    try:  # one scan over every footer is fast; only a failure needs the file-by-file pass
-        t = (pl.scan_parquet(d / "part-*.parquet", include_file_paths="_file").group_by("_file").len().collect())
-        got = {by_name[Path(f).name]: n for f, n in zip(t["_file"], t["len"], strict=True) if Path(f).name in by_name}
-        if len(got) == len(chunks):
-            return got
-    except Exception:  # any decode failure: find and name the file below
-        pass
+    stats = file_stats([shard_path(run_dir, c) for c in chunks])
     out = {}
     for c in chunks:
         p = shard_path(run_dir, c)
-        try:
-            out[c] = int(pl.scan_parquet(p).select(pl.len()).collect().item())
-        except Exception as e:  # polars raises several types for a bad file
-            raise CorruptShardError(p, reason_of(e)) from None
+        s = stats[p]
+        if isinstance(s, str):
+            raise CorruptShardError(p, s)
+        out[c] = s[0]
     return out
 
 
 def unreadable_shards(run_dir: Path) -> list[tuple[Path, str]]:
-    """Every shard whose footer cannot be read or whose row count is not its chunk's size."""
-    try:
-        rows = shard_rows(run_dir)
-        return [(shard_path(run_dir, c), f"{n} rows, expected {c.games}") for c, n in rows.items() if n != c.games]
-    except CorruptShardError:
-        pass
+    """Every shard that cannot be read or whose row count is not its chunk's size."""
+    chunks = finished_chunks(run_dir)
+    stats = file_stats([shard_path(run_dir, c) for c in chunks])
     bad = []
-    for c in finished_chunks(run_dir):
+    for c in chunks:
         p = shard_path(run_dir, c)
-        try:
-            n = int(pl.scan_parquet(p).select(pl.len()).collect().item())
-        except Exception as e:
-            bad.append((p, reason_of(e)))
-            continue
-        if n != c.games:
-            bad.append((p, f"{n} rows, expected {c.games}"))
+        s = stats[p]
+        if isinstance(s, str):
+            bad.append((p, s))
+        elif s[0] != c.games:
+            bad.append((p, f"{s[0]} rows, expected {c.games}"))
     return bad
 
 
