@@ -134,13 +134,18 @@ class Scaling:
 
 # --------------------------------------------------------------------------- memory
 
-#: runs rnsim's CLI and, on its way out, prints its pid and its own peak RSS
-#: (getrusage of itself: the parent alone, never its workers; a worker forked
-#: from it that exits the same way prints its own pid, and is not read)
+#: runs rnsim's CLI and, on its way out, prints its pid and its own peak RSS:
+#: the high-water mark of its own memory (/proc/self/status VmHWM; the parent
+#: alone, never its workers; a worker forked from it that exits the same way
+#: prints its own pid, and is not read). Not getrusage's ru_maxrss: Linux
+#: carries that over exec from the process that started it, so a benchmark
+#: that had built a large synthetic run would be measured instead of rnsim.
 PEAK_RSS_CLI = (
-    "import atexit, os, resource, sys\n"
-    "atexit.register(lambda: sys.stderr.write("
-    "f'\\nrnsim-peak-rss-kib {os.getpid()} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'))\n"
+    "import atexit, os, sys\n"
+    "def _hwm():\n"
+    "    with open('/proc/self/status') as f:\n"
+    "        return next(int(x.split()[1]) for x in f if x.startswith('VmHWM:'))\n"
+    "atexit.register(lambda: sys.stderr.write(f'\\nrnsim-peak-rss-kib {os.getpid()} {_hwm()}\\n'))\n"
     "from rnsim.cli import main\n"
     "main()\n"
 )
