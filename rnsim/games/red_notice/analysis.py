@@ -28,7 +28,6 @@ from rnsim.analysis.stats import (
     difference_columns,
     holm_query,
     rate_columns,
-    sorted_sum,
     two_proportion_p_expr,
 )
 
@@ -247,22 +246,31 @@ def flow_by_round_query(results: Results) -> pl.LazyFrame:
     side's cumulative cash and of the captures. A game that ended earlier no
     longer counts, so the last rounds describe the long games only."""
     lists = ["angela_cash_by_round", "jessah_cash_by_round", "captures_by_round"]
+    names = ("angela_cash", "jessah_cash", "captures")
+    sums: list[pl.Expr] = []
+    for col, name in zip(lists, names, strict=True):
+        # The values are whole numbers: their sums and sums of squares are kept
+        # exact (128-bit), so they stream over any number of games in bounded
+        # memory and two reports of one run agree to the last digit.
+        x = pl.col(col).cast(pl.Int128)
+        sums += [x.sum().alias(f"_{name}_s1"), (x * x).sum().alias(f"_{name}_s2")]
+    n = pl.col("games_in_play").cast(pl.Int128)
     stats: list[pl.Expr] = []
-    n = pl.len().cast(pl.Float64)
-    for col, name in zip(lists, ("angela_cash", "jessah_cash", "captures"), strict=True):
-        x = pl.col(col).cast(pl.Float64)
-        # sums in sorted order, so two reports of one run agree to the last digit
-        mean = sorted_sum(x) / n
-        sd = pl.when(n > 1).then((sorted_sum((x - mean) ** 2) / (n - 1)).sqrt())
-        stats += [mean.alias(f"{name}_mean"), sd.alias(f"{name}_sd")]
+    for name in names:
+        s1, s2 = pl.col(f"_{name}_s1"), pl.col(f"_{name}_s2")
+        spread = (n * s2 - s1 * s1).cast(pl.Float64)  # n^2 times the variance, exactly
+        nf = n.cast(pl.Float64)
+        stats += [(s1.cast(pl.Float64) / nf).alias(f"{name}_mean"),
+                  pl.when(nf > 1).then((spread / (nf * (nf - 1))).sqrt()).alias(f"{name}_sd")]
     return (
         _lazy(results).filter(PLAYED)
         .select(*CELL, *lists)
         .with_columns(round=pl.int_ranges(1, pl.col("angela_cash_by_round").list.len() + 1, dtype=pl.Int32))
         .explode(["round", *lists])
         .group_by([*CELL, "round"])
-        .agg(pl.len().cast(pl.Int64).alias("games_in_play"), *stats)
+        .agg(pl.len().cast(pl.Int64).alias("games_in_play"), *sums)
         .drop_nulls("round")
+        .select(*CELL, "round", "games_in_play", *stats)
         .sort([*CELL, "round"])
     )
 
