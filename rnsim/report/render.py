@@ -183,7 +183,8 @@ def compute_tables(run_dir: str | Path, plugin: ModuleType | None = None, *, par
 
     Tables are computed one after the other (not in parallel) and with the
     streaming engine, so the peak memory of a million-game report stays a few
-    hundred MB (the runner's target for a whole run is 500 MB)."""
+    hundred MB (449 MB on a million synthetic games: ``report.ReportTime`` of
+    the benchmark suite)."""
     lf = scan_results(run_dir, partial=partial, check=check)
     schema = lf.collect_schema()
     names = schema.names()
