@@ -31,7 +31,7 @@ from typing import Any
 
 from rnsim_strategies.red_notice.board import board_for
 from rnsim_strategies.red_notice.expert import Expert
-from rnsim_strategies.red_notice.search import DEFAULT_KINDS, Search
+from rnsim_strategies.red_notice.search import DEFAULT_KINDS, SEARCHABLE, Search
 
 from benchmarks.search import _paired, _spec
 from rnsim.analysis.stats import wilson
@@ -245,7 +245,8 @@ def main() -> None:
     g.add_argument("--kinds", default="", help="comma-separated kinds (default: Angela's searched kinds); "
                    "'all' is search's default forger")
     l_ = sub.add_parser("log")
-    l_.add_argument("--kind", required=True)
+    l_.add_argument("--kind", required=True, choices=SEARCHABLE, metavar="KIND",
+                    help="a kind search decides (move_spend and move_step are gains' kinds, not logged)")
     l_.add_argument("--out", required=True)
     l_.add_argument("--all", action="store_true", help="every searched decision, not only those search overrules")
     for p in (g, l_):
