@@ -135,14 +135,15 @@ class Side:
         result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
         return result
 
-    def instructions(self, mode: str, matchup: Matchup, games: int) -> int:
+    def instructions(self, mode: str, matchup: Matchup, games: int) -> tuple[int, str]:
+        """The instructions of the measurement under callgrind, and its games' fingerprint."""
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(self.python), "-c", SNIPPET,
                mode, json.dumps(matchup.raw(games)), str(games)]
         out = subprocess.run(cmd, cwd=self.root, capture_output=True, text=True, env=self.env())
         m = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
         if out.returncode != 0 or m is None:
             raise SystemExit(f"compare: {self.describe()}: callgrind gave no count:\n{out.stderr[-2000:]}")
-        return int(m.group(1))
+        return int(m.group(1)), str(json.loads(out.stdout.strip().splitlines()[-1])["fingerprint"])
 
 
 def _checkout(path: str, flag: str) -> Path:
@@ -213,11 +214,16 @@ def counted(this: Side, other: Side, cases: list[str], modes: list[str], games: 
         matchup, _ = CASES[name]
         n = games[name]
         for mode in modes:
-            per = {label: (side.instructions(mode, matchup, 2 * n) - side.instructions(mode, matchup, n)) / n
-                   for label, side in (("this", this), ("against", other))}
+            per: dict[str, float] = {}
+            prints: dict[str, str] = {}
+            for label, side in (("this", this), ("against", other)):
+                (many, prints[label]), (few, _) = side.instructions(mode, matchup, 2 * n), side.instructions(mode, matchup, n)
+                per[label] = (many - few) / n
             ratio = per["against"] / per["this"]
+            same = "" if mode != "loop" else ("; same games: yes" if prints["this"] == prints["against"]
+                                              else "; same games: NO (the players or rules play differently)")
             print(f"  {matchup.title:45s} {mode:5s} N={n:4d}: this {per['this'] / 1e6:8.2f} M instructions a game, "
-                  f"against {per['against'] / 1e6:8.2f} M; speed this/against {ratio:.3f}", flush=True)
+                  f"against {per['against'] / 1e6:8.2f} M; speed this/against {ratio:.3f}{same}", flush=True)
             if require is not None and ratio < require:
                 failed = True
     return 1 if failed else 0
