@@ -57,6 +57,7 @@ from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import (
     MARGIN,
     best_bid,
+    colour_totals,
     column_leader,
     contest,
     draw_index,
@@ -315,6 +316,9 @@ class ExpertStrategy(FbiStrategy):
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
         self._model_of: tuple[int, _Model] | None = None  # this turn's model of the pairs (on_agents)
+        # the pairs on the table the agents were chosen on (on_agents), with
+        # the turn, bids and order that tie them to the turn: ``_then``
+        self._then_of: tuple[int, tuple[int, ...], tuple[int, ...], _Pairs] | None = None
 
     # ------------------------------------------------------------ shared facts
 
@@ -328,25 +332,8 @@ class ExpertStrategy(FbiStrategy):
             return got
         if len(_POSITIONS) >= _CACHE_SIZE:
             _POSITIONS.clear()
-        col: tuple[int, ...] = comps.card_colour
-        val: tuple[int, ...] = comps.card_value
-        slammers: tuple[tuple[int, ...], ...] = view.slammers
-        k = len(comps.colours)
-        n = len(slammers)
-        totals = [[0] * n for _ in range(k)]
-        points = [0] * n
-        for s in range(n):
-            p = 0
-            for c in slammers[s]:
-                v = val[c]
-                p += v
-                cc = col[c]
-                if cc >= 0:
-                    row = totals[cc]
-                    row[s] = row[s] + v
-            points[s] = p
-        _POSITIONS[key] = (totals, points)
-        return totals, points
+        got = _POSITIONS[key] = colour_totals(view.slammers, comps.card_colour, comps.card_value, len(comps.colours))
+        return got
 
     def _weight(self, view: Any) -> float:
         return 1.0 if view.last_turn else float(self.params["bonus_weight"])
@@ -379,6 +366,7 @@ class ExpertStrategy(FbiStrategy):
         if len(options) == 1:
             return options[0]
         f = _facts(view)
+        self._then_of = (view.turn, view.bids, view.order, f)
         totals, points = self._position(view)
         samples = int(self.params["samples"])
         if samples == 0 or len(options) != len(f.legal):
@@ -513,7 +501,11 @@ class ExpertStrategy(FbiStrategy):
     def _then(self, view: Any, table: list[list[int]]) -> _Pairs:
         """The pairs on the table as it was when the agents were chosen: this
         turn's arrests put back, last first (restores the stacks exactly, F15;
-        without the variant each colour stays sorted best first)."""
+        without the variant each colour stays sorted best first): the pairs
+        ``on_agents`` saw this turn, when it was asked (the same values)."""
+        got = self._then_of
+        if got is not None and got[0] == view.turn and got[1] == view.bids and got[2] == view.order:
+            return got[3]
         comps = view.comps
         col: tuple[int, ...] = comps.card_colour
         val: tuple[int, ...] = comps.card_value
