@@ -99,7 +99,8 @@ class _Pairs:
     took a card: every seat derives the same from the same table, so the
     experts of a game share one through the caches below."""
 
-    __slots__ = ("values", "front", "legal", "cols", "gains", "score", "rule_cols", "top", "partners", "mixes", "kept")
+    __slots__ = ("values", "front", "legal", "cols", "take", "gains_by", "score", "rule_cols", "top", "partners",
+                 "mixes", "kept")
 
     def __init__(self, values: list[list[int]], comps: Any, stacked: bool, with_doubler: bool) -> None:
         self.values = values  # never changed: look-aheads copy it
@@ -108,9 +109,6 @@ class _Pairs:
         doubler: str = comps.doubler
         self.legal: list[tuple[str, ...]] = []
         self.cols: list[list[int]] = []
-        # per pair: its two arrests as (colour, value) (the second of a 2x pair
-        # takes the colour's next card), their points, the net per colour
-        self.gains: dict[tuple[str, ...], tuple[list[tuple[int, int]], int, list[tuple[int, int]]]] = {}
         self.score: list[int] = []  # the rule player's score of each pair: its points
         # legal_pairs' pairs in its order, each with its colours (pair_colours)
         legal = [c for c in range(len(colours)) if values[c]]
@@ -121,37 +119,52 @@ class _Pairs:
             top[c] = t[-1] if stacked else t[0]
             if len(t) > 1:
                 second[c] = t[-2] if stacked else t[1]
+        self.take = (top, second)
         for i in range(len(legal)):
             a = legal[i]
             for j in range(i + 1, len(legal)):
                 b = legal[j]
-                self._add((colours[a], colours[b]), [a, b], [(a, top[a]), (b, top[b])])
+                self._add((colours[a], colours[b]), [a, b], top[a] + top[b])
             if with_doubler:
-                self._add((colours[a], doubler), [a, a], [(a, top[a]), (a, second[a])])
+                self._add((colours[a], doubler), [a, a], top[a] + second[a])
         if not self.legal:
             for c in legal:
-                self._add((colours[c],), [c], [(c, top[c])])
+                self._add((colours[c],), [c], top[c])
         # an empty table (late in a turn's arrests) has no pair: only the bid
         # and the agents, asked with cards on the table, use the rule pair
         self.rule_cols = self.cols[self._first_best(range(len(self.legal)))] if self.legal else []
+        self.gains_by: dict[tuple[str, ...], tuple[list[tuple[int, int]], int, list[tuple[int, int]]]] | None = None
         self.top: dict[int, list[list[int]]] = {}
         self.partners: dict[int, list[int]] = {}
         self.mixes: dict[float, list[float]] = {}
         self.kept: dict[tuple[int, float], tuple[list[list[int]], list[float]]] = {}
 
-    def _add(self, pair: tuple[str, ...], cols: list[int], gains: list[tuple[int, int]]) -> None:
-        total = 0
-        net: list[tuple[int, int]] = []
-        for c, g in gains:
-            total += g
-            if net and net[0][0] == c:  # a 2x pair: one colour
-                net[0] = (c, net[0][1] + g)
-            else:
-                net.append((c, g))
+    def _add(self, pair: tuple[str, ...], cols: list[int], total: int) -> None:
         self.legal.append(pair)
         self.cols.append(cols)
-        self.gains[pair] = (gains, total, net)
         self.score.append(total)
+
+    def gains(self) -> dict[tuple[str, ...], tuple[list[tuple[int, int]], int, list[tuple[int, int]]]]:
+        """Per pair: its arrests as (colour, value) (the second of a 2x pair
+        takes the colour's next card), their points, the net per colour.
+        Built when first asked (only the agents' pick without samples reads
+        them)."""
+        got = self.gains_by
+        if got is None:
+            top, second = self.take
+            got = {}
+            for i in range(len(self.legal)):
+                cols = self.cols[i]
+                a = cols[0]
+                if len(cols) == 2 and cols[1] == a:  # a 2x pair: one colour
+                    gains = [(a, top[a]), (a, second[a])]
+                    net = [(a, top[a] + second[a])]
+                else:
+                    gains = [(c, top[c]) for c in cols]
+                    net = gains[:]
+                got[self.legal[i]] = (gains, self.score[i], net)
+            self.gains_by = got
+        return got
 
     def _first_best(self, indices: Any) -> int:
         """``rule_pair``: the first of the best-scoring pairs."""
@@ -455,7 +468,7 @@ class ExpertStrategy(FbiStrategy):
         exact = exact_scores(w, bonus)
         # per colour: the highest total, and whether I alone hold it with a bonus
         best_total, leading = flat_leads(flat, n, k, me, needs)
-        gains_of = _facts(view).gains
+        gains_of = _facts(view).gains()
         mi = k * n + me
         best, best_v = decision.options[0], -1e9
         for pair in decision.options:

@@ -128,7 +128,12 @@ def test_shared_pair_facts_agree_with_rule_pair(table: list[list[int]], stacked:
     assert facts.rule_cols == pair_colours(best, COMPS.colours, COMPS.doubler)
     ranked = sorted(legal, key=plain, reverse=True)[:4]
     assert facts.top_cols(4) == [pair_colours(p, COMPS.colours, COMPS.doubler) for p in ranked]
-    assert [facts.gains[p][1] for p in legal] == [plain(p) for p in legal]
+    assert [facts.gains()[p][1] for p in legal] == [plain(p) for p in legal]
+    for p in legal:  # the arrests, their points and the net per colour
+        gains, total, net = facts.gains()[p]
+        cols = pair_colours(p, COMPS.colours, COMPS.doubler)
+        assert [c for c, _ in gains] == cols and sum(g for _, g in gains) == total
+        assert net == ([(cols[0], total)] if len(cols) == 2 and cols[0] == cols[1] else gains)
 
 
 class _ThenChecked(ExpertStrategy):
