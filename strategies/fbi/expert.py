@@ -337,8 +337,11 @@ class ExpertStrategy(FbiStrategy):
 
     def _position(self, view: Any) -> tuple[list[list[int]], list[int]]:
         """Colour totals (colour-major: totals[colour][seat]) and points per
-        seat; the cached lists are shared: copy before changing them."""
+        seat; the cached lists are shared: copy before changing them. Not
+        cached for an arrest: every arrest of a turn sees new slammers."""
         comps = view.comps
+        if view.phase == "arrest":
+            return colour_totals(view.slammers, comps.card_colour, comps.card_value, len(comps.colours))
         key = (view.slammers, comps)
         got = _POSITIONS.get(key)
         if got is not None:

@@ -167,7 +167,8 @@ class FbiState:
         s.pending, s.over = None, False
         s.scores, s.bonus_to = [], []
         s.decisions = 0
-        s._event("setup", purple=[comps.card_name(c[0]) for c in s.slammer], handcuffs=SEAT_NAMES[s.handcuffs])
+        if s.log is not None:  # no event text to build when nobody logs
+            s._event("setup", purple=[comps.card_name(c[0]) for c in s.slammer], handcuffs=SEAT_NAMES[s.handcuffs])
         s._start_turn()
         s._advance()
         return s
@@ -428,6 +429,8 @@ class FbiState:
         self.phase, self.step = OVER, 0
         self.over = True
         self.pending = None
+        if self.log is None:  # no event text to build when nobody logs
+            return
         self._event("end", scores={SEAT_NAMES[s]: self.scores[s] for s in range(self.n)},
                     bonus={self.comps.colours[c]: (SEAT_NAMES[s] if s >= 0 else None) for c, s in enumerate(self.bonus_to)},
                     winners=[SEAT_NAMES[s] for s in self.winners()])
