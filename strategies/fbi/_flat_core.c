@@ -1,6 +1,8 @@
 /* The FBI expert's flat play-outs and scores, in C: the twins of functions
    of strategies/fbi/model.py, which stays the reference.
 
+   - colour_totals(): model.colour_totals, each colour's total per seat and
+     each seat's points from the slammers' card ids (new lists);
    - fictitious_play(): model.fictitious_play, the field-agent pick's model:
      rounds of contest() for every seat, each answer weighed by exp(score /
      temperature) (the libm exp Python's math.exp calls) and folded into the
@@ -1314,7 +1316,65 @@ static PyObject *py_first_sums(PyObject *self, PyObject *const *args, Py_ssize_t
     return float_list(sums, F.nf);
 }
 
+/* colour_totals(slammers, card_colour, card_value, k): ([totals of colour c per seat] per colour, points per
+   seat); a card of colour -1 (purple) counts in the points only. */
+static PyObject *py_colour_totals(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "colour_totals takes 4 arguments");
+        return NULL;
+    }
+    long k;
+    int r;
+    if ((r = get_long(args[3], &k))) return answer(r);
+    PyObject *sl = args[0], *col = args[1], *val = args[2];
+    if (k < 0 || k > MAXK || !(PyList_Check(sl) || PyTuple_Check(sl)) || !(PyList_Check(col) || PyTuple_Check(col)) ||
+        !(PyList_Check(val) || PyTuple_Check(val)))
+        return answer(OUT);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(sl), ncol = PySequence_Fast_GET_SIZE(col),
+               nval = PySequence_Fast_GET_SIZE(val);
+    if (n > MAXN) return answer(OUT);
+    PyObject **seats = PySequence_Fast_ITEMS(sl), **cols = PySequence_Fast_ITEMS(col),
+             **vals = PySequence_Fast_ITEMS(val);
+    long tot[MAXK * MAXN] = {0}, pts[MAXN] = {0};
+    for (Py_ssize_t s = 0; s < n; s++) {
+        PyObject *cards = seats[s];
+        if (!PyList_Check(cards) && !PyTuple_Check(cards)) return answer(OUT);
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(cards);
+        PyObject **items = PySequence_Fast_ITEMS(cards);
+        for (Py_ssize_t i = 0; i < m; i++) {
+            long card, cc, v;
+            if ((r = get_long(items[i], &card))) return answer(r);
+            if (card < 0 || card >= ncol || card >= nval) return answer(OUT);
+            if ((r = get_long(cols[card], &cc)) || (r = get_long(vals[card], &v))) return answer(r);
+            if (cc >= k) return answer(OUT);
+            pts[s] += v;
+            if (cc >= 0) tot[cc * n + s] += v;
+        }
+    }
+    PyObject *totals = PyList_New(k), *points = position_list(pts, (long)n);
+    if (!totals || !points) {
+        Py_XDECREF(totals);
+        Py_XDECREF(points);
+        return NULL;
+    }
+    for (long c = 0; c < k; c++) {
+        PyObject *row = position_list(tot + c * n, (long)n);
+        if (!row) {
+            Py_DECREF(totals);
+            Py_DECREF(points);
+            return NULL;
+        }
+        PyList_SET_ITEM(totals, c, row);
+    }
+    PyObject *out = PyTuple_Pack(2, totals, points);
+    Py_DECREF(totals);
+    Py_DECREF(points);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"colour_totals", (PyCFunction)(void (*)(void))py_colour_totals, METH_FASTCALL,
+     "model.colour_totals: colour totals per seat and points per seat (new lists); None: ask the Python source."},
     {"held_tables", (PyCFunction)(void (*)(void))py_held_tables, METH_FASTCALL,
      "model.held_tables: sampled tables of the agents each seat holds (new lists); None: ask the Python source."},
     {"fictitious_play", (PyCFunction)(void (*)(void))py_fictitious_play, METH_FASTCALL,

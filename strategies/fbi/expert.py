@@ -57,6 +57,7 @@ from rnsim_strategies.fbi import FbiStrategy
 from rnsim_strategies.fbi.model import (
     MARGIN,
     best_bid,
+    colour_totals,
     column_leader,
     contest,
     draw_index,
@@ -98,7 +99,8 @@ class _Pairs:
     took a card: every seat derives the same from the same table, so the
     experts of a game share one through the caches below."""
 
-    __slots__ = ("values", "front", "legal", "cols", "gains", "score", "rule_cols", "top", "partners", "mixes", "kept")
+    __slots__ = ("values", "front", "legal", "cols", "take", "gains_by", "score", "rule_cols", "top", "partners",
+                 "mixes", "kept")
 
     def __init__(self, values: list[list[int]], comps: Any, stacked: bool, with_doubler: bool) -> None:
         self.values = values  # never changed: look-aheads copy it
@@ -107,9 +109,6 @@ class _Pairs:
         doubler: str = comps.doubler
         self.legal: list[tuple[str, ...]] = []
         self.cols: list[list[int]] = []
-        # per pair: its two arrests as (colour, value) (the second of a 2x pair
-        # takes the colour's next card), their points, the net per colour
-        self.gains: dict[tuple[str, ...], tuple[list[tuple[int, int]], int, list[tuple[int, int]]]] = {}
         self.score: list[int] = []  # the rule player's score of each pair: its points
         # legal_pairs' pairs in its order, each with its colours (pair_colours)
         legal = [c for c in range(len(colours)) if values[c]]
@@ -120,37 +119,52 @@ class _Pairs:
             top[c] = t[-1] if stacked else t[0]
             if len(t) > 1:
                 second[c] = t[-2] if stacked else t[1]
+        self.take = (top, second)
         for i in range(len(legal)):
             a = legal[i]
             for j in range(i + 1, len(legal)):
                 b = legal[j]
-                self._add((colours[a], colours[b]), [a, b], [(a, top[a]), (b, top[b])])
+                self._add((colours[a], colours[b]), [a, b], top[a] + top[b])
             if with_doubler:
-                self._add((colours[a], doubler), [a, a], [(a, top[a]), (a, second[a])])
+                self._add((colours[a], doubler), [a, a], top[a] + second[a])
         if not self.legal:
             for c in legal:
-                self._add((colours[c],), [c], [(c, top[c])])
+                self._add((colours[c],), [c], top[c])
         # an empty table (late in a turn's arrests) has no pair: only the bid
         # and the agents, asked with cards on the table, use the rule pair
         self.rule_cols = self.cols[self._first_best(range(len(self.legal)))] if self.legal else []
+        self.gains_by: dict[tuple[str, ...], tuple[list[tuple[int, int]], int, list[tuple[int, int]]]] | None = None
         self.top: dict[int, list[list[int]]] = {}
         self.partners: dict[int, list[int]] = {}
         self.mixes: dict[float, list[float]] = {}
         self.kept: dict[tuple[int, float], tuple[list[list[int]], list[float]]] = {}
 
-    def _add(self, pair: tuple[str, ...], cols: list[int], gains: list[tuple[int, int]]) -> None:
-        total = 0
-        net: list[tuple[int, int]] = []
-        for c, g in gains:
-            total += g
-            if net and net[0][0] == c:  # a 2x pair: one colour
-                net[0] = (c, net[0][1] + g)
-            else:
-                net.append((c, g))
+    def _add(self, pair: tuple[str, ...], cols: list[int], total: int) -> None:
         self.legal.append(pair)
         self.cols.append(cols)
-        self.gains[pair] = (gains, total, net)
         self.score.append(total)
+
+    def gains(self) -> dict[tuple[str, ...], tuple[list[tuple[int, int]], int, list[tuple[int, int]]]]:
+        """Per pair: its arrests as (colour, value) (the second of a 2x pair
+        takes the colour's next card), their points, the net per colour.
+        Built when first asked (only the agents' pick without samples reads
+        them)."""
+        got = self.gains_by
+        if got is None:
+            top, second = self.take
+            got = {}
+            for i in range(len(self.legal)):
+                cols = self.cols[i]
+                a = cols[0]
+                if len(cols) == 2 and cols[1] == a:  # a 2x pair: one colour
+                    gains = [(a, top[a]), (a, second[a])]
+                    net = [(a, top[a] + second[a])]
+                else:
+                    gains = [(c, top[c]) for c in cols]
+                    net = gains[:]
+                got[self.legal[i]] = (gains, self.score[i], net)
+            self.gains_by = got
+        return got
 
     def _first_best(self, indices: Any) -> int:
         """``rule_pair``: the first of the best-scoring pairs."""
@@ -315,38 +329,27 @@ class ExpertStrategy(FbiStrategy):
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
         self._model_of: tuple[int, _Model] | None = None  # this turn's model of the pairs (on_agents)
+        # the pairs on the table the agents were chosen on (on_agents), with
+        # the turn, bids and order that tie them to the turn: ``_then``
+        self._then_of: tuple[int, tuple[int, ...], tuple[int, ...], _Pairs] | None = None
 
     # ------------------------------------------------------------ shared facts
 
     def _position(self, view: Any) -> tuple[list[list[int]], list[int]]:
         """Colour totals (colour-major: totals[colour][seat]) and points per
-        seat; the cached lists are shared: copy before changing them."""
+        seat; the cached lists are shared: copy before changing them. Not
+        cached for an arrest: every arrest of a turn sees new slammers."""
         comps = view.comps
+        if view.phase == "arrest":
+            return colour_totals(view.slammers, comps.card_colour, comps.card_value, len(comps.colours))
         key = (view.slammers, comps)
         got = _POSITIONS.get(key)
         if got is not None:
             return got
         if len(_POSITIONS) >= _CACHE_SIZE:
             _POSITIONS.clear()
-        col: tuple[int, ...] = comps.card_colour
-        val: tuple[int, ...] = comps.card_value
-        slammers: tuple[tuple[int, ...], ...] = view.slammers
-        k = len(comps.colours)
-        n = len(slammers)
-        totals = [[0] * n for _ in range(k)]
-        points = [0] * n
-        for s in range(n):
-            p = 0
-            for c in slammers[s]:
-                v = val[c]
-                p += v
-                cc = col[c]
-                if cc >= 0:
-                    row = totals[cc]
-                    row[s] = row[s] + v
-            points[s] = p
-        _POSITIONS[key] = (totals, points)
-        return totals, points
+        got = _POSITIONS[key] = colour_totals(view.slammers, comps.card_colour, comps.card_value, len(comps.colours))
+        return got
 
     def _weight(self, view: Any) -> float:
         return 1.0 if view.last_turn else float(self.params["bonus_weight"])
@@ -379,6 +382,7 @@ class ExpertStrategy(FbiStrategy):
         if len(options) == 1:
             return options[0]
         f = _facts(view)
+        self._then_of = (view.turn, view.bids, view.order, f)
         totals, points = self._position(view)
         samples = int(self.params["samples"])
         if samples == 0 or len(options) != len(f.legal):
@@ -467,7 +471,7 @@ class ExpertStrategy(FbiStrategy):
         exact = exact_scores(w, bonus)
         # per colour: the highest total, and whether I alone hold it with a bonus
         best_total, leading = flat_leads(flat, n, k, me, needs)
-        gains_of = _facts(view).gains
+        gains_of = _facts(view).gains()
         mi = k * n + me
         best, best_v = decision.options[0], -1e9
         for pair in decision.options:
@@ -513,7 +517,11 @@ class ExpertStrategy(FbiStrategy):
     def _then(self, view: Any, table: list[list[int]]) -> _Pairs:
         """The pairs on the table as it was when the agents were chosen: this
         turn's arrests put back, last first (restores the stacks exactly, F15;
-        without the variant each colour stays sorted best first)."""
+        without the variant each colour stays sorted best first): the pairs
+        ``on_agents`` saw this turn, when it was asked (the same values)."""
+        got = self._then_of
+        if got is not None and got[0] == view.turn and got[1] == view.bids and got[2] == view.order:
+            return got[3]
         comps = view.comps
         col: tuple[int, ...] = comps.card_colour
         val: tuple[int, ...] = comps.card_value

@@ -16,7 +16,7 @@ _NEG_INF: Final = -math.inf
 
 #: The flat play-outs and scores in C (strategies/fbi/_flat_core.c), set by
 #: the package when the compiled build is in use; None: the Python source.
-#: ``fictitious_play``, ``contest``, ``held_tables``, ``held_scores``,
+#: ``colour_totals``, ``fictitious_play``, ``contest``, ``held_tables``, ``held_scores``,
 #: ``first_sums``, ``first_scores``, ``best_bid``, ``flat_turns``, ``flat_top`` and
 #: ``flat_given_up`` ask it
 #: first; where it answers None (an input outside what the C handles) their
@@ -69,6 +69,32 @@ def table_values(view: Any) -> list[list[int]]:
                 vs[i] = v
         out.append(vs)
     return out
+
+
+def colour_totals(slammers: tuple[tuple[int, ...], ...], card_colour: tuple[int, ...], card_value: tuple[int, ...],
+                  k: int) -> tuple[list[list[int]], list[int]]:
+    """Each colour's total per seat (colour-major: totals[colour][seat], F10)
+    and each seat's points (every card's value, purple included, F12) from
+    the slammers' card ids; new lists. The reference for _flat_core.c's
+    ``colour_totals``."""
+    if core is not None:
+        got: tuple[list[list[int]], list[int]] | None = core.colour_totals(slammers, card_colour, card_value, k)
+        if got is not None:
+            return got
+    n = len(slammers)
+    totals = [[0] * n for _ in range(k)]
+    points = [0] * n
+    for s in range(n):
+        p = 0
+        for c in slammers[s]:
+            v = card_value[c]
+            p += v
+            cc = card_colour[c]
+            if cc >= 0:
+                row = totals[cc]
+                row[s] = row[s] + v
+        points[s] = p
+    return totals, points
 
 
 def pair_colours(pair: tuple[str, ...], colours: tuple[str, ...], doubler: str) -> list[int]:

@@ -85,6 +85,29 @@ def check_players(players: Any, comps: Components, source: str = "players") -> i
     return players
 
 
+def _agent_options(comps: Components, legal: list[int], doubler: bool) -> list[tuple[str, ...]]:
+    """F6: the pairs of agents among the colours ``legal`` (on the table), or
+    the 2x and one of them; FR5: each colour alone when no pair is legal."""
+    names = comps.colours
+    opts: list[tuple[str, ...]] = []
+    for i, a in enumerate(legal):
+        for b in legal[i + 1:]:
+            opts.append((names[a], names[b]))
+        if doubler:
+            opts.append((names[a], comps.doubler))
+    if not opts:  # FR5: a single colour on the table and no 2x agent
+        opts = [(names[c],) for c in legal]
+    return opts
+
+
+# The agents' options are a pure function of the key (component sets hash by
+# identity; the cached tuples hold strings only), so a decision built from
+# them is the one built anew; emptied when full. (A bid's options are built
+# per decision: each seat bids once a turn, from a slammer the turn changed.)
+_AGENT_OPTIONS: Final[dict[tuple[Components, bool, int], tuple[tuple[str, ...], ...]]] = {}
+_OPTIONS_CACHE: Final = 4096
+
+
 class FbiState:
     """The full (omniscient) state of one FBI game. Strategies never see it."""
 
@@ -144,7 +167,8 @@ class FbiState:
         s.pending, s.over = None, False
         s.scores, s.bonus_to = [], []
         s.decisions = 0
-        s._event("setup", purple=[comps.card_name(c[0]) for c in s.slammer], handcuffs=SEAT_NAMES[s.handcuffs])
+        if s.log is not None:  # no event text to build when nobody logs
+            s._event("setup", purple=[comps.card_name(c[0]) for c in s.slammer], handcuffs=SEAT_NAMES[s.handcuffs])
         s._start_turn()
         s._advance()
         return s
@@ -299,19 +323,23 @@ class FbiState:
         self.phase, self.step = AGENTS, 0
 
     def agent_options(self) -> list[tuple[str, ...]]:
-        """F6: two agents among the colours on the table, or the 2x and one of them."""
+        """F6: two agents among the colours on the table, or the 2x and one of them.
+        Built once per component set, 2x knob and set of colours on the table
+        (``_AGENT_OPTIONS``); each decision gets its own list of the shared tuples."""
         comps = self.comps
-        legal = [c for c in range(len(comps.colours)) if self.table[c]]
-        names = comps.colours
-        opts: list[tuple[str, ...]] = []
-        for i, a in enumerate(legal):
-            for b in legal[i + 1:]:
-                opts.append((names[a], names[b]))
-            if self.rules.doubler:
-                opts.append((names[a], comps.doubler))
-        if not opts:  # FR5: a single colour on the table and no 2x agent
-            opts = [(names[c],) for c in legal]
-        return opts
+        table = self.table
+        doubler = self.rules.doubler
+        mask = 0  # the colours on the table, one bit each
+        for c in range(len(table)):
+            if table[c]:
+                mask |= 1 << c
+        key = (comps, doubler, mask)
+        got = _AGENT_OPTIONS.get(key)
+        if got is None:
+            if len(_AGENT_OPTIONS) >= _OPTIONS_CACHE:
+                _AGENT_OPTIONS.clear()
+            got = _AGENT_OPTIONS[key] = tuple(_agent_options(comps, [c for c in range(len(table)) if table[c]], doubler))
+        return list(got)
 
     def _choose_agents(self, seat: int, pair: tuple[str, ...]) -> None:
         comps = self.comps
@@ -401,6 +429,8 @@ class FbiState:
         self.phase, self.step = OVER, 0
         self.over = True
         self.pending = None
+        if self.log is None:  # no event text to build when nobody logs
+            return
         self._event("end", scores={SEAT_NAMES[s]: self.scores[s] for s in range(self.n)},
                     bonus={self.comps.colours[c]: (SEAT_NAMES[s] if s >= 0 else None) for c, s in enumerate(self.bonus_to)},
                     winners=[SEAT_NAMES[s] for s in self.winners()])

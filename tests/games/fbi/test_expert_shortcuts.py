@@ -6,9 +6,13 @@ are exact, and the shared pair facts against ``rule_pair``."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rnsim_strategies.fbi.expert import _Pairs, legal_pairs
+from rnsim_strategies.fbi.expert import ExpertStrategy, _Pairs, legal_pairs
 from rnsim_strategies.fbi.model import (
     evaluate,
     exact_scores,
@@ -26,6 +30,8 @@ from rnsim_strategies.fbi.model import (
 )
 
 from rnsim.games.fbi.components import load_components
+from rnsim.games.fbi.game import GAME, play
+from rnsim.games.fbi.state import FbiState, _agent_options
 
 COMPS = load_components("classic")
 K = len(COMPS.colours)
@@ -122,4 +128,71 @@ def test_shared_pair_facts_agree_with_rule_pair(table: list[list[int]], stacked:
     assert facts.rule_cols == pair_colours(best, COMPS.colours, COMPS.doubler)
     ranked = sorted(legal, key=plain, reverse=True)[:4]
     assert facts.top_cols(4) == [pair_colours(p, COMPS.colours, COMPS.doubler) for p in ranked]
-    assert [facts.gains[p][1] for p in legal] == [plain(p) for p in legal]
+    assert [facts.gains()[p][1] for p in legal] == [plain(p) for p in legal]
+    for p in legal:  # the arrests, their points and the net per colour
+        gains, total, net = facts.gains()[p]
+        cols = pair_colours(p, COMPS.colours, COMPS.doubler)
+        assert [c for c, _ in gains] == cols and sum(g for _, g in gains) == total
+        assert net == ([(cols[0], total)] if len(cols) == 2 and cols[0] == cols[1] else gains)
+
+
+class _ThenChecked(ExpertStrategy):
+    """The expert, checking at each arrest that the pairs ``on_agents`` kept
+    for the turn are the ones rebuilt by putting the turn's arrests back."""
+
+    def _then(self, view: Any, table: list[list[int]]) -> _Pairs:
+        got = super()._then(view, table)
+        kept = self._then_of
+        self._then_of = None
+        rebuilt = super()._then(view, table)
+        self._then_of = kept
+        assert got.values == rebuilt.values
+        assert (got.legal, got.cols, got.score, got.rule_cols) == (rebuilt.legal, rebuilt.cols, rebuilt.score,
+                                                                   rebuilt.rule_cols)
+        self.checked += 1
+        self.shared += kept is not None and kept[3] is got
+        return got
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_pairs_kept_from_the_agents_are_the_table_before_the_arrests(players: int) -> None:
+    checked = shared = 0
+    for g, knobs in enumerate(({}, {"stacked": True})):
+        lineup = [_ThenChecked() for _ in range(players)]
+        for s in lineup:
+            s.checked = s.shared = 0
+        play(GAME.rules(knobs), players, lineup, 11, g)
+        checked += sum(s.checked for s in lineup)
+        shared += sum(s.shared for s in lineup)
+    assert checked > 0 and shared > 0
+
+
+def _fresh_options(state: FbiState) -> list[Any]:
+    """The decision's options built anew from the rules (F3, F6, FR5, FR7)."""
+    d = state.pending
+    assert d is not None
+    if d.kind == "bid":
+        return state.comps.bid_options(state.slammer[d.seat], state.rules.bid_cards)
+    legal = [c for c in range(len(state.comps.colours)) if state.table[c]]
+    return _agent_options(state.comps, legal, state.rules.doubler)
+
+
+@pytest.mark.parametrize("knobs", [{}, {"doubler": False}, {"bid_cards": "purple"}])
+def test_prebuilt_options_are_the_options_built_anew(knobs: dict[str, Any]) -> None:
+    rules = GAME.rules(knobs)
+    seen = 0
+    for g in range(6):
+        state = FbiState.new(rules, 3 + g % 3, random.Random(g))
+        rng = random.Random(100 + g)
+        while not state.over:
+            d = state.pending
+            assert d is not None
+            if d.kind in ("bid", "agents"):
+                assert d.options == _fresh_options(state)
+                d.options.append("junk")  # each decision owns its list
+                again = state.bid_options(d.seat) if d.kind == "bid" else state.agent_options()
+                assert "junk" not in again
+                d.options.pop()
+                seen += 1
+            state.apply(rng.choice(d.options))
+    assert seen > 0

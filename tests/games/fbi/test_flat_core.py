@@ -33,7 +33,7 @@ K = len(COMPS.colours)
 values = st.integers(min_value=-4, max_value=7)
 tables = st.lists(st.lists(values, max_size=4), min_size=K, max_size=K)
 weights = st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 1.0])
-NAMES = ("fictitious_play", "contest", "held_tables", "held_scores", "first_sums", "first_scores", "best_bid", "flat_turns",
+NAMES = ("colour_totals", "fictitious_play", "contest", "held_tables", "held_scores", "first_sums", "first_scores", "best_bid", "flat_turns",
          "flat_top", "flat_given_up")
 #: the steps of another function's Python twin, which real games meet only
 #: where that function's C declines: the random tables check them
@@ -244,6 +244,20 @@ def test_first_sums_score_as_their_twin(data: st.DataObject, table: list[list[in
     assert len(got) == len(firsts)
 
 
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), n=st.integers(min_value=0, max_value=5))
+def test_colour_totals_count_as_their_twin(data: st.DataObject, n: int) -> None:
+    """The slammers' colour totals and points, purple cards in the points
+    only: the same new lists, nothing given changed."""
+    cards = st.integers(min_value=0, max_value=len(COMPS.card_value) - 1)
+    slammers = tuple(tuple(data.draw(st.lists(cards, max_size=12))) for _ in range(n))
+    totals, points = _same("colour_totals", slammers, COMPS.card_colour, COMPS.card_value, K)
+    for s in range(n):
+        assert points[s] == sum(COMPS.card_value[c] for c in slammers[s])
+        for c in range(K):
+            assert totals[c][s] == sum(COMPS.card_value[x] for x in slammers[s] if COMPS.card_colour[x] == c)
+
+
 def test_outside_its_range_the_c_leaves_the_call_to_python() -> None:
     """A seat out of the order, a colour beyond the table, a weight that is
     not a float: None, nothing changed, and the model's function answers
@@ -283,6 +297,13 @@ def test_outside_its_range_the_c_leaves_the_call_to_python() -> None:
     assert core.first_sums(*first, [[[1, 2], [3], []], [[1, 2], [], [4]]], *rest) is not None
     with pytest.raises(IndexError):  # the source's own error
         model.flat_turns((0, 1, 2), 0, [[0, 9]], [1], front, base)
+    # a card id beyond the components, a negative one, a colour beyond k, a value that is not an int
+    col, val = COMPS.card_colour, COMPS.card_value
+    coloured = COMPS.coloured[0]
+    for slammers, k, vals in ((((len(val),),), K, val), (((-1,),), K, val), (((coloured,),), 0, val),
+                              (((0,),), K, (0.5,) * len(val))):
+        assert core.colour_totals(slammers, col, vals, k) is None
+    assert model.colour_totals(((-1,),), col, val, K)[1] == [val[-1]]  # the source indexes from the end
 
 
 #: the functions that draw from a stream: where the stream and the memo are in their arguments
