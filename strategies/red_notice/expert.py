@@ -205,46 +205,83 @@ def _belief_reach(b: Board, belief: int, left: int, barriers: tuple[int, ...], r
 
 
 class _Plan:
-    """A movement's ends (``Expert._movement_ends``) as flat lists: per end
-    its city, its radar triggers, the cities its last trigger points at
-    and its first step's index in ``firsts`` (the first steps in the order
-    the ends were found), and the index of "stop" (-1: none)."""
+    """The ends of a movement of up to ``left`` steps from ``here``, as
+    flat lists in the order a breadth-first walk over its states meets
+    them: per end its city, its radar triggers, the cities its last
+    trigger points at and its first step's index in ``firsts`` ("stop",
+    then each move out of ``here`` that ``first_ok`` allows)."""
 
-    __slots__ = ("ends", "cities", "trigs", "seen_by", "first", "firsts", "stop")
+    __slots__ = ("cities", "trigs", "seen_by", "first", "firsts")
 
-    def __init__(self, ends: list[tuple[int, int, int, Option]]) -> None:
-        self.ends = ends
-        self.cities: list[int] = []
-        self.trigs: list[int] = []
-        self.seen_by: list[int] = []
-        self.first: list[int] = []
-        self.firsts: list[Option] = []
-        index: dict[Option, int] = {}
-        for c, n_trig, seen_by, f in ends:
-            j = index.get(f)
-            if j is None:
-                j = index[f] = len(self.firsts)
-                self.firsts.append(f)
-            self.cities.append(c)
-            self.trigs.append(n_trig)
-            self.seen_by.append(seen_by)
-            self.first.append(j)
-        self.stop = index.get("stop", -1)
+    def __init__(self, b: Board, here: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
+                 precise: bool, journalist: bool, first_ok: set[int]) -> None:
+        cont = b.cont
+        n = b.n
+        ball = b.ball
+        cont_mask = b.cont_mask
+        nbr_routes = b.nbr_routes
+        cities = [here]
+        trigs = [0]
+        seen_bys = [0]
+        first = [0]
+        firsts: list[Option] = ["stop"]
+        # A state is (city, triggers announced so far). The triggers are an
+        # int, one digit per trigger in base ``base``: (continent, city it
+        # points at or -1) as continent * (n + 1) + city + 2 (at least 1),
+        # so that two sequences never share a code; the state's key is
+        # code * n + city. Beside it: the continents tripped (bits), the
+        # number of triggers, the cities the last one points at, the first step.
+        base = len(cont_mask) * (n + 1) + 2
+        seen: set[int] = {here}
+        layer: list[tuple[int, int, int, int, int, int]] = [(here, 0, 0, 0, 0, 0)]
+        for _ in range(left):
+            nxt_layer: list[tuple[int, int, int, int, int, int]] = []
+            for c, code, tripped, n_trig, seen_by, j in layer:
+                start = j == 0
+                for nx, r in nbr_routes[c]:
+                    if start:
+                        if nx not in first_ok:
+                            continue
+                    elif barriers[r] and not journalist:
+                        continue
+                    code2 = code
+                    tripped2 = tripped
+                    n2 = n_trig
+                    seen2 = seen_by
+                    if not journalist:
+                        k = cont[nx]
+                        rk = radars[k]
+                        if rk == 2 or (rk == 1 and not tripped >> k & 1):
+                            tc = nx if precise else -1
+                            code2 = code * base + k * (n + 1) + tc + 2
+                            tripped2 = tripped | 1 << k
+                            n2 = n_trig + 1
+                            seen2 = ball[tc][1] if tc >= 0 else cont_mask[k]
+                    key = code2 * n + nx
+                    if key not in seen:
+                        seen.add(key)
+                        j2 = j
+                        if start:
+                            j2 = len(firsts)
+                            firsts.append(("move", nx))
+                        cities.append(nx)
+                        trigs.append(n2)
+                        seen_bys.append(seen2)
+                        first.append(j2)
+                        nxt_layer.append((nx, code2, tripped2, n2, seen2, j2))
+            layer = nxt_layer
+            if not layer:
+                break
+        self.cities = cities
+        self.trigs = trigs
+        self.seen_by = seen_bys
+        self.first = first
+        self.firsts = firsts
 
-
-# The flat lists of the ends lists in Board.memo, by the list's id (each
-# entry holds its list, so the id is not reused while it is here).
-_PLANS: dict[int, _Plan] = {}
-
-
-def _plan_of(ends: list[tuple[int, int, int, Option]]) -> _Plan:
-    """``ends`` as flat lists (_Plan), made once per list."""
-    got = _PLANS.get(id(ends))
-    if got is None or got.ends is not ends:
-        if len(_PLANS) >= 4096:
-            _PLANS.clear()
-        got = _PLANS[id(ends)] = _Plan(ends)
-    return got
+    def ends(self) -> list[tuple[int, int, int, Option]]:
+        """(end city, radar triggers, cities the last trigger points at, first step) per end."""
+        return [(self.cities[e], self.trigs[e], self.seen_by[e], self.firsts[self.first[e]])
+                for e in range(len(self.cities))]
 
 
 # Designers subclass the expert to model play styles, also when it is compiled.
@@ -1546,54 +1583,8 @@ class Expert(Strategy):
                        precise: bool, journalist: bool, first_ok: set[int]) -> list[tuple[int, int, int, Option]]:
         """Every (end city, radar triggers, cities the last trigger points at,
         first step) of a movement of up to ``left`` steps from ``here``, in
-        the order a breadth-first walk over its states meets them."""
-        cont = b.cont
-        n = b.n
-        ball = b.ball
-        cont_mask = b.cont_mask
-        # A state is (city, triggers announced so far). The triggers are an
-        # int, one digit per trigger in base ``base``: (continent, city it
-        # points at or -1) as continent * (n + 1) + city + 2, never 0, so
-        # that two sequences never share a code; the state's key is
-        # code * n + city. Beside it: the continents tripped (bits), the
-        # number of triggers and the cities the last one points at.
-        base = len(cont_mask) * (n + 1) + 2
-        seen: set[int] = {here}
-        out: list[tuple[int, int, int, Option]] = [(here, 0, 0, "stop")]
-        layer: list[tuple[int, int, int, int, int, Option]] = [(here, 0, 0, 0, 0, "stop")]
-        for _ in range(left):
-            nxt_layer: list[tuple[int, int, int, int, int, Option]] = []
-            for c, code, tripped, n_trig, seen_by, first in layer:
-                start = first == "stop"
-                for nx, r in b.nbr_routes[c]:
-                    if start:
-                        if nx not in first_ok:
-                            continue
-                    elif barriers[r] and not journalist:
-                        continue
-                    code2 = code
-                    tripped2 = tripped
-                    n2 = n_trig
-                    seen2 = seen_by
-                    if not journalist:
-                        k = cont[nx]
-                        rk = radars[k]
-                        if rk == 2 or (rk == 1 and not tripped >> k & 1):
-                            tc = nx if precise else -1
-                            code2 = code * base + k * (n + 1) + tc + 2
-                            tripped2 = tripped | 1 << k
-                            n2 = n_trig + 1
-                            seen2 = ball[tc][1] if tc >= 0 else cont_mask[k]
-                    key = code2 * n + nx
-                    if key not in seen:
-                        seen.add(key)
-                        f: Option = ("move", nx) if start else first
-                        out.append((nx, n2, seen2, f))
-                        nxt_layer.append((nx, code2, tripped2, n2, seen2, f))
-            layer = nxt_layer
-            if not layer:
-                break
-        return out
+        the order a breadth-first walk over its states meets them (_Plan)."""
+        return _Plan(b, here, left, barriers, radars, precise, journalist, first_ok).ends()
 
     def _plan_move(self, view: View, b: Board, decision: Decision, dt: list[int] | None, escape: bool) -> Option:
         """The first step of the best movement: every end city reachable in the
@@ -1625,12 +1616,11 @@ class Expert(Strategy):
         radars = view.radars
         precise = "precise_radars" in view.permanents
         memo = b.memo
-        key = ("ends", here, left, barriers, radars, precise, journalist)
-        ends: list[tuple[int, int, int, Option]] | None = memo.get(key)
-        if ends is None:
-            ends = self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok)
-            b.remember(key, ends)
-        plan = _plan_of(ends)
+        key = ("plan", here, left, barriers, radars, precise, journalist)
+        plan: _Plan | None = memo.get(key)
+        if plan is None:
+            plan = _Plan(b, here, left, barriers, radars, precise, journalist, first_ok)
+            b.remember(key, plan)
         reach, quiet = _belief_reach(b, view.belief, left, barriers, radars, journalist)
         jc = view.jessah_city
         djrow = b.dist[jc]
@@ -1646,8 +1636,7 @@ class Expert(Strategy):
         seen_bys: list[int] = plan.seen_by
         first_of: list[int] = plan.first
         by: list[float] = [-1e18] * len(plan.firsts)
-        stop = plan.stop
-        best_j = stop
+        best_j = 0
         best_s = -1e18
         for e in range(len(cities)):
             c = cities[e]
@@ -1665,7 +1654,7 @@ class Expert(Strategy):
                 s -= w_way * min(dt[c], 8)
             if escape:
                 s += 0.2 * min(d, 5)
-            if j == stop:
+            if j == 0:  # "stop"
                 s += 0.01
             if s > by[j]:
                 by[j] = s
@@ -1675,8 +1664,7 @@ class Expert(Strategy):
         by_first: dict[Option, float] = {}
         for j in range(len(firsts)):
             by_first[firsts[j]] = by[j]
-        best: Option = firsts[best_j] if best_j >= 0 else "stop"
-        return best, best_s, by_first
+        return firsts[best_j], best_s, by_first
 
     def _unbox(self, view: View, b: Board, opts: Sequence[Option], dt: list[int] | None) -> Option | None:
         """A white barrier to remove (R11) when Jessah's barriers close at

@@ -1,8 +1,8 @@
 """The forger's movement plan and the round's bank reach, held to their
 textbook forms: the expert computes them on bitmasks and flat lists
-(``_open_dist``, ``Expert._movement_ends``' int-coded triggers,
-``Expert._plan_scores`` over ``_Plan``, ``Expert._bank_reach``'s
-layers); here each is checked against the plain algorithm it replaces,
+(``_open_dist``; ``_Plan``, the movement's ends with int-coded
+triggers, which ``Expert._movement_ends`` and ``Expert._plan_scores``
+read; ``Expert._bank_reach``'s layers); here each is checked against the plain algorithm it replaces,
 on arbitrary map states (hypothesis) and on every call of expert games.
 """
 
@@ -189,14 +189,13 @@ def test_every_plan_and_bank_reach_of_expert_games_is_the_textbook_one():
         assert _Checked.met.get(case, 0) > 0, (case, _Checked.met)
 
 
-def test_a_plan_is_flattened_once_per_ends_list():
-    ends = Expert._movement_ends(B, 0, 2, (0,) * N_ROUTES, (0,) * N_CONTS, False, False,
-                                 {nx for nx, _ in B.nbr_routes[0]})
-    plan = expert_module._plan_of(ends)
-    assert expert_module._plan_of(ends) is plan
-    assert [plan.firsts[j] for j in plan.first] == [e[3] for e in ends]
-    assert plan.firsts[plan.stop] == "stop" and plan.cities == [e[0] for e in ends]
-    assert expert_module._plan_of(list(ends)) is not plan  # another list: its own
+def test_a_plans_first_steps_are_stop_then_the_allowed_moves_in_route_order():
+    here = 0
+    nbrs = [nx for nx, _ in B.nbr_routes[here]]
+    allowed = set(nbrs[1:])
+    plan = expert_module._Plan(B, here, 2, (0,) * N_ROUTES, (0,) * N_CONTS, False, False, allowed)
+    assert plan.firsts == ["stop", *(("move", nx) for nx in nbrs[1:])]
+    assert ("move", nbrs[0]) not in plan.firsts and plan.first[0] == 0 and plan.cities[0] == here
 
 
 def test_the_checked_expert_plays_as_the_expert():
