@@ -165,6 +165,22 @@ def _mass_within(ball: tuple[int, ...], reach: int, after: list[float]) -> float
     return v
 
 
+def _open_dist(b: Board, targets: int, barriers: tuple[int, ...]) -> list[int]:
+    """``b.open_dist_from(targets, barriers)``, from the same cache (do not
+    mutate): per city, the steps to the nearest city of ``targets`` over
+    routes without a barrier (FAR if none). A question not yet cached is
+    answered on bitmasks (``Board.staggered_dist`` with every target at
+    step 0: the same breadth-first distances, without a queue)."""
+    cache = b.open_dist_cache
+    key = (targets, barriers)
+    got = cache.get(key)
+    if got is None:
+        if len(cache) > 20000:
+            cache.clear()
+        got = cache[key] = b.staggered_dist((targets,), barriers)
+    return got
+
+
 def _belief_reach(b: Board, belief: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
                   journalist: bool) -> tuple[int, int]:
     """Where she may be after ``left`` steps from the belief, and the part of
@@ -186,6 +202,86 @@ def _belief_reach(b: Board, belief: int, left: int, barriers: tuple[int, ...], r
         got = (reach, (reach & ~radar_cities) | belief)
         b.remember(rkey, got)
     return got
+
+
+class _Plan:
+    """The ends of a movement of up to ``left`` steps from ``here``, as
+    flat lists in the order a breadth-first walk over its states meets
+    them: per end its city, its radar triggers, the cities its last
+    trigger points at and its first step's index in ``firsts`` ("stop",
+    then each move out of ``here`` that ``first_ok`` allows)."""
+
+    __slots__ = ("cities", "trigs", "seen_by", "first", "firsts")
+
+    def __init__(self, b: Board, here: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
+                 precise: bool, journalist: bool, first_ok: set[int]) -> None:
+        cont = b.cont
+        n = b.n
+        ball = b.ball
+        cont_mask = b.cont_mask
+        nbr_routes = b.nbr_routes
+        cities = [here]
+        trigs = [0]
+        seen_bys = [0]
+        first = [0]
+        firsts: list[Option] = ["stop"]
+        # A state is (city, triggers announced so far). The triggers are an
+        # int, one digit per trigger in base ``base``: (continent, city it
+        # points at or -1) as continent * (n + 1) + city + 2 (at least 1),
+        # so that two sequences never share a code; the state's key is
+        # code * n + city. Beside it: the continents tripped (bits), the
+        # number of triggers, the cities the last one points at, the first step.
+        base = len(cont_mask) * (n + 1) + 2
+        seen: set[int] = {here}
+        layer: list[tuple[int, int, int, int, int, int]] = [(here, 0, 0, 0, 0, 0)]
+        for _ in range(left):
+            nxt_layer: list[tuple[int, int, int, int, int, int]] = []
+            for c, code, tripped, n_trig, seen_by, j in layer:
+                start = j == 0
+                for nx, r in nbr_routes[c]:
+                    if start:
+                        if nx not in first_ok:
+                            continue
+                    elif barriers[r] and not journalist:
+                        continue
+                    code2 = code
+                    tripped2 = tripped
+                    n2 = n_trig
+                    seen2 = seen_by
+                    if not journalist:
+                        k = cont[nx]
+                        rk = radars[k]
+                        if rk == 2 or (rk == 1 and not tripped >> k & 1):
+                            tc = nx if precise else -1
+                            code2 = code * base + k * (n + 1) + tc + 2
+                            tripped2 = tripped | 1 << k
+                            n2 = n_trig + 1
+                            seen2 = ball[tc][1] if tc >= 0 else cont_mask[k]
+                    key = code2 * n + nx
+                    if key not in seen:
+                        seen.add(key)
+                        j2 = j
+                        if start:
+                            j2 = len(firsts)
+                            firsts.append(("move", nx))
+                        cities.append(nx)
+                        trigs.append(n2)
+                        seen_bys.append(seen2)
+                        first.append(j2)
+                        nxt_layer.append((nx, code2, tripped2, n2, seen2, j2))
+            layer = nxt_layer
+            if not layer:
+                break
+        self.cities = cities
+        self.trigs = trigs
+        self.seen_by = seen_bys
+        self.first = first
+        self.firsts = firsts
+
+    def ends(self) -> list[tuple[int, int, int, Option]]:
+        """(end city, radar triggers, cities the last trigger points at, first step) per end."""
+        return [(self.cities[e], self.trigs[e], self.seen_by[e], self.firsts[self.first[e]])
+                for e in range(len(self.cities))]
 
 
 # Designers subclass the expert to model play styles, also when it is compiled.
@@ -488,7 +584,7 @@ class Expert(Strategy):
         can_cash = bool(hand_here)
         need = view.rules.money_target - view.cash_total[ANGELA]
         win_now = any(b.check_value[c] >= need for c in hand_here)
-        d_open = b.open_dist_from(targets, view.barriers)[here] if targets else FAR
+        d_open = _open_dist(b, targets, view.barriers)[here] if targets else FAR
         dj = b.dist[view.jessah_city][here]
         threat = _PROXIMITY[dj] if dj < len(_PROXIMITY) else 0.0
         vals: dict[tuple[int, int], float] = {}
@@ -738,10 +834,10 @@ class Expert(Strategy):
                     if stakes >= exposed and stakes >= (alt2 if alt_card == i else alt1):
                         score -= threat * (score + oh)
             score -= cost * strength
-            if score >= best_s:
-                # ties: the weakest token, then the earliest card and half
-                if score > best_s or (strength, i, half) < (best_st, best_i, best_half):
-                    best, best_s, best_st, best_i, best_half = opt, score, strength, i, half
+            # ties: the weakest token, then the earliest card and half
+            if score > best_s or (score == best_s and (
+                    strength < best_st or (strength == best_st and (i < best_i or (i == best_i and half < best_half))))):
+                best, best_s, best_st, best_i, best_half = opt, score, strength, i, half
         return best
 
     def _bid_values(self, view: View, b: Board) -> tuple[list[float], list[float], list[float]]:
@@ -846,10 +942,20 @@ class Expert(Strategy):
         need = view.rules.money_target - view.cash_total[ANGELA]
         cash_here = False
         reach = [0.0, 0.0, 0.0, 0.0]
+        # within[d]: the cities within d steps of hers over routes without a
+        # barrier; a check's way is the first d whose cities it cashes in
+        # (4: farther, where no movement of this round reaches)
+        om = b.open_masks(view.barriers)
+        w1 = expand(1 << here, om)
+        w2 = expand(w1, om)
+        within = (1 << here, w1, w2, expand(w2, om))
         for c in view.hand:
             if b.check_cont[c] == here_cont:
                 cash_here = True
-            d = b.open_dist_from(b.check_mask[c], view.barriers)[here]
+            m = b.check_mask[c]
+            d = 0
+            while d < 4 and not m & within[d]:
+                d += 1
             v = 12.0 if b.check_value[c] >= need else 3.0
             for steps in range(max(1, d), 4):
                 if v > reach[steps]:
@@ -1460,7 +1566,7 @@ class Expert(Strategy):
             barriers = view.barriers
         near_jessah = b.ball[view.jessah_city][2]
         if not targets & near_jessah:
-            return b.open_dist_from(targets, barriers)  # no penalty anywhere
+            return _open_dist(b, targets, barriers)  # no penalty anywhere
         key = ("way", targets, barriers, view.jessah_city, self.risk >= 0.75)
         memo = b.memo
         got = memo.get(key)
@@ -1476,42 +1582,9 @@ class Expert(Strategy):
     def _movement_ends(b: Board, here: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
                        precise: bool, journalist: bool, first_ok: set[int]) -> list[tuple[int, int, int, Option]]:
         """Every (end city, radar triggers, cities the last trigger points at,
-        first step) of a movement of up to ``left`` steps from ``here``."""
-        cont = b.cont
-        # States: (city, triggers announced so far) -> first step.
-        seen: dict[tuple[int, tuple[tuple[int, int], ...]], Option] = {(here, ()): "stop"}
-        layer: list[tuple[int, tuple[tuple[int, int], ...], Option]] = [(here, (), "stop")]
-        for _ in range(left):
-            nxt_layer = []
-            for c, trig, first in layer:
-                for nx, r in b.nbr_routes[c]:
-                    if first == "stop":
-                        if nx not in first_ok:
-                            continue
-                    elif barriers[r] and not journalist:
-                        continue
-                    t2 = trig
-                    if not journalist:
-                        k = cont[nx]
-                        rk = radars[k]
-                        if rk == 2 or (rk == 1 and all(k != t[0] for t in trig)):
-                            t2 = (*trig, (k, nx if precise else -1))
-                    key = (nx, t2)
-                    if key not in seen:
-                        f = ("move", nx) if first == "stop" else first
-                        seen[key] = f
-                        nxt_layer.append((nx, t2, f))
-            layer = nxt_layer
-            if not layer:
-                break
-        out = []
-        for (c, trig), first in seen.items():
-            seen_by = 0
-            if trig:
-                k, tc = trig[-1]
-                seen_by = b.ball[tc][1] if tc >= 0 else b.cont_mask[k]
-            out.append((c, len(trig), seen_by, first))
-        return out
+        first step) of a movement of up to ``left`` steps from ``here``, in
+        the order a breadth-first walk over its states meets them (_Plan)."""
+        return _Plan(b, here, left, barriers, radars, precise, journalist, first_ok).ends()
 
     def _plan_move(self, view: View, b: Board, decision: Decision, dt: list[int] | None, escape: bool) -> Option:
         """The first step of the best movement: every end city reachable in the
@@ -1537,18 +1610,17 @@ class Expert(Strategy):
                      journalist: bool, dt: list[int] | None,
                      escape: bool) -> tuple[Option, float, dict[Option, float]]:
         """The best first step of a movement of up to ``left`` steps on these
-        barriers, its score, and the best score of each first step."""
+        barriers, its score, and the best score of each first step (in the
+        order the ends were found)."""
         here = view.angela_city
         radars = view.radars
         precise = "precise_radars" in view.permanents
         memo = b.memo
-        key = ("ends", here, left, barriers, radars, precise, journalist)
-        # Typed, so that the loop below runs on machine ints and floats when
-        # compiled (assigned from remember's Any, mypy would take them as Any).
-        ends: list[tuple[int, int, int, Option]] | None = memo.get(key)
-        if ends is None:
-            ends = self._movement_ends(b, here, left, barriers, radars, precise, journalist, first_ok)
-            b.remember(key, ends)
+        key = ("plan", here, left, barriers, radars, precise, journalist)
+        plan: _Plan | None = memo.get(key)
+        if plan is None:
+            plan = _Plan(b, here, left, barriers, radars, precise, journalist, first_ok)
+            b.remember(key, plan)
         reach, quiet = _belief_reach(b, view.belief, left, barriers, radars, journalist)
         jc = view.jessah_city
         djrow = b.dist[jc]
@@ -1556,30 +1628,43 @@ class Expert(Strategy):
         last = not view.identities_up
         w_danger = (10.0 if last else 4.0) * (1.4 - self.risk)
         w_way = 0.3 if escape else 1.0
-        best: Option = "stop"
-        best_s = -1e18
+        own = self._own_city_danger
         n_prox = len(_PROXIMITY)
-        by_first: dict[Option, float] = {}
-        for c, n_trig, seen_by, first in ends:
+        # Typed lists, so that the loop runs on machine ints and floats when compiled.
+        cities: list[int] = plan.cities
+        trigs: list[int] = plan.trigs
+        seen_bys: list[int] = plan.seen_by
+        first_of: list[int] = plan.first
+        by: list[float] = [-1e18] * len(plan.firsts)
+        best_j = 0
+        best_s = -1e18
+        for e in range(len(cities)):
+            c = cities[e]
+            n_trig = trigs[e]
+            j = first_of[e]
             s = -0.1 * n_trig
             d = djrow[c]
             if d < n_prox:
                 # Jessah searches the belief cities nearest her first; she
                 # finds Angela if few of them are at least as near as her city.
-                bp = ((seen_by & reach) if n_trig else quiet) | (1 << c)
+                bp = ((seen_bys[e] & reach) if n_trig else quiet) | (1 << c)
                 crowd = (bp & ball[d]).bit_count()
-                s -= w_danger * (self._own_city_danger if d == 0 else _PROXIMITY[d]) * min(1.0, 2.0 / crowd)
+                s -= w_danger * (own if d == 0 else _PROXIMITY[d]) * min(1.0, 2.0 / crowd)
             if dt is not None:
                 s -= w_way * min(dt[c], 8)
             if escape:
                 s += 0.2 * min(d, 5)
-            if first == "stop":
+            if j == 0:  # "stop"
                 s += 0.01
-            if s > by_first.get(first, -1e18):
-                by_first[first] = s
+            if s > by[j]:
+                by[j] = s
             if s > best_s + 1e-9:
-                best, best_s = first, s
-        return best, best_s, by_first
+                best_j, best_s = j, s
+        firsts = plan.firsts
+        by_first: dict[Option, float] = {}
+        for j in range(len(firsts)):
+            by_first[firsts[j]] = by[j]
+        return firsts[best_j], best_s, by_first
 
     def _unbox(self, view: View, b: Board, opts: Sequence[Option], dt: list[int] | None) -> Option | None:
         """A white barrier to remove (R11) when Jessah's barriers close at
