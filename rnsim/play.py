@@ -127,17 +127,20 @@ def play_out(game: Any, state: Any, strategies: Sequence[Strategy], stop: Any = 
     """Play ``state`` with the given strategies, one per seat, to its end (or
     until ``stop(state)`` is true before a decision: the state is then left at
     that decision and the outcome is of the game so far)."""
-    views = [_view_builder(game, s) for s in strategies]
+    # Per seat, looked up once a game rather than once a decision (the loop
+    # is interpreted): its strategy, its view builder (None: it reads no
+    # view) and its choose.
+    seats = [(s, _view_builder(game, s) if s.uses_view else None, s.choose) for s in strategies]
+    apply = state.apply
     decisions = 0
     while not state.over:
         if stop is not None and stop(state):
             break
         d = state.pending
         assert d is not None
-        strat = strategies[d.seat]
+        strat, view_of, choose = seats[d.seat]
         try:
-            view = views[d.seat](state, d.seat) if strat.uses_view else None
-            opt = strat.choose(view, d)
+            opt = choose(None if view_of is None else view_of(state, d.seat), d)
         except Exception as e:
             seat = seat_names(game, state)[d.seat]
             rnd = getattr(state, "round", None)
@@ -147,7 +150,7 @@ def play_out(game: Any, state: Any, strategies: Sequence[Strategy], stop: Any = 
                 seat, type(strat).__name__, d.kind, state.seed, traceback.format_exc(),
             ) from e
         try:
-            state.apply(opt)
+            apply(opt)
         except IllegalOption as e:
             seat = seat_names(game, state)[d.seat]
             raise StrategyError(

@@ -327,6 +327,14 @@ def _parts(root: Any) -> dict[int, Any]:
     return {id(x): x for _, x in _walk(root) if not isinstance(x, _ATOMS)}
 
 
+def _frozen(obj: Any) -> bool:
+    """A tuple of values all the way down: it says nothing but its value
+    (compared with the concealed twin's above) and leads nowhere, so a view
+    may share it with the state (Red Notice's board and public sets,
+    GameState.radars_tuple and public_sets)."""
+    return type(obj) is tuple and all(isinstance(x, _ATOMS) or _frozen(x) for x in obj)
+
+
 def _own_records(game: Any, state: Any, seat: int) -> list[Any]:
     """What a view may share with the game: Red Notice's View.history reads
     the seat's own record list, append-only, up to its length at the view's
@@ -360,7 +368,7 @@ def _leaks(game: Any, state: Any, seat: int, rng: random.Random, view_of: Any = 
     mine = set(parts) - set(shared) - {id(x) for x in _own_records(game, state, seat)}
     for name, root in [*real, *([("view after choosing", after)] if after is not None else [])]:
         for path, x in _walk(root):
-            if id(x) in mine:
+            if id(x) in mine and not _frozen(x):
                 what = "the real state" if x is state else f"a part of the real state ({type(x).__name__})"
                 found.append(f"{path.replace('view', name, 1)} is {what}")
     return found
@@ -496,6 +504,8 @@ _PLANTED: dict[str, tuple[tuple[str, ...], Any, str]] = {
     "a bound method of the deck": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, st.deck.pop),
                                    "view.leak.__self__ is a part of the real state (list)"),
     "a getter handing out the real state": (("red_notice", "fbi"), _hatch, "view.leak is the real state"),
+    "a tuple holding the deck": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, (1, st.deck)),
+                                 "view.leak[1] is a part of the real state (list)"),
     "a copy of the deck's order": (("red_notice", "fbi"), lambda st, seat: _Leaky(None, tuple(st.deck)),
                                    "a hidden fact: ('view.leak[0]'"),
     "worlds sharing the live frames": (("red_notice",), _with_world_facts(stack=lambda st, seat: list(st.stack)),

@@ -102,3 +102,50 @@ def test_a_view_is_the_state_seen_by_its_seat_field_by_field():
             same = View(**{f.name: getattr(v, f.name) for f in dataclasses.fields(View)})
             assert same == v
             assert dataclasses.replace(v, round=v.round + 1).round == v.round + 1
+
+
+def _public_now(s: GameState) -> tuple:
+    """The shared view fields as the state's lists say at this moment."""
+    ids, cards = s.comps.identity_ids, s.comps.upgrade_card_ids
+    return (tuple(s.radars), tuple(s.barriers), (tuple(s.cashed[0]), tuple(s.cashed[1])),
+            tuple(ids[i] for i in s.identities_up), tuple(ids[i] for i in s.identities_down),
+            tuple(cards[u] for u in s.permanents), tuple(cards[u] for u in s.upgrades_face_up))
+
+
+def _shared(v) -> tuple:
+    return (v.radars, v.barriers, v.cashed, v.identities_up, v.identities_down, v.permanents, v.upgrades_face_up)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_views_share_the_boards_tuples_and_keep_their_snapshot(seed):
+    # A view's board and public sets are tuples the state keeps until they
+    # change (GameState.radars_tuple, barriers_tuple, public_sets): every view
+    # shows the state as it is at its decision, and an older view keeps what
+    # it showed when the state moves on (radars, barriers, cashes, burnt
+    # identities, upgrades gained and destroyed all change them).
+    s = GameState.new(RULES, random.Random(seed))
+    rng = random.Random(seed + 100)
+    kept: list[tuple] = []
+    prev = None
+    shared = changed = 0
+    while not s.over:
+        d = s.decision()
+        v = build_view(s, d.seat)
+        assert _shared(v) == _public_now(s), f"decision {len(kept)}"
+        if d.seat == 1 and rng.random() < 0.5:
+            c = s.clone()  # a clone's views show its own changes, not the original's
+            c.apply(d.options[rng.randrange(len(d.options))])
+            if not c.over:
+                assert _shared(build_view(c, c.decision().seat)) == _public_now(c)
+        if prev is not None:
+            if prev.radars == v.radars:
+                assert prev.radars is v.radars
+                shared += 1
+            else:
+                changed += 1
+        kept.append((v, _shared(v)))
+        prev = v
+        s.apply(d.options[rng.randrange(len(d.options))])
+    for v, then in kept:
+        assert _shared(v) == then
+    assert shared and changed

@@ -200,6 +200,7 @@ def _a_destroy(s: GameState, frame: DestroyUpgrade, opt: str) -> None:
     cards = s.comps.upgrade_cards
     u = next(x for x in s.permanents if cards[x].id == opt)
     s.permanents.remove(u)
+    s._public_t = None  # the views' copy of the upgrades (GameState.public_sets)
     s.upgrades_gone.append(u)
     s._seen("upgrade_destroyed", ANGELA, opt)
     if s.log is not None:

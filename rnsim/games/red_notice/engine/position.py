@@ -74,7 +74,9 @@ SAVED = frozenset({
     "revealed_hand", "stats", "cash_by_round", "captures_by_round", "upgrade_rounds", "burnt", "rng",
     "history",
 })
-DERIVED = frozenset({"comps", "n_radars", "n_barriers", "cash_total", "pending", "log", "recording"})
+DERIVED = frozenset({"comps", "n_radars", "n_barriers", "cash_total", "pending", "log", "recording",
+                     # the views' shared tuples (GameState.radars_tuple, public_sets), built on first use
+                     "_radars_t", "_barriers_t", "_open_t", "_public_t"})
 
 
 # ------------------------------------------------------------------- schema

@@ -110,6 +110,21 @@ def performances(a: tuple[int, int] | None, b: tuple[int, int] | None,
     return ((sb, 1), (sb, 0), (sa, 0))
 
 
+class PublicSets:
+    """Public facts of a state as its views show them (``GameState.public_sets``)."""
+
+    __slots__ = ("cashed", "identities_up", "identities_down", "permanents", "upgrades_face_up")
+
+    def __init__(self, cashed: tuple[tuple[int, ...], tuple[int, ...]], identities_up: tuple[str, ...],
+                 identities_down: tuple[str, ...], permanents: tuple[str, ...],
+                 upgrades_face_up: tuple[str, ...]) -> None:
+        self.cashed = cashed
+        self.identities_up = identities_up
+        self.identities_down = identities_down
+        self.permanents = permanents
+        self.upgrades_face_up = upgrades_face_up
+
+
 class GameState:
     """The full (omniscient) state of one game. Strategies never see it."""
 
@@ -162,6 +177,17 @@ class GameState:
     burnt: list[str]
     history: list[list[Record]]
     recording: bool
+    # The board as tuples, built on first use after a change and shared by
+    # every view and movement until the next change (public facts only):
+    # set to None by each method that changes ``radars`` or ``barriers``.
+    _radars_t: tuple[int, ...] | None = None
+    _barriers_t: tuple[int, ...] | None = None
+    # the neighbour masks with barred routes removed (R18), for the barriers
+    # of ``_barriers_t``; None with it
+    _open_t: list[int] | None = None
+    # the public sets as views show them (``public_sets``); set to None by
+    # each method that changes ``cashed``, the identities or the upgrades
+    _public_t: PublicSets | None = None
 
     # ------------------------------------------------------------------ setup
 
@@ -330,6 +356,10 @@ class GameState:
         c.log = None if self.log is None else list(self.log)
         c.radars = self.radars[:]
         c.barriers = self.barriers[:]
+        c._radars_t = self._radars_t  # immutable, the same content
+        c._barriers_t = self._barriers_t
+        c._open_t = self._open_t  # never changed once built
+        c._public_t = self._public_t
         c.deck = self.deck[:]
         c.hands = [self.hands[0][:], self.hands[1][:]]
         c.cashed = [self.cashed[0][:], self.cashed[1][:]]
@@ -746,6 +776,7 @@ class GameState:
         value = self.comps.checks[chk].value
         self.hands[seat].remove(chk)
         self.cashed[seat].append(chk)
+        self._public_t = None
         self.cash_total[seat] += value
         self.stats["checks_cashed_" + SEATS[seat]] += 1
         city = self._city_of(seat)
@@ -817,6 +848,7 @@ class GameState:
             _, frm, to = opt
             self.barriers[to] = self.barriers[frm]  # a moved barrier keeps its side
             self.barriers[frm] = 0
+            self._barriers_t = self._open_t = None
             self.stats["barriers_moved"] += 1
             self._seen("barrier_moved", JESSAH, frm, to)
             if self.log is not None:
@@ -826,21 +858,56 @@ class GameState:
         if not self.radars[k]:
             self.n_radars += 1
         self.radars[k] = side
+        self._radars_t = None
 
     def _place_barrier(self, r: int, side: int) -> None:
         if not self.barriers[r]:
             self.n_barriers += 1
         self.barriers[r] = side
+        self._barriers_t = self._open_t = None
 
     def _remove_radar(self, k: int) -> None:
         if self.radars[k]:
             self.n_radars -= 1
         self.radars[k] = 0
+        self._radars_t = None
 
     def _remove_barrier(self, r: int) -> None:
         if self.barriers[r]:
             self.n_barriers -= 1
         self.barriers[r] = 0
+        self._barriers_t = self._open_t = None
+
+    def public_sets(self) -> PublicSets:
+        """The checks cashed per seat, the identities face up and burnt (ids)
+        and the upgrades permanent and face up (ids), as tuples: built once per
+        change of them and shared by the views until the next one."""
+        t = self._public_t
+        if t is None:
+            ids = self.comps.identity_ids
+            cards = self.comps.upgrade_card_ids
+            t = self._public_t = PublicSets(
+                (tuple(self.cashed[0]), tuple(self.cashed[1])),
+                tuple([ids[i] for i in self.identities_up]),
+                tuple([ids[i] for i in self.identities_down]),
+                tuple([cards[u] for u in self.permanents]),
+                tuple([cards[u] for u in self.upgrades_face_up]))
+        return t
+
+    def radars_tuple(self) -> tuple[int, ...]:
+        """``tuple(self.radars)``, built once per change of the radars and
+        shared (views, movements) until the next one."""
+        t = self._radars_t
+        if t is None:
+            t = self._radars_t = tuple(self.radars)
+        return t
+
+    def barriers_tuple(self) -> tuple[int, ...]:
+        """``tuple(self.barriers)``, shared as ``radars_tuple``."""
+        t = self._barriers_t
+        if t is None:
+            t = self._barriers_t = tuple(self.barriers)
+        return t
 
     def _removal_options(self) -> list[Option]:
         """Angela's security spends (R11): white, not-yet-announced tokens."""
@@ -902,26 +969,27 @@ class GameState:
         seat, left = frame.seat, frame.left
         if frame.radars is None:
             # The movement starts now (see frames.Move).
-            frame.radars = tuple(self.radars)
+            frame.radars = self.radars_tuple()
             frame.belief = self.belief
         if left <= 0:
             self.stack.pop()
             if seat == ANGELA:
                 self._finish_angela_move(frame)
             return None
-        comps = self.comps
+        table = _options(self.comps)
         if seat == JESSAH:
-            here = self.jessah_city
-            opts: list[Option] = [("move", c) for c, _ in comps.neighbours[here]]
+            opts: list[Option] = list(table.steps[self.jessah_city])
             opts.append("inspect")
             opts.append("stop")
             return Decision(JESSAH, "jessah_move", opts, {"left": left})
         here = self.angela_city
         if frame.mode & M_JOURNALIST:
-            opts = [("move", c) for c, _ in comps.neighbours[here]]
+            opts = list(table.steps[here])
         else:
             bars = self.barriers
-            opts = [("move", c) for c, r in comps.neighbours[here] if not bars[r]]
+            steps = table.steps[here]
+            routes = table.step_routes[here]
+            opts = [steps[j] for j in range(len(steps)) if not bars[routes[j]]]
         opts.append("stay")
         opts.append("stop")
         opts.extend(self._removal_options())
@@ -995,7 +1063,12 @@ class GameState:
         assert self.belief >> self.angela_city & 1, "public belief lost Angela"
 
     def _open_neighbour_masks(self) -> list[int]:
-        return bel.open_masks(self.comps.neighbour_mask, self.comps.routes, self.barriers)
+        """The map Angela moves on (R18), built once per change of the
+        barriers (never changed: belief.after_movement only reads it)."""
+        m = self._open_t
+        if m is None:
+            m = self._open_t = bel.open_masks(self.comps.neighbour_mask, self.comps.routes, self.barriers)
+        return m
 
     def _inspect(self, city: int) -> None:
         self.stats["inspections"] += 1
@@ -1035,6 +1108,7 @@ class GameState:
         i = self.comps.identity_index(opt)
         self.identities_up.remove(i)
         self.identities_down.append(i)
+        self._public_t = None
         self.burnt.append(opt)
         self._seen("identity", ANGELA, opt)
         ident = self.comps.identities[i]
@@ -1058,6 +1132,7 @@ class GameState:
     def _reveal_upgrades(self) -> None:
         while len(self.upgrades_face_up) < self.rules.upgrades_face_up and self.upgrade_deck:
             self.upgrades_face_up.append(self.upgrade_deck.pop())
+        self._public_t = None
 
     def _s_upgrade(self, frame: GainUpgrade) -> Decision | None:
         if not self.upgrades_face_up:
@@ -1095,6 +1170,7 @@ class GameState:
             self.permanents.append(chosen)
         else:
             self.upgrades_gone.append(chosen)
+        self._public_t = None
         UPGRADE_EFFECTS[card.effect].on_gain(self)
 
     def _s_draw(self, frame: Draw) -> None:
@@ -1121,6 +1197,39 @@ def shuffle(rng: random.Random, x: list[int]) -> None:
     for i in range(len(x) - 1, 0, -1):
         j = below(rng, i + 1)
         x[i], x[j] = x[j], x[i]
+
+
+class _Options:
+    """The movement options, built once per component set and handed out
+    again (tuples: no strategy can change them): a step ``("move", city)``
+    per route out of each city, in the order of ``comps.neighbours``, and
+    the route it takes. (Placements ``(value, card, half)`` are built per
+    decision: a compiled tuple of three small ints costs less than looking
+    a prebuilt one up, by callgrind's count.)"""
+
+    __slots__ = ("comps", "steps", "step_routes")
+
+    def __init__(self, comps: Components) -> None:
+        self.comps = comps
+        self.steps: list[tuple[tuple[str, int], ...]] = [tuple([("move", c) for c, _ in nb]) for nb in comps.neighbours]
+        self.step_routes: list[tuple[int, ...]] = [tuple([r for _, r in nb]) for nb in comps.neighbours]
+
+
+# The _Options of the component set of the last state that asked (a run's
+# games share one set; Final: compiled code reads it as a constant).
+_OPTIONS: Final[list[_Options]] = []
+
+
+def _options(comps: Components) -> _Options:
+    if _OPTIONS:
+        t = _OPTIONS[0]
+        if t.comps is comps:
+            return t
+        t = _OPTIONS[0] = _Options(comps)
+        return t
+    t = _Options(comps)
+    _OPTIONS.append(t)
+    return t
 
 
 def _token_name(v: int) -> int | str:

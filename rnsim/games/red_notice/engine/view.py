@@ -357,14 +357,12 @@ def _seen(s: tuple[int, int] | None, seat: int, revealed: bool) -> tuple[int, in
 class _Fixed:
     """What a view reads of its (frozen) component set, read once per set:
     the set's class is not compiled, so each of its fields is a Python
-    attribute lookup, four per view."""
+    attribute lookup, two per view."""
 
-    __slots__ = ("comps", "ids", "cards", "radar_supply", "barrier_supply")
+    __slots__ = ("comps", "radar_supply", "barrier_supply")
 
     def __init__(self, comps: Components) -> None:
         self.comps = comps
-        self.ids = comps.identity_ids
-        self.cards = comps.upgrade_card_ids
         self.radar_supply = comps.radar_supply
         self.barrier_supply = comps.barrier_supply
 
@@ -392,8 +390,8 @@ def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
     that never sample them (search's rollout players): the rest is the same."""
     comps = state.comps
     fixed = _fixed(comps)
-    ids = fixed.ids
-    cards = fixed.cards
+    # the public tuples the state keeps for its views (shared until they change)
+    public = state.public_sets()
     slots: list[tuple[tuple[int, int] | None, ...]] = []
     revealed = state.revealed
     shown = 0  # bit i: card i's tokens are revealed (for WorldFacts)
@@ -413,8 +411,8 @@ def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
         round=state.round,
         initiative=state.initiative,
         jessah_city=state.jessah_city,
-        radars=tuple(state.radars),
-        barriers=tuple(state.barriers),
+        radars=state.radars_tuple(),  # shared with the state and other views until a change
+        barriers=state.barriers_tuple(),
         radar_supply=fixed.radar_supply - state.n_radars,
         barrier_supply=fixed.barrier_supply - state.n_barriers,
         belief=state.belief,
@@ -423,16 +421,16 @@ def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
         angela_city=state.angela_city if mine else -1,
         hand=tuple(state.hands[seat]),
         hand_sizes=(len(state.hands[ANGELA]), len(state.hands[JESSAH])),
-        cashed=(tuple(state.cashed[0]), tuple(state.cashed[1])),
+        cashed=public.cashed,
         cash_total=(state.cash_total[0], state.cash_total[1]),
         check_deck_size=len(state.deck),
         revealed_hand=state.revealed_hand,
         security=state.security,
-        identities_up=tuple([ids[i] for i in state.identities_up]),
-        identities_down=tuple([ids[i] for i in state.identities_down]),
+        identities_up=public.identities_up,
+        identities_down=public.identities_down,
         captures=state.captures,
-        permanents=tuple([cards[u] for u in state.permanents]),
-        upgrades_face_up=tuple([cards[u] for u in state.upgrades_face_up]),
+        permanents=public.permanents,
+        upgrades_face_up=public.upgrades_face_up,
         upgrade_deck_size=len(state.upgrade_deck),
         cards=tuple(state.round_cards),
         slots=tuple(slots),
