@@ -20,7 +20,11 @@
      - decline(): Dossier._decline_each, a Bank performed without a cash;
      - lists(): the guesses as lists (the Python source's form);
    - systematic(): dossier._systematic, the resampling's indices;
-   - start(): Dossier._start_guesses, the guesses of her start.
+   - start(): Dossier._start_guesses, the guesses of her start;
+   - hunt(): Expert._weighted_path in strategies/red_notice/expert.py,
+     Jessah's best inspection path on the dossier's weights;
+   - spread(): Expert._spread, the dossier's weights two steps on (her
+     radar's choice).
 
    The Python source stays the reference: it plays in pure mode, and
    tests/games/red_notice/test_dossier_core.py holds the two to the same
@@ -51,6 +55,7 @@
 #define MAXT 16      /* radar triggers in one plan (at most its steps) */
 #define NBALL 5      /* ball[c][d] for d < 5: the danger's reach (_PROXIMITY) */
 #define FAR 99       /* board.FAR */
+#define MAXBALL 72   /* Board.ball's rows for hunt(): the diameter + 2 */
 
 static const double PROXIMITY[NBALL] = {1.0, 0.7, 0.35, 0.12, 0.03};
 
@@ -62,6 +67,8 @@ typedef struct {
     int cont[MAXN];
     int dist[MAXN][MAXN];
     uint64_t ball[MAXN][NBALL];
+    int nball[MAXN];              /* len(Board.ball[c]), 0 when over MAXBALL */
+    uint64_t fball[MAXN][MAXBALL]; /* Board.ball[c], every row */
     int ncont;
     uint64_t *cont_mask;
     uint64_t *check_mask;
@@ -236,6 +243,12 @@ static PyObject *py_tables(PyObject *self, PyObject *args) {
             free(t);
             Py_RETURN_NONE;
         }
+        t->nball[c] = nb <= MAXBALL ? (int)nb : 0;
+        for (int d2 = 0; d2 < nb && d2 < MAXBALL; d2++)
+            if (seq_u64(brow, d2, &t->fball[c][d2])) {
+                Py_DECREF(brow);
+                goto fail;
+            }
         for (int d2 = 0; d2 < NBALL; d2++) {
             if (d2 < nb) {
                 if (seq_u64(brow, d2, &t->ball[c][d2])) {
@@ -968,6 +981,259 @@ done:
 }
 
 
+/* ------------------------------------------------------------ Jessah's decisions */
+
+/* Board.ball[c][min(d, len - 1)] (d >= 0; nball[c] > 0) */
+static inline uint64_t ball_at(const Tables *t, int c, int d) {
+    int last = t->nball[c] - 1;
+    return t->fball[c][d < last ? d : last];
+}
+
+/* Board.dist_sum: the distances from c to every city of mask, summed */
+static int ball_dist_sum(const Tables *t, int c, uint64_t mask) {
+    int total = 0;
+    for (int d = 0; d < t->nball[c]; d++) {
+        uint64_t rest = mask & ~t->fball[c][d];
+        if (!rest) break;
+        total += __builtin_popcountll(rest);
+    }
+    return total;
+}
+
+/* n floats of a list (exact floats only); 1 when an item is not a float. */
+static int float_items(PyObject *list, double *out, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(list, i);
+        if (!PyFloat_CheckExact(x)) return 1;
+        out[i] = PyFloat_AS_DOUBLE(x);
+    }
+    return 0;
+}
+
+/* n masks of a sequence, each within the map's n cities; -1 on failure, 1
+   when a mask is not such an int. */
+static int mask_items(PyObject *seq, uint64_t *out, int n) {
+    Py_ssize_t len = PySequence_Size(seq);
+    if (len < 0) return -1;
+    if (len < n) return 1;
+    uint64_t all = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PySequence_GetItem(seq, i);
+        if (!x) return -1;
+        int ok = PyLong_CheckExact(x);
+        unsigned long long v = ok ? PyLong_AsUnsignedLongLong(x) : 0;
+        Py_DECREF(x);
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+            PyErr_Clear();
+            return 1;
+        }
+        if (!ok || (v & ~all)) return 1;
+        out[i] = (uint64_t)v;
+    }
+    return 0;
+}
+
+/* spread(w, masks, steps) -> Expert._spread(w, masks, steps): w after
+   ``steps`` steps of a walker who stays or takes an open route, each with the
+   same chance (masks: each city's open routes); None when w is longer than
+   64, holds other than floats, or a mask reaches past w. */
+static PyObject *py_spread(PyObject *self, PyObject *args) {
+    PyObject *w_o, *masks_o;
+    int steps;
+    if (!PyArg_ParseTuple(args, "O!Oi", &PyList_Type, &w_o, &masks_o, &steps)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(w_o);
+    if (n > MAXN) Py_RETURN_NONE;
+    double a[MAXN], b[MAXN], *cur = a, *out = b;
+    uint64_t masks[MAXN];
+    if (float_items(w_o, cur, n)) Py_RETURN_NONE;
+    int rc = mask_items(masks_o, masks, (int)n);
+    if (rc) {
+        if (rc < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    for (int s = 0; s < steps; s++) {
+        for (Py_ssize_t c = 0; c < n; c++) out[c] = 0.0;
+        for (Py_ssize_t c = 0; c < n; c++) {
+            double p = cur[c];
+            if (p > 0) {
+                uint64_t m = masks[c] | ((uint64_t)1 << c);
+                double share = p / (double)__builtin_popcountll(m);
+                while (m) {
+                    int x = __builtin_ctzll(m);
+                    out[x] = out[x] + share;
+                    m &= m - 1;
+                }
+            }
+        }
+        double *tmp = cur;
+        cur = out;
+        out = tmp;
+    }
+    return float_list(cur, n);
+}
+
+#define HUNT_STEPS 16
+
+typedef struct {
+    int city, depth, first;
+    uint64_t seen;
+    double got;
+} HuntNode;
+
+/* Expert._weighted_path's answer when nothing can be found: (0.0, -2, ()) */
+static PyObject *hunt_nothing(void) { return Py_BuildValue("(di())", 0.0, -2); }
+
+/* The hunt's search itself, past its early returns (see py_hunt). */
+static PyObject *hunt_search(const Tables *t, uint64_t belief, int start, int steps, const double *weights,
+                             double mix, double ahead, int reach, const uint64_t *open) {
+    int n = t->n;
+    int size = __builtin_popcountll(belief);
+    double total = 0.0; /* _mass: lowest city first */
+    for (uint64_t m = belief; m; m &= m - 1) total += weights[__builtin_ctzll(m)];
+    if (total <= 0.0) return hunt_nothing();
+    double wn[MAXN], after[MAXN], near[MAXN];
+    for (int c = 0; c < n; c++) {
+        wn[c] = belief >> c & 1 ? weights[c] * (double)size / total : 0.0;
+        after[c] = 0.0;
+        near[c] = -1.0;
+    }
+    int look = ahead > 0.0;
+    uint64_t spread = 0;
+    double scale = 0.0;
+    if (look) { /* _spread_move */
+        for (uint64_t bm = belief; bm; bm &= bm - 1) {
+            int c = __builtin_ctzll(bm);
+            uint64_t m = open[c] | ((uint64_t)1 << c);
+            double share = wn[c] / (double)__builtin_popcountll(m);
+            for (; m; m &= m - 1) {
+                int y = __builtin_ctzll(m);
+                after[y] += share;
+            }
+        }
+    } else { /* expand(belief, b.nbr_mask) */
+        spread = belief;
+        for (uint64_t bm = belief; bm; bm &= bm - 1) {
+            int c = __builtin_ctzll(bm);
+            for (int j = 0; j < t->deg[c]; j++) spread |= (uint64_t)1 << t->nbr[c][j];
+        }
+        scale = 0.01 / (double)__builtin_popcountll(spread);
+    }
+    double best_s = 0.0, best_got = 0.0;
+    int best_first = -2;
+    double by_first[MAXN + 1]; /* by first step + 1 (-1: inspect here) */
+    char has[MAXN + 1];
+    memset(has, 0, sizeof has);
+    HuntNode stack[HUNT_STEPS * (MAXDEG + 1) + 2];
+    int top = 0;
+    stack[top++] = (HuntNode){start, 0, -3, 0, 0.0};
+    while (top) {
+        HuntNode nd = stack[--top];
+        if (nd.depth == steps) continue;
+        int deg = t->deg[nd.city];
+        int more = steps - nd.depth - 1;
+        int k = nd.depth == 0 && (belief >> nd.city & 1) ? -1 : 0;
+        while (k < deg) {
+            int nx, f, here;
+            if (k < 0) {
+                nx = nd.city;
+                f = -1;
+                here = 1;
+            } else {
+                nx = t->nbr[nd.city][k];
+                f = nd.first == -3 ? nx : nd.first;
+                here = 0;
+            }
+            k++;
+            uint64_t s2 = nd.seen | (uint64_t)1 << nx;
+            double got = nd.seen >> nx & 1 ? nd.got : nd.got + wn[nx];
+            if (got != 0.0) {
+                double sc;
+                if (look) {
+                    double v = near[nx];
+                    if (v < 0.0) { /* _mass_within */
+                        v = 0.0;
+                        for (uint64_t m = ball_at(t, nx, reach); m; m &= m - 1) v += after[__builtin_ctzll(m)];
+                        near[nx] = v;
+                    }
+                    sc = got + ahead * ((double)size - got) / (double)size * v;
+                } else {
+                    sc = got - scale * (double)ball_dist_sum(t, nx, spread);
+                }
+                if (sc > (has[f + 1] ? by_first[f + 1] : 0.0)) {
+                    by_first[f + 1] = sc;
+                    has[f + 1] = 1;
+                }
+                if (sc > best_s) {
+                    best_s = sc;
+                    best_first = f;
+                    best_got = got;
+                }
+            }
+            if (here || (more && ((look && got != 0.0) || (belief & ~s2 & ball_at(t, nx, more)))))
+                stack[top++] = (HuntNode){nx, nd.depth + 1, f, s2, got};
+        }
+    }
+    long alts[MAXN + 1];
+    int nalts = 0;
+    if (mix > 0)
+        for (int i = 0; i <= n; i++)
+            if (has[i] && by_first[i] >= best_s - mix) alts[nalts++] = i - 1;
+    PyObject *at = PyTuple_New(nalts);
+    if (!at) return NULL;
+    for (int i = 0; i < nalts; i++) {
+        PyObject *x = PyLong_FromLong(alts[i]);
+        if (!x) {
+            Py_DECREF(at);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(at, i, x);
+    }
+    return Py_BuildValue("(diN)", best_got / (double)size, best_first, at);
+}
+
+/* hunt(tables, belief, start, steps, weights, mix, ahead, reach, open_masks)
+   -> Expert._weighted_path(b, belief, start, steps, weights, mix, ahead,
+   reach, open_masks): (the chance, the first step, the near-equal first
+   steps) of Jessah's best inspection path on the dossier's weights; None
+   when this code cannot search it (a belief or mask past the map, weights
+   other than n floats, more than HUNT_STEPS steps, a negative reach, a map
+   whose balls it does not hold). */
+static PyObject *py_hunt(PyObject *self, PyObject *args) {
+    PyObject *cap, *belief_o, *w_o, *open_o;
+    int start, steps, reach;
+    double mix, ahead;
+    if (!PyArg_ParseTuple(args, "OO!iiO!ddiO", &cap, &PyLong_Type, &belief_o, &start, &steps, &PyList_Type, &w_o,
+                          &mix, &ahead, &reach, &open_o))
+        return NULL;
+    const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
+    if (!t) return NULL;
+    int n = t->n;
+    if (start < 0 || start >= n || steps > HUNT_STEPS || reach < 0 || !t->nball[start]) Py_RETURN_NONE;
+    for (int c = 0; c < n; c++)
+        if (!t->nball[c]) Py_RETURN_NONE;
+    unsigned long long bv = PyLong_AsUnsignedLongLong(belief_o);
+    if (bv == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    uint64_t belief = (uint64_t)bv;
+    if (n < 64 && belief >> n) Py_RETURN_NONE;
+    if (!belief || steps <= 0 || !(belief & ball_at(t, start, steps))) return hunt_nothing();
+    double weights[MAXN];
+    if (PyList_GET_SIZE(w_o) < n || float_items(w_o, weights, n)) Py_RETURN_NONE;
+    uint64_t open[MAXN];
+    if (ahead > 0.0) {
+        int rc = mask_items(open_o, open, n);
+        if (rc) {
+            if (rc < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    return hunt_search(t, belief, start, steps, weights, mix, ahead, reach, open);
+}
+
 /* ------------------------------------------------------------ the guesses */
 
 /* The dossier's guesses of Angela's (city, hand) and their weights, owned by
@@ -1594,6 +1860,8 @@ static PyMethodDef methods[] = {
     {"systematic", py_systematic, METH_VARARGS, "dossier._systematic's indices (see the module)."},
     {"fsum", py_fsum, METH_VARARGS, "math.fsum of finite floats, as the dossier's loops sum (for the tests)."},
     {"tables", py_tables, METH_VARARGS, "The map's tables for announce(), or None when the map is too big."},
+    {"hunt", py_hunt, METH_VARARGS, "Expert._weighted_path (see the module)."},
+    {"spread", py_spread, METH_VARARGS, "Expert._spread (see the module)."},
     {NULL, NULL, 0, NULL},
 };
 

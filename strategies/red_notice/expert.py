@@ -61,6 +61,7 @@ except ImportError:  # without mypy installed the module only ever runs as sourc
         return lambda cls: cls
 
 
+from rnsim_strategies.red_notice import dossier as _dossier
 from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
 from rnsim_strategies.red_notice.board import BANK as _BANK
 from rnsim_strategies.red_notice.board import CHECK as _CHECK
@@ -995,6 +996,12 @@ class Expert(Strategy):
         weights = self.hunt_weights
         if weights is not None and view.seat != ANGELA:
             om = b.open_masks(view.barriers) if self.look_ahead > 0 else ()
+            core = _dossier.core  # with the compiled build, _weighted_path in C (its twin)
+            if core is not None and _dossier._tables(b):
+                got = core.hunt(_dossier._tables(b), belief, start, steps, weights, self._hunt_mix, self.look_ahead,
+                                self._ahead_reach, om)
+                if got is not None:
+                    return got  # type: ignore[no-any-return]
             return self._weighted_path(b, belief, start, steps, weights, self._hunt_mix, self.look_ahead,
                                        self._ahead_reach, om)
         focus = self._leak_focus & belief if view.seat != ANGELA else 0
@@ -1259,7 +1266,9 @@ class Expert(Strategy):
         of the cities she may reach, and the weight she has on it now the
         share of the belief's cities (``masks``: b.open_masks of the view's
         barriers)."""
-        nxt = self._spread(w, masks, 2)
+        core = _dossier.core  # with the compiled build, _spread in C (its twin)
+        got = core.spread(w, masks, 2) if core is not None else None
+        nxt: list[float] = got if got is not None else self._spread(w, masks, 2)
         # each free continent's sums, its cities in order, in local floats
         radars = view.radars
         cont_mask = b.cont_mask

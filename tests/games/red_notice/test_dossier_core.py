@@ -9,9 +9,10 @@ restrict, normalise and resample the guesses after each event
 (``Dossier._cash_each``), fit the hands to what Angela holds
 (``Dossier._fit_each``), weigh a sighting (``Dossier._reveal_each``) and a
 Bank performed without a cash (``Dossier._decline_each``); a clone's
-resampling and the guesses of her start (``Dossier._start_guesses``) are C
-functions on lists. Both must do exactly what the Python source does: the
-same new city for every guess, the same floats bit for bit, the same draws
+resampling, the guesses of her start (``Dossier._start_guesses``), her hunt
+on the dossier's weights (``Expert._weighted_path``) and their spread for
+her radar (``Expert._spread``) are C functions on lists. Both must do
+exactly what the Python source does: the same new city for every guess, the same floats bit for bit, the same draws
 from the dossier's stream."""
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from hypothesis import strategies as st
 from rnsim_strategies.red_notice import dossier as dossier_module
 from rnsim_strategies.red_notice.board import board_for
 from rnsim_strategies.red_notice.dossier import Dossier
+from rnsim_strategies.red_notice.expert import Expert
 
 from rnsim.games.red_notice.game import GAME
 from rnsim.play import play_game
@@ -239,6 +241,24 @@ class _Checked:
         self.kinds["systematic"] += 1
         return got
 
+    def hunt(self, tables: Any, belief: int, start: int, steps: int, weights: list[float], mix: float,
+             ahead: float, reach: int, open_masks: Any) -> Any:
+        got = self.core.hunt(tables, belief, start, steps, weights, mix, ahead, reach, open_masks)
+        assert got is not None  # the shipped map and the dossier's weights fit
+        assert got == Expert._weighted_path(B, belief, start, steps, weights, mix, ahead, reach, open_masks), (
+            belief, start, steps)
+        self.kinds["hunt"] += 1
+        self.kinds["hunt, near-equal firsts"] += len(got[2]) > 1
+        self.kinds["hunt, nothing in reach"] += got[1] == -2
+        return got
+
+    def spread(self, w: list[float], masks: list[int], steps: int) -> Any:
+        got = self.core.spread(w, masks, steps)
+        assert got is not None
+        assert got == Expert._spread(w, masks, steps)
+        self.kinds["spread"] += 1
+        return got
+
     def start(self, tables: Any, pool: list[int], size: int, cities: list[int], jessah: int, radar: float,
               particles: int, tau: float, eps: float, getrandbits: Any, rand: Any) -> Any:
         rng = rand.__self__
@@ -270,7 +290,8 @@ def test_every_call_of_the_c_guesses_in_expert_games_is_the_python_one(monkeypat
     # the games met every case the reading distinguishes
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
                  "normalise", "resample", "draw", "replace", "replaced", "cash", "restrict", "fit", "fit, pool wanted", "start", "reveal",
-                 "decline", "declined", "guesses"):
+                 "decline", "declined", "guesses", "hunt", "hunt, near-equal firsts", "hunt, nothing in reach",
+                 "spread"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 
