@@ -35,5 +35,8 @@ def first_scores(order: tuple[int, ...], me: int, step: int, firsts: list[int], 
                  agents: list[list[int]], front: list[list[int]], totals: list[list[int]], points: list[int],
                  bonus: tuple[int, ...], bonus_weight: float, needs_positive: bool) -> list[float] | None: ...
 
+def colour_totals(slammers: tuple[tuple[int, ...], ...], card_colour: tuple[int, ...], card_value: tuple[int, ...],
+                  k: int) -> tuple[list[list[int]], list[int]] | None: ...
+
 #: 1 where a C long holds 64 bits; 0 (a 32-bit long) leaves the core unused
 WIDE: int
