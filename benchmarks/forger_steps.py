@@ -23,11 +23,10 @@ import math
 from collections import Counter, defaultdict
 from typing import Any
 
-from rnsim_strategies.red_notice.board import bits, board_for
-from rnsim_strategies.red_notice.expert import _PROXIMITY, _UPGRADE_HELP, Expert, _belief_reach
+from rnsim_strategies.red_notice.board import board_for
+from rnsim_strategies.red_notice.expert import _PROXIMITY, Expert, _belief_reach
 
 from benchmarks.forger_kinds import MoveStepSearch, _spec, default_weights, exposure, features
-from rnsim.games.red_notice.engine.belief import expand
 from rnsim.games.red_notice.engine.decision import Decision, Option
 from rnsim.games.red_notice.engine.view import View
 from rnsim.games.red_notice.game import GAME
@@ -261,7 +260,8 @@ class _KeepLater(Expert):
         if len(opts) < 2:
             return super().on_identity(view, decision)
         ids = {x.id: x for x in view.comps.identities}
-        now = {i: self._escape_value(view, decision, i) for i in opts}
+        b = board_for(view.comps)
+        now = {i: self._identity_value(view, b, ids[i]) for i in opts}
 
         def value(i: str) -> tuple[float, str]:
             x = ids[i]
@@ -269,27 +269,6 @@ class _KeepLater(Expert):
             return (now[i] - self.KEEP * general, i)
 
         return max(opts, key=value)
-
-    def _escape_value(self, view: View, decision: Decision, i: str) -> float:
-        """The expert's value of escaping with ``i`` now (``Expert.on_identity``'s
-        terms, the same numbers)."""
-        x = {x.id: x for x in view.comps.identities}[i]
-        b = board_for(view.comps)
-        v = float(x.moves)
-        if x.effect == "journalist":
-            near = bits(expand(1 << view.angela_city, b.nbr_mask))
-            v += 0.4 + 0.4 * sum(1 for c in near if view.radars[b.cont[c]])
-        elif x.effect == "lawyer":
-            white = sum(1 for r in view.radars if r == 1) + sum(1 for r in view.barriers if r == 1)
-            v += 0.2 * min(white, 2)
-        elif x.effect == "secret_agent":
-            v += 0.15 * (view.rules.security_cap - view.security)
-        elif x.effect == "doctor":
-            v += 0.35 * min(x.checks, view.rules.hand_limit - len(view.hand))
-        elif x.effect == "businesswoman":
-            v += 0.25 * max((_UPGRADE_HELP.get(u, 1.0) for u in view.permanents), default=0.0)
-        return v
-
 
 class Keep10(_KeepLater):
     KEEP = 1.0

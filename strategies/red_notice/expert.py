@@ -94,6 +94,7 @@ from rnsim.games.red_notice.engine.decision import (
 from rnsim.games.red_notice.engine.state import GameState
 from rnsim.games.red_notice.engine.view import View, build_view
 from rnsim.games.red_notice.rules.components import POW as _POW
+from rnsim.games.red_notice.rules.components import Identity
 
 # Final copies of the card actions and POW!'s value (defined in an uncompiled
 # module): compiled code reads them from C statics, not the module's dict.
@@ -1760,27 +1761,27 @@ class Expert(Strategy):
     def on_identity(self, view: View, decision: Decision[IdentityId]) -> IdentityId:
         b = self._b(view)
         ids = {x.id: x for x in view.comps.identities}
-        white = sum(1 for r in view.radars if r == 1) + sum(1 for x in view.barriers if x == 1)
-        harmful = max((_UPGRADE_HELP.get(u, 1.0) for u in view.permanents), default=0.0)
-        here = view.angela_city
-        radar_near = sum(1 for c in bits(expand(1 << here, b.nbr_mask)) if view.radars[b.cont[c]])
+        return max(decision.options, key=lambda i: (self._identity_value(view, b, ids[i]), i))
 
-        def value(i: str) -> tuple[float, str]:
-            x = ids[i]
-            v = float(x.moves)
-            if x.effect == "journalist":
-                v += 0.4 + 0.4 * radar_near
-            elif x.effect == "lawyer":
-                v += 0.2 * min(white, 2)
-            elif x.effect == "secret_agent":
-                v += 0.15 * (view.rules.security_cap - view.security)
-            elif x.effect == "doctor":
-                v += 0.35 * min(x.checks, view.rules.hand_limit - len(view.hand))
-            elif x.effect == "businesswoman":
-                v += 0.25 * harmful
-            return (v, i)
-
-        return max(decision.options, key=value)
+    def _identity_value(self, view: View, b: Board, x: Identity) -> float:
+        """What escaping with identity ``x`` is worth now: its movements, and
+        its power on this board (the Journalist by the radars around her, the
+        Lawyer by the white radars and barriers, the Businesswoman by the
+        most harmful permanent upgrade)."""
+        v = float(x.moves)
+        if x.effect == "journalist":
+            here = view.angela_city
+            v += 0.4 + 0.4 * sum(1 for c in bits(expand(1 << here, b.nbr_mask)) if view.radars[b.cont[c]])
+        elif x.effect == "lawyer":
+            white = sum(1 for r in view.radars if r == 1) + sum(1 for r in view.barriers if r == 1)
+            v += 0.2 * min(white, 2)
+        elif x.effect == "secret_agent":
+            v += 0.15 * (view.rules.security_cap - view.security)
+        elif x.effect == "doctor":
+            v += 0.35 * min(x.checks, view.rules.hand_limit - len(view.hand))
+        elif x.effect == "businesswoman":
+            v += 0.25 * max((_UPGRADE_HELP.get(u, 1.0) for u in view.permanents), default=0.0)
+        return v
 
     def on_destroy_upgrade(self, view: View, decision: Decision[UpgradeId]) -> UpgradeId:
         return max(decision.options, key=lambda u: (_UPGRADE_HELP.get(u, 1.0), u))
