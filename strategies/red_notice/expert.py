@@ -122,15 +122,51 @@ _UPGRADE_HELP: Final = {
 _PROXIMITY: Final = (1.0, 0.7, 0.35, 0.12, 0.03)
 
 
-def _half_table(vals: dict[tuple[int, int], float]) -> list[float]:
-    """``vals`` by action * 4 + icons (0.0 where it has no value); keys out of
-    that range are left out (their halves are looked up in the dict)."""
+# The value tables of the bids: a half's value by action * 4 + icons (actions
+# 0-4, icons 1-3; 0.0 where a half has no value), read by index rather than
+# through a dict keyed by (action, icons) tuples, which hashes a new tuple
+# per read. _HALF_KEYS are the halves a table values, for the dict views.
+_HALF_KEYS: Final = ((BANK, 1), (MOVEMENT, 1), (MOVEMENT, 2), (MOVEMENT, 3), (CHECK, 1), (CHECK, 2), (CHECK, 3),
+                     (SECURITY, 1), (SECURITY, 2), (SECURITY, 3), (JOKER, 1))
+
+
+def _half_index(half: tuple[int, int]) -> int:
+    """``half``'s index in a value table, or -1 for a half out of its range."""
+    a, n = half
+    return a * 4 + n if 0 <= a < 5 and 0 <= n < 4 else -1
+
+
+def _best_of(a: float, b: float, c: float, d: float) -> float:
+    """max(a, b, c, d) on floats: the first of equals."""
+    if b > a:
+        a = b
+    if c > a:
+        a = c
+    if d > a:
+        a = d
+    return a
+
+
+def _table_dict(t: list[float]) -> dict[tuple[int, int], float]:
+    """The value table ``t`` as a dict keyed by (action, icons)."""
+    return {key: t[key[0] * 4 + key[1]] for key in _HALF_KEYS}
+
+
+def _generic_angela_table() -> list[float]:
+    """What Jessah assumes a half is worth to Angela (her hand is hidden)."""
     t = [0.0] * 20
-    for key, v in vals.items():
-        a, n = key
-        if 0 <= a < 5 and 0 <= n < 4:
-            t[a * 4 + n] = v
+    t[BANK * 4 + 1] = 1.8
+    t[JOKER * 4 + 1] = 1.8
+    for n in range(1, 4):
+        t[MOVEMENT * 4 + n] = 0.7 * n
+        t[CHECK * 4 + n] = 0.35 * n
+        t[SECURITY * 4 + n] = 0.2 * n
     return t
+
+
+_GENERIC_ANGELA: Final = tuple(_generic_angela_table())
+# sqrt(k) for k = max(1, min(cities in the belief, 4)), as the Python ** gives it
+_ROOTS: Final = tuple(max(1, k) ** 0.5 for k in range(5))
 
 
 def _mass(belief: int, weights: list[float]) -> float:
@@ -429,13 +465,15 @@ class Expert(Strategy):
         self._w_belief = 0
         self._values_round = -1
         self._odds_round = -1
-        self._odds_cache: dict[int, tuple[float, float, int]] = {}
+        # the chances to win and to tie of each token value, POW!'s last (_count_odds)
+        self._odds_win: list[float] = []
+        self._odds_tie: list[float] = []
         # the opponent's tokens not yet revealed this cycle, and whether her POW! is among them
         self._opp_unrevealed = 0
         self._opp_has_pow = False
-        self._values: tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]] = ({}, {})
-        # _half_values's: the values and cards it was computed from, and its answer
-        self._hv_src: dict[tuple[int, int], float] | None = None
+        self._values: tuple[list[float], list[float]] = ([], [])
+        # _half_values's: the value table and cards it was computed from, and its answer
+        self._hv_src: list[float] | None = None
         self._hv_cards: tuple[int, ...] = ()
         self._hv: tuple[list[float], list[float], list[float]] = ([], [], [])
         # kind -> the class's handler, looked up once (search's rollouts ask
@@ -494,7 +532,8 @@ class Expert(Strategy):
         self._order_round = other._order_round
         self._order_ctx = other._order_ctx
         self._odds_round = other._odds_round
-        self._odds_cache = other._odds_cache
+        self._odds_win = other._odds_win
+        self._odds_tie = other._odds_tie
         self._opp_unrevealed = other._opp_unrevealed
         self._opp_has_pow = other._opp_has_pow
 
@@ -580,57 +619,78 @@ class Expert(Strategy):
 
     def _angela_half_values(self, view: View, b: Board) -> dict[tuple[int, int], float]:
         """Angela's value of each (action, icons) this round, from her view."""
+        return _table_dict(self._angela_half_table(view, b))
+
+    def _angela_half_table(self, view: View, b: Board) -> list[float]:
+        """_angela_half_values's as a value table (by action * 4 + icons)."""
         here = view.angela_city
+        hand = view.hand
         targets = self._angela_targets(view, b)
-        hand_here = [c for c in view.hand if b.check_cont[c] == b.cont[here]]
-        can_cash = bool(hand_here)
-        need = view.rules.money_target - view.cash_total[ANGELA]
-        win_now = any(b.check_value[c] >= need for c in hand_here)
+        here_cont = b.cont[here]
+        rules = view.rules
+        need = rules.money_target - view.cash_total[ANGELA]
+        can_cash = False
+        win_now = False
+        for c in hand:
+            if b.check_cont[c] == here_cont:
+                can_cash = True
+                if b.check_value[c] >= need:
+                    win_now = True
         d_open = _open_dist(b, targets, view.barriers)[here] if targets else FAR
         dj = b.dist[view.jessah_city][here]
         threat = _PROXIMITY[dj] if dj < len(_PROXIMITY) else 0.0
-        vals: dict[tuple[int, int], float] = {}
+        t = [0.0] * 20
         bank = (12.0 if win_now else 3.0) if can_cash else (1.2 if d_open <= 2 else 0.2)
-        vals[(BANK, 1)] = bank
-        for n in (1, 2, 3):
+        t[BANK * 4 + 1] = bank
+        room = rules.hand_limit - len(hand)
+        check_w = 1.0 if (not hand or d_open >= 3) else 0.35
+        security_w = 0.1 if view.security >= rules.security_cap else 0.25
+        for n in range(1, 4):
             if can_cash:
                 mv = 0.3 * n + 1.5 * threat * n
             elif targets:
                 mv = 1.0 * min(n, d_open) + 0.2 + 1.2 * threat
             else:
                 mv = 0.4 * n + 1.2 * threat
-            vals[(MOVEMENT, n)] = mv
-            room = view.rules.hand_limit - len(view.hand)
-            far = d_open >= 3
-            vals[(CHECK, n)] = 0.0 if room <= 0 else (1.0 if (not view.hand or far) else 0.35) * min(n, room)
-            vals[(SECURITY, n)] = 0.1 * n if view.security >= view.rules.security_cap else 0.25 * n
-        vals[(JOKER, 1)] = max(bank, vals[(MOVEMENT, 1)], vals[(CHECK, 1)], vals[(SECURITY, 1)])
-        return vals
+            t[MOVEMENT * 4 + n] = mv
+            t[CHECK * 4 + n] = 0.0 if room <= 0 else check_w * min(n, room)
+            t[SECURITY * 4 + n] = security_w * n
+        t[JOKER * 4 + 1] = _best_of(bank, t[MOVEMENT * 4 + 1], t[CHECK * 4 + 1], t[SECURITY * 4 + 1])
+        return t
 
     def _jessah_half_values(self, view: View, b: Board, angela_city: int) -> dict[tuple[int, int], float]:
         """Jessah's value of each (action, icons). ``angela_city`` >= 0 when the
         caller (Angela) knows where she is; otherwise the belief is used."""
+        return _table_dict(self._jessah_half_table(view, b, angela_city))
+
+    def _jessah_half_table(self, view: View, b: Board, angela_city: int) -> list[float]:
+        """_jessah_half_values's as a value table (by action * 4 + icons)."""
         here = view.jessah_city
         jet = 1 if "private_jet" in view.permanents else 0
-        last = len(view.identities_up) == 0
-        cap_w = 6.0 if last else 4.0
-        vals: dict[tuple[int, int], float] = {}
-        for n in (1, 2, 3):
+        cap_w = 6.0 if len(view.identities_up) == 0 else 4.0
+        t = [0.0] * 20
+        d = b.dist[here][angela_city] if angela_city >= 0 else 0
+        root = _ROOTS[min(view.belief.bit_count(), 4)] if angela_city >= 0 else 1.0
+        for n in range(1, 4):
             steps = n + jet
             if angela_city >= 0:
-                p = 1.0 if b.dist[here][angela_city] <= steps else 0.0
-                p /= max(1, min(view.belief.bit_count(), 4)) ** 0.5
+                p = 1.0 if d <= steps else 0.0
+                p /= root
             else:
                 p = self._capture_bound(view, b, steps)
-            vals[(MOVEMENT, n)] = cap_w * p + 0.35 * steps
-        supply = view.radar_supply + view.barrier_supply
-        room = view.rules.hand_limit - view.hand_sizes[1]
-        for n in (1, 2):
-            vals[(SECURITY, n)] = (0.55 if supply else 0.25) * n
-            vals[(CHECK, n)] = 0.3 * min(n, room) if view.check_deck_size else 0.0
+            t[MOVEMENT * 4 + n] = cap_w * p + 0.35 * steps
+        rules = view.rules
+        security_w = 0.55 if view.radar_supply + view.barrier_supply else 0.25
+        room = rules.hand_limit - view.hand_sizes[1]
+        deck = view.check_deck_size
+        for n in range(1, 3):
+            t[SECURITY * 4 + n] = security_w * n
+            t[CHECK * 4 + n] = 0.3 * min(n, room) if deck else 0.0
+        t[SECURITY * 4 + 3] = 0.5 * 3
+        t[CHECK * 4 + 3] = 0.3 * 3
         if view.seat != ANGELA:
             # the best of her checks cashable here (0.0: none)
-            upgrade_value = view.rules.upgrade_check_value
+            upgrade_value = rules.upgrade_check_value
             here_cont = b.cont[here]
             bank = 0.0
             for c in view.hand:
@@ -640,35 +700,27 @@ class Expert(Strategy):
                         bank = x
         else:
             bank = 0.2  # Angela does not know Jessah's hand
-        vals[(BANK, 1)] = bank
-        vals[(JOKER, 1)] = max(bank, vals[(MOVEMENT, 1)], vals[(SECURITY, 1)], vals[(CHECK, 1)])
-        for n in (1, 2, 3):
-            vals.setdefault((SECURITY, n), 0.5 * n)
-            vals.setdefault((CHECK, n), 0.3 * n)
-        return vals
+        t[BANK * 4 + 1] = bank
+        t[JOKER * 4 + 1] = _best_of(bank, t[MOVEMENT * 4 + 1], t[SECURITY * 4 + 1], t[CHECK * 4 + 1])
+        return t
 
     @staticmethod
     def _generic_angela_values() -> dict[tuple[int, int], float]:
         """What Jessah assumes a half is worth to Angela (her hand is hidden)."""
-        v = {(BANK, 1): 1.8, (JOKER, 1): 1.8}
-        for n in (1, 2, 3):
-            v[(MOVEMENT, n)] = 0.7 * n
-            v[(CHECK, n)] = 0.35 * n
-            v[(SECURITY, n)] = 0.2 * n
-        return v
+        return _table_dict(list(_GENERIC_ANGELA))
 
-    def _placement_values(self, view: View, b: Board) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]]:
-        """(mine, theirs): the value of each half to each side this round.
-        Nothing is resolved while tokens are placed, so it is computed once
-        per round."""
+    def _placement_values(self, view: View, b: Board) -> tuple[list[float], list[float]]:
+        """(mine, theirs): the value tables of the halves to each side this
+        round (by action * 4 + icons). Nothing is resolved while tokens are
+        placed, so they are computed once per round."""
         if self._values_round == view.round:
             return self._values
         if view.seat == ANGELA:
-            mine = self._angela_half_values(view, b)
-            theirs = self._jessah_half_values(view, b, view.angela_city)
+            mine = self._angela_half_table(view, b)
+            theirs = self._jessah_half_table(view, b, view.angela_city)
         else:
-            mine = self._jessah_half_values(view, b, -1)
-            theirs = self._generic_angela_values()
+            mine = self._jessah_half_table(view, b, -1)
+            theirs = list(_GENERIC_ANGELA)
         self._values_round = view.round
         self._values = (mine, theirs)
         return self._values
@@ -677,29 +729,56 @@ class Expert(Strategy):
         """Per token value: (chance to win, chance to tie, strength) against a
         token the opponent has not revealed yet (spent tokens are public).
         Nothing is revealed while tokens are placed: once per round."""
-        if self._odds_round == view.round:
-            return self._odds_cache
-        opp = view.opponent_tokens_left()
-        n_opp = max(1, len(opp))
+        if self._odds_round != view.round:
+            self._count_odds(view)
+        win = self._odds_win
+        tie = self._odds_tie
+        pow_j = len(win) - 1
         odds: dict[int, tuple[float, float, int]] = {}
-        for v in set(view.comps.tokens):
-            below = 0
-            same = 0
-            for o in opp:
-                if o == v:
-                    same += 1
-                elif o < v:
-                    below += 1
-            if v == POW:
-                tie = same / n_opp
-                odds[v] = (1.0 - tie, tie, 6)
-            else:
-                odds[v] = (below / n_opp, same / n_opp, v)
-        self._odds_round = view.round
-        self._odds_cache = odds
-        self._opp_unrevealed = len(opp)
-        self._opp_has_pow = POW in opp
+        for v in view.comps.tokens:
+            j = pow_j if v == POW else v
+            odds[v] = (win[j], tie[j], 6 if v == POW else v)
         return odds
+
+    def _count_odds(self, view: View) -> None:
+        """_odds's chances for this round, as lists by token value (POW!'s
+        last), from how many of the opponent's unrevealed tokens have each
+        value: her set less the tokens she has spent this cycle (as
+        View.opponent_tokens_left)."""
+        tokens = view.comps.tokens
+        spent = view.spent[1 - view.seat]
+        top = 0
+        for v in tokens:
+            if v != POW and v > top:
+                top = v
+        pow_j = top + 1
+        left = [0] * (top + 2)
+        for v in tokens:
+            j = pow_j if v == POW else v
+            left[j] = left[j] + 1
+        for v in spent:
+            j = pow_j if v == POW else v
+            left[j] = left[j] - 1
+        n_left = len(tokens) - len(spent)
+        n_opp = max(1, n_left)
+        win = [0.0] * (top + 2)
+        tie = [0.0] * (top + 2)
+        below = 0  # her tokens of a lower value than j
+        for j in range(top + 2):
+            same = left[j]
+            if j == pow_j:
+                p_tie = same / n_opp
+                win[j] = 1.0 - p_tie
+                tie[j] = p_tie
+            else:
+                win[j] = below / n_opp
+                tie[j] = same / n_opp
+            below += same
+        self._odds_round = view.round
+        self._odds_win = win
+        self._odds_tie = tie
+        self._opp_unrevealed = n_left
+        self._opp_has_pow = left[pow_j] > 0
 
     def _half_values(self, view: View, b: Board) -> tuple[list[float], list[float], list[float]]:
         """Per half of this round's cards (card * 2 + half): my value of it, my
@@ -707,50 +786,39 @@ class Expert(Strategy):
         cards and the values hold for the whole round: computed once for them."""
         mine, theirs = self._placement_values(view, b)
         cards = view.cards
-        # by identity of the dict (mypyc hands a fixed-size tuple back as a new object)
+        # by identity of the table (mypyc hands a fixed-size tuple back as a new object)
         if self._hv_src is mine and self._hv_cards == cards:
             return self._hv
         m_h: list[float] = []
         m_o: list[float] = []
         o_h: list[float] = []
-        # the two dicts as tables by action * 4 + icons (a dict lookup hashes
-        # a tuple); a half outside the tables is looked up in the dict
-        t_mine = _half_table(mine)
-        t_theirs = _half_table(theirs)
         halves = b.halves
         for c in cards:
             card = halves[c]
-            a0, n0 = card[0]
-            a1, n1 = card[1]
-            if 0 <= a0 < 5 and 0 <= n0 < 4 and 0 <= a1 < 5 and 0 <= n1 < 4:
-                v0 = t_mine[a0 * 4 + n0]
-                v1 = t_mine[a1 * 4 + n1]
-                m_h.append(v0)
-                m_o.append(v1)
-                o_h.append(t_theirs[a0 * 4 + n0])
-                m_h.append(v1)
-                m_o.append(v0)
-                o_h.append(t_theirs[a1 * 4 + n1])
-            else:
-                for half in (0, 1):
-                    h_mine = card[half]
-                    m_h.append(mine.get(h_mine, 0.0))
-                    m_o.append(mine.get(card[1 - half], 0.0))
-                    o_h.append(theirs.get(h_mine, 0.0))
+            k0 = _half_index(card[0])
+            k1 = _half_index(card[1])
+            v0 = mine[k0] if k0 >= 0 else 0.0
+            v1 = mine[k1] if k1 >= 0 else 0.0
+            m_h.append(v0)
+            m_o.append(v1)
+            o_h.append(theirs[k0] if k0 >= 0 else 0.0)
+            m_h.append(v1)
+            m_o.append(v0)
+            o_h.append(theirs[k1] if k1 >= 0 else 0.0)
         self._hv_src = mine
         self._hv_cards = cards
         self._hv = (m_h, m_o, o_h)
         return self._hv
 
     @staticmethod
-    def _denial_stakes(slots: Sequence[Sequence[tuple[int, int] | None]], me: int, m_h: list[float],
+    def _denial_stakes(slots: tuple[tuple[tuple[int, int] | None, ...], ...], me: int, m_h: list[float],
                        m_o: list[float], o_h: list[float]) -> float:
         """The most the opponent's POW! takes by denying one of my placed
         tokens whose card's other half is free: she performs both halves
         (R2, R3) and I perform nothing."""
         top = 0.0
         for i, row in enumerate(slots):
-            for half in (0, 1):
+            for half in range(2):
                 x = row[half]
                 if x is not None and x[0] == me and row[1 - half] is None:
                     k = 2 * i + half
@@ -759,19 +827,17 @@ class Expert(Strategy):
                         top = g
         return top
 
-    def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
-        b = self._b(view)
-        me = view.seat
-        m_h, m_o, o_h = self._bid_values(view, b)
-        # Opponent placements still to come this round, and the cards they may use.
+    @staticmethod
+    def _opponent_room(slots: tuple[tuple[tuple[int, int] | None, ...], ...], me: int,
+                       o_h: list[float]) -> tuple[int, int, float, float, int]:
+        """(her tokens placed this round, the cards she is not on, and of the
+        cards nobody is on her two best pairs of halves and the card of the
+        best): a POW! there is her alternative to a denial."""
         placed_opp = 0
         opp_free_cards = 0
-        # her two best cards nobody is on yet (both halves): a POW! there is her
-        # alternative to a denial
         alt1 = 0.0
         alt2 = 0.0
         alt_card = -1
-        slots = view.slots
         for i, row in enumerate(slots):
             there = 0
             for x in row:
@@ -786,10 +852,23 @@ class Expert(Strategy):
                         alt1, alt2, alt_card = pair, alt1, i
                     elif pair > alt2:
                         alt2 = pair
+        return placed_opp, opp_free_cards, alt1, alt2, alt_card
+
+    def on_place_token(self, view: View, decision: Decision[TokenPlacement]) -> TokenPlacement:
+        b = self._b(view)
+        me = view.seat
+        m_h, m_o, o_h = self._bid_values(view, b)
+        # Opponent placements still to come this round, and the cards they may use.
+        slots = view.slots
+        placed_opp, opp_free_cards, alt1, alt2, alt_card = self._opponent_room(slots, me, o_h)
         opp_left = view.rules.tokens_per_round - placed_opp
         q = min(1.0, opp_left / opp_free_cards) * self._contest if opp_free_cards else 0.0
         not_q = 1 - q
-        odds = self._odds(view)
+        if self._odds_round != view.round:
+            self._count_odds(view)
+        win = self._odds_win
+        tie = self._odds_tie
+        pow_j = len(win) - 1
         cost = self._token_cost
         # Her POW!: the chance it is one of the tokens she has still to place
         # (any of her unrevealed tokens is as likely to be it), and the chance
@@ -808,39 +887,57 @@ class Expert(Strategy):
         exposed = self._denial_stakes(slots, me, m_h, m_o, o_h) if threat > 0.0 else 0.0
         # The score of a token on a free half (card * 2 + half) is
         # a + bw * p_win + ct * p_tie - cost * strength, less what her POW!
-        # facing it would take.
-        best: Option = decision.options[0]
+        # facing it would take. The options come by half, each half's tokens
+        # together: a half's terms are read once for them.
+        options = decision.options
+        best = 0  # the best option's position in the options
         best_s = -1e18
         best_st = 0
         best_i = 0
         best_half = 0
-        for opt in decision.options:
+        cur = -1
+        mh = mo = oh = oo = 0.0
+        faced = False
+        denied = False
+        for n, opt in enumerate(options):
             v, i, half = opt
-            p_win, p_tie, strength = odds[v]
             k = 2 * i + half
-            mh = m_h[k]
-            mo = m_o[k]
-            oh = o_h[k]
-            if slots[i][1 - half] is not None:  # the opponent is already there
+            if k != cur:
+                cur = k
+                mh = m_h[k]
+                mo = m_o[k]
+                oh = o_h[k]
+                oo = o_h[k ^ 1]
+                faced = slots[i][1 - half] is not None  # the opponent is already there
+                # her best reply: her POW! where it takes most, facing this
+                # half's token if it takes more than facing another of mine
+                # or than her POW! on her best other free card
+                stakes = mh + mo + oh + oo
+                denied = (not faced and threat > 0.0 and stakes >= exposed
+                          and stakes >= (alt2 if alt_card == i else alt1))
+            j = pow_j if v == POW else v
+            p_win = win[j]
+            p_tie = tie[j]
+            strength = 6 if v == POW else v
+            if faced:
                 if v == POW:  # R2: her token is cancelled unless it is her POW! too
-                    score = mh + (mo + oh + use * o_h[k ^ 1]) * p_win + oh * p_tie
+                    score = mh + (mo + oh + use * oo) * p_win + oh * p_tie
                 else:  # her POW! there cancels mine
                     score = mh * (1.0 - pow_facing) + (mo + oh) * p_win + oh * p_tie
             else:
                 score = mh + mo * not_q + mo * q * p_win
-                if v != POW and threat > 0.0:
-                    # her best reply: her POW! where it takes most, facing
-                    # this token if it takes more than facing another of mine
-                    # or than her POW! on her best other free card
-                    stakes = mh + mo + oh + o_h[k ^ 1]
-                    if stakes >= exposed and stakes >= (alt2 if alt_card == i else alt1):
-                        score -= threat * (score + oh)
+                if denied and v != POW:
+                    score -= threat * (score + oh)
             score -= cost * strength
             # ties: the weakest token, then the earliest card and half
             if score > best_s or (score == best_s and (
                     strength < best_st or (strength == best_st and (i < best_i or (i == best_i and half < best_half))))):
-                best, best_s, best_st, best_i, best_half = opt, score, strength, i, half
-        return best
+                best = n
+                best_s = score
+                best_st = strength
+                best_i = i
+                best_half = half
+        return options[best]
 
     def _bid_values(self, view: View, b: Board) -> tuple[list[float], list[float], list[float]]:
         """_half_values's, with the forger's Bank halves valued where she
@@ -861,7 +958,7 @@ class Expert(Strategy):
         cash_here, early, after_move1, after_move2, after_move3, after_check1, after_check2 = self._order_ctx
         if cash_here:  # a Bank half is her cash wherever she performs it
             return self._spare_banks(view, b, m_h, m_o) if self._bank_spare else (m_h, m_o)
-        bank = self._values[0][(BANK, 1)]
+        bank = self._values[0][BANK * 4 + 1]
         h = m_h
         o = m_o
         copied = False
@@ -877,7 +974,7 @@ class Expert(Strategy):
                     h = list(m_h)
                     o = list(m_o)
                     copied = True
-                for half in (0, 1):
+                for half in range(2):
                     a, n = card[half]
                     k = 2 * i + half
                     base = bank if moved else early
@@ -911,20 +1008,20 @@ class Expert(Strategy):
         cards = view.cards
         on_bank = 0
         for i, row in enumerate(view.slots):
-            for half in (0, 1):
+            for half in range(2):
                 x = row[half]
                 if x is not None and x[0] == ANGELA and halves[cards[i]][half][0] == BANK:
                     on_bank += 1
         if on_bank < n_cash:
             return m_h, m_o
         vals = self._values[0]
-        spare = min(vals[(BANK, 1)], self._bank_early)
-        joker = max(spare, vals[(MOVEMENT, 1)], vals[(CHECK, 1)], vals[(SECURITY, 1)])
+        spare = min(vals[BANK * 4 + 1], self._bank_early)
+        joker = _best_of(spare, vals[MOVEMENT * 4 + 1], vals[CHECK * 4 + 1], vals[SECURITY * 4 + 1])
         h = list(m_h)
         o = list(m_o)
         for i, c in enumerate(cards):
             card = halves[c]
-            for half in (0, 1):
+            for half in range(2):
                 a = card[half][0]
                 if a == BANK or a == JOKER:
                     v = spare if a == BANK else joker
@@ -944,27 +1041,30 @@ class Expert(Strategy):
         need = view.rules.money_target - view.cash_total[ANGELA]
         cash_here = False
         reach = [0.0, 0.0, 0.0, 0.0]
-        # within[d]: the cities within d steps of hers over routes without a
-        # barrier; a check's way is the first d whose cities it cashes in
-        # (4: farther, where no movement of this round reaches)
+        # w0 to w3: the cities within 0 to 3 steps of hers over routes
+        # without a barrier; a check's way is the first d whose cities it
+        # cashes in (4: farther, where no movement of this round reaches)
         om = b.open_masks(view.barriers)
-        w1 = expand(1 << here, om)
+        w0 = 1 << here
+        w1 = expand(w0, om)
         w2 = expand(w1, om)
-        within = (1 << here, w1, w2, expand(w2, om))
+        w3 = expand(w2, om)
         for c in view.hand:
             if b.check_cont[c] == here_cont:
                 cash_here = True
             m = b.check_mask[c]
-            d = 0
-            while d < 4 and not m & within[d]:
-                d += 1
+            d = 0 if m & w0 else 1 if m & w1 else 2 if m & w2 else 3 if m & w3 else 4
             v = 12.0 if b.check_value[c] >= need else 3.0
             for steps in range(max(1, d), 4):
                 if v > reach[steps]:
                     reach[steps] = v
-        early = min(self._values[0][(BANK, 1)], self._bank_early)
+        early = min(self._values[0][BANK * 4 + 1], self._bank_early)
         room = view.rules.hand_limit - len(view.hand)
-        f = sum(1 for k in b.check_cont if k == here_cont) / max(1, len(b.check_cont))
+        same = 0
+        for k in b.check_cont:
+            if k == here_cont:
+                same += 1
+        f = same / max(1, len(b.check_cont))
         p1 = 1.0 - (1.0 - f) ** min(1, room) if room > 0 else 0.0
         p2 = 1.0 - (1.0 - f) ** min(2, room) if room > 0 else 0.0
         return cash_here, early, reach[1], reach[2], reach[3], p1, p2

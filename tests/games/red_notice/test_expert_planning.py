@@ -122,7 +122,7 @@ def _textbook_bank_reach(p: Expert, view: View, b: Board) -> tuple[bool, float, 
         v = 12.0 if b.check_value[c] >= need else 3.0
         for steps in range(max(1, d), 4):
             reach[steps] = max(reach[steps], v)
-    early = min(p._values[0][(expert_module.BANK, 1)], p.BANK_EARLY)
+    early = min(p._values[0][expert_module.BANK * 4 + 1], p.BANK_EARLY)
     room = view.rules.hand_limit - len(view.hand)
     f = sum(1 for k in b.check_cont if k == b.cont[here]) / max(1, len(b.check_cont))
     p1 = 1.0 - (1.0 - f) ** min(1, room) if room > 0 else 0.0
