@@ -243,10 +243,32 @@ static inline void second_round(long *st, const int *order, const Front *f, int 
     }
 }
 
-/* The leaders of a flat position (column_leader of each colour) into lead;
-   the seats given a bonus card, as bits. */
-static unsigned leaders_of(const long *st, int n, int k, int needs, int *lead) {
-    unsigned bits = 0;
+/* my points less the best rival's, from each seat's points with its bonus
+   cards added: pts[s] gets bonus[c] * w for each colour c it leads, in colour
+   order (the additions the Python source makes to each seat, in its order). */
+static double margin(int me, const double *pts, int n) {
+    double best = -INFINITY;
+    for (int s = 0; s < n; s++)
+        if (s != me && pts[s] > best) best = pts[s];
+    return pts[me] - best;
+}
+
+/* led_score: my points less the best rival's, bonus cards of ``lead``. */
+static double led(int me, const long *st, int n, int k, const long *bonus, double w, const int *lead) {
+    double pts[MAXN];
+    const long *points = st + (long)k * n;
+    for (int s = 0; s < n; s++) pts[s] = (double)points[s];
+    for (int c = 0; c < k; c++)
+        if (lead[c] >= 0) pts[lead[c]] += (double)bonus[c] * w;
+    return margin(me, pts, n);
+}
+
+/* flat_score: the leaders of a flat position (column_leader of each colour)
+   into lead, and led_score of them. */
+static double score(int me, const long *st, int n, int k, const long *bonus, double w, int needs, int *lead) {
+    double pts[MAXN];
+    const long *points = st + (long)k * n;
+    for (int s = 0; s < n; s++) pts[s] = (double)points[s];
     for (int c = 0; c < k; c++) {
         const long *col = st + (long)c * n;
         long top = col[0];
@@ -263,36 +285,12 @@ static unsigned leaders_of(const long *st, int n, int k, int needs, int *lead) {
         }
         if (ties == 1 && (top > 0 || !needs)) {
             lead[c] = who;
-            bits |= 1u << who;
+            pts[who] += (double)bonus[c] * w;
         } else {
             lead[c] = -1;
         }
     }
-    return bits;
-}
-
-/* led_score: my points less the best rival's, bonus cards of ``lead``. */
-static double led(int me, const long *st, int n, int k, const long *bonus, double w, const int *lead) {
-    unsigned bits = 0;
-    for (int c = 0; c < k; c++)
-        if (lead[c] >= 0) bits |= 1u << lead[c];
-    double mine = 0.0, best = -INFINITY;
-    for (int s = 0; s < n; s++) {
-        double p = (double)st[(long)k * n + s];
-        if (bits >> s & 1u)
-            for (int c = 0; c < k; c++)
-                if (lead[c] == s) p += (double)bonus[c] * w;
-        if (s == me)
-            mine = p;
-        else if (p > best)
-            best = p;
-    }
-    return mine - best;
-}
-
-static double score(int me, const long *st, int n, int k, const long *bonus, double w, int needs, int *lead) {
-    leaders_of(st, n, k, needs, lead);
-    return led(me, st, n, k, bonus, w, lead);
+    return margin(me, pts, n);
 }
 
 static PyObject *position_list(const long *st, long len) {
