@@ -365,15 +365,72 @@ static void play_before(const Turns *t, const Agents *held, long *st0) {
     for (int j = 0; j < t->p; j++) step_(st0, t->order[j], &held[t->order[j]], &t->f, t->n, t->k);
 }
 
+/* The colour my pair ``ag`` arrests in first from st0 (-1: none) and the
+   agent it keeps for the second round (``keep0``, st0's, when it keeps
+   none): what step_ does, read without playing. */
+static int first_of(const long *st0, const Agents *ag, const Front *f, int n, int k, long keep0, long *keep) {
+    *keep = keep0;
+    if (ag->len == 2) {
+        long taken = (long)k * n + n;
+        int a = ag->a, b = ag->b;
+        long ka = st0[taken + a], kb = st0[taken + b];
+        long va = ka < f->off[a + 1] - f->off[a] ? f->val[f->off[a] + ka] : 0;
+        long vb = kb < f->off[b + 1] - f->off[b] ? f->val[f->off[b] + kb] : 0;
+        *keep = vb > va ? a : b;
+        return vb > va ? b : a;
+    }
+    return ag->len == 1 ? ag->a : -1;
+}
+
+/* Each of my pairs' end position, scored into out[i] (its leaders into
+   leads[i] when given; each end position kept at ends + i * stride when
+   given), the seats before me already played into st0: as play_pair plays.
+   My pairs whose first arrest is in the same colour share the turn up to my
+   second arrest (the seats after me take the same cards whatever I keep),
+   so that part is played once per colour. */
+static void pair_ends(const Turns *t, const long *st0, const Agents *held, const long *bonus, double w, int needs,
+                      double *out, int (*leads)[MAXK], long *ends, long stride) {
+    int n = t->n, k = t->k, me = t->me, p = t->p;
+    long kept = (long)k * n + n + k;
+    size_t len = sizeof(long) * (size_t)(kept + n);
+    long mid[MAXST], scratch[MAXST], keep[MAXPAIRS];
+    int first[MAXPAIRS], lead[MAXK];
+    char done[MAXPAIRS];
+    for (Py_ssize_t i = 0; i < t->m; i++) {
+        first[i] = first_of(st0, &t->mine[i], &t->f, n, k, st0[kept + me], &keep[i]);
+        done[i] = 0;
+    }
+    for (Py_ssize_t i = 0; i < t->m; i++) {
+        if (done[i]) continue;
+        memcpy(mid, st0, len);
+        if (first[i] >= 0) arrest(mid, me, first[i], &t->f, n, k);
+        for (int j = p + 1; j < n; j++) step_(mid, t->order[j], &held[t->order[j]], &t->f, n, k);
+        for (int j = n - 1; j > p; j--) {
+            int seat = t->order[j];
+            long c = mid[kept + seat];
+            if (c >= 0) arrest(mid, seat, (int)c, &t->f, n, k);
+        }
+        for (Py_ssize_t h = i; h < t->m; h++) {
+            if (done[h] || first[h] != first[i]) continue;
+            done[h] = 1;
+            long *st = ends ? ends + h * stride : scratch;
+            memcpy(st, mid, len);
+            st[kept + me] = keep[h];
+            for (int j = p; j >= 0; j--) {
+                int seat = t->order[j];
+                long c = st[kept + seat];
+                if (c >= 0) arrest(st, seat, (int)c, &t->f, n, k);
+            }
+            out[h] = score(me, st, n, k, bonus, w, needs, leads ? leads[h] : lead);
+        }
+    }
+}
+
 /* Held scores of my pairs into out[0..m) (doubles). */
 static void held_into(const Turns *t, const Agents *held, const long *bonus, double w, int needs, double *out) {
-    long st0[MAXST], st[MAXST];
-    int lead[MAXK];
+    long st0[MAXST];
     play_before(t, held, st0);
-    for (Py_ssize_t i = 0; i < t->m; i++) {
-        play_pair(t, st0, held, (int)i, st);
-        out[i] = score(t->me, st, t->n, t->k, bonus, w, needs, lead);
-    }
+    pair_ends(t, st0, held, bonus, w, needs, out, NULL, NULL, 0);
 }
 
 /* draw_index: the index a uniform draw u picks from cumulative weights. */
@@ -739,13 +796,10 @@ static double place_ends(Bid *b, int p, long *ends, long stride, double *scores,
     }
     t->p = p;
     play_before(t, held, st0);
+    pair_ends(t, st0, held, b->sc.bonus, b->sc.w, b->sc.needs, scores, leads, ends, stride);
     double top = -1e9;
-    for (Py_ssize_t i = 0; i < t->m; i++) {
-        long *st = ends + i * stride;
-        play_pair(t, st0, held, (int)i, st);
-        scores[i] = score(t->me, st, t->n, t->k, b->sc.bonus, b->sc.w, b->sc.needs, leads[i]);
+    for (Py_ssize_t i = 0; i < t->m; i++)
         if (scores[i] > top) top = scores[i];
-    }
     return top;
 }
 
