@@ -8,7 +8,8 @@
      temperature) (the libm exp Python's math.exp calls) and folded into the
      seat's mix;
    - held_tables(): model.held_tables, the arrests' sampled tables of the
-     agents each seat holds (new lists; the draws call the stream's random());
+     agents each seat holds (new tables of the given lists, shared, not
+     copied; the draws call the stream's random());
    - contest(): model.contest, the field-agent pick's mean end score of each
      candidate pair over sampled tables of rival pairs (the draws call the
      stream's random(), the scores of a table are kept in the memo dict);
@@ -1272,7 +1273,7 @@ static int get_held(PyObject *choices, PyObject *cums, Held *h) {
     return OK;
 }
 
-/* A copy of choices[s][d] (read after the draws: no Python code runs between). */
+/* choices[s][d] itself, a new reference (read after the draws: no Python code runs between). */
 static PyObject *drawn(PyObject *choices, int s, int d) {
     PyObject *from = PyList_GET_SIZE(choices) > s ? PyList_GET_ITEM(choices, s) : NULL;
     PyObject *o = from && PyList_Check(from) && PyList_GET_SIZE(from) > d ? PyList_GET_ITEM(from, d) : NULL;
@@ -1280,11 +1281,11 @@ static PyObject *drawn(PyObject *choices, int s, int d) {
         PyErr_SetString(PyExc_RuntimeError, "held_tables: the choices changed while drawing");
         return NULL;
     }
-    return PyList_GetSlice(o, 0, PyList_GET_SIZE(o));
+    return Py_NewRef(o);
 }
 
-/* One table: each seat's draw (seat order), then per seat a copy of mine,
-   an empty list or a copy of its drawn choice. */
+/* One table: each seat's draw (seat order), then per seat mine, a new
+   empty list or its drawn choice (the given lists, not copies). */
 static PyObject *held_table(const Held *h, long me, PyObject *mine, PyObject *choices, PyObject *random) {
     int d[MAXN];
     for (int s = 0; s < h->n; s++) {
@@ -1299,7 +1300,7 @@ static PyObject *held_table(const Held *h, long me, PyObject *mine, PyObject *ch
     PyObject *out = PyList_New(h->n);
     if (!out) return NULL;
     for (int s = 0; s < h->n; s++) {
-        PyObject *got = s == me          ? PyList_GetSlice(mine, 0, PyList_GET_SIZE(mine))
+        PyObject *got = s == me          ? Py_NewRef(mine)
                         : !h->clen[s] ? PyList_New(0)
                                       : drawn(choices, s, d[s]);
         if (!got) {
