@@ -8,7 +8,8 @@
      temperature) (the libm exp Python's math.exp calls) and folded into the
      seat's mix;
    - held_tables(): model.held_tables, the arrests' sampled tables of the
-     agents each seat holds (new lists; the draws call the stream's random());
+     agents each seat holds (new tables of the given lists, shared, not
+     copied; the draws call the stream's random());
    - contest(): model.contest, the field-agent pick's mean end score of each
      candidate pair over sampled tables of rival pairs (the draws call the
      stream's random(), the scores of a table are kept in the memo dict);
@@ -243,10 +244,32 @@ static inline void second_round(long *st, const int *order, const Front *f, int 
     }
 }
 
-/* The leaders of a flat position (column_leader of each colour) into lead;
-   the seats given a bonus card, as bits. */
-static unsigned leaders_of(const long *st, int n, int k, int needs, int *lead) {
-    unsigned bits = 0;
+/* my points less the best rival's, from each seat's points with its bonus
+   cards added: pts[s] gets bonus[c] * w for each colour c it leads, in colour
+   order (the additions the Python source makes to each seat, in its order). */
+static double margin(int me, const double *pts, int n) {
+    double best = -INFINITY;
+    for (int s = 0; s < n; s++)
+        if (s != me && pts[s] > best) best = pts[s];
+    return pts[me] - best;
+}
+
+/* led_score: my points less the best rival's, bonus cards of ``lead``. */
+static double led(int me, const long *st, int n, int k, const long *bonus, double w, const int *lead) {
+    double pts[MAXN];
+    const long *points = st + (long)k * n;
+    for (int s = 0; s < n; s++) pts[s] = (double)points[s];
+    for (int c = 0; c < k; c++)
+        if (lead[c] >= 0) pts[lead[c]] += (double)bonus[c] * w;
+    return margin(me, pts, n);
+}
+
+/* flat_score: the leaders of a flat position (column_leader of each colour)
+   into lead, and led_score of them. */
+static double score(int me, const long *st, int n, int k, const long *bonus, double w, int needs, int *lead) {
+    double pts[MAXN];
+    const long *points = st + (long)k * n;
+    for (int s = 0; s < n; s++) pts[s] = (double)points[s];
     for (int c = 0; c < k; c++) {
         const long *col = st + (long)c * n;
         long top = col[0];
@@ -263,36 +286,12 @@ static unsigned leaders_of(const long *st, int n, int k, int needs, int *lead) {
         }
         if (ties == 1 && (top > 0 || !needs)) {
             lead[c] = who;
-            bits |= 1u << who;
+            pts[who] += (double)bonus[c] * w;
         } else {
             lead[c] = -1;
         }
     }
-    return bits;
-}
-
-/* led_score: my points less the best rival's, bonus cards of ``lead``. */
-static double led(int me, const long *st, int n, int k, const long *bonus, double w, const int *lead) {
-    unsigned bits = 0;
-    for (int c = 0; c < k; c++)
-        if (lead[c] >= 0) bits |= 1u << lead[c];
-    double mine = 0.0, best = -INFINITY;
-    for (int s = 0; s < n; s++) {
-        double p = (double)st[(long)k * n + s];
-        if (bits >> s & 1u)
-            for (int c = 0; c < k; c++)
-                if (lead[c] == s) p += (double)bonus[c] * w;
-        if (s == me)
-            mine = p;
-        else if (p > best)
-            best = p;
-    }
-    return mine - best;
-}
-
-static double score(int me, const long *st, int n, int k, const long *bonus, double w, int needs, int *lead) {
-    leaders_of(st, n, k, needs, lead);
-    return led(me, st, n, k, bonus, w, lead);
+    return margin(me, pts, n);
 }
 
 static PyObject *position_list(const long *st, long len) {
@@ -367,15 +366,72 @@ static void play_before(const Turns *t, const Agents *held, long *st0) {
     for (int j = 0; j < t->p; j++) step_(st0, t->order[j], &held[t->order[j]], &t->f, t->n, t->k);
 }
 
+/* The colour my pair ``ag`` arrests in first from st0 (-1: none) and the
+   agent it keeps for the second round (``keep0``, st0's, when it keeps
+   none): what step_ does, read without playing. */
+static int first_of(const long *st0, const Agents *ag, const Front *f, int n, int k, long keep0, long *keep) {
+    *keep = keep0;
+    if (ag->len == 2) {
+        long taken = (long)k * n + n;
+        int a = ag->a, b = ag->b;
+        long ka = st0[taken + a], kb = st0[taken + b];
+        long va = ka < f->off[a + 1] - f->off[a] ? f->val[f->off[a] + ka] : 0;
+        long vb = kb < f->off[b + 1] - f->off[b] ? f->val[f->off[b] + kb] : 0;
+        *keep = vb > va ? a : b;
+        return vb > va ? b : a;
+    }
+    return ag->len == 1 ? ag->a : -1;
+}
+
+/* Each of my pairs' end position, scored into out[i] (its leaders into
+   leads[i] when given; each end position kept at ends + i * stride when
+   given), the seats before me already played into st0: as play_pair plays.
+   My pairs whose first arrest is in the same colour share the turn up to my
+   second arrest (the seats after me take the same cards whatever I keep),
+   so that part is played once per colour. */
+static void pair_ends(const Turns *t, const long *st0, const Agents *held, const long *bonus, double w, int needs,
+                      double *out, int (*leads)[MAXK], long *ends, long stride) {
+    int n = t->n, k = t->k, me = t->me, p = t->p;
+    long kept = (long)k * n + n + k;
+    size_t len = sizeof(long) * (size_t)(kept + n);
+    long mid[MAXST], scratch[MAXST], keep[MAXPAIRS];
+    int first[MAXPAIRS], lead[MAXK];
+    char done[MAXPAIRS];
+    for (Py_ssize_t i = 0; i < t->m; i++) {
+        first[i] = first_of(st0, &t->mine[i], &t->f, n, k, st0[kept + me], &keep[i]);
+        done[i] = 0;
+    }
+    for (Py_ssize_t i = 0; i < t->m; i++) {
+        if (done[i]) continue;
+        memcpy(mid, st0, len);
+        if (first[i] >= 0) arrest(mid, me, first[i], &t->f, n, k);
+        for (int j = p + 1; j < n; j++) step_(mid, t->order[j], &held[t->order[j]], &t->f, n, k);
+        for (int j = n - 1; j > p; j--) {
+            int seat = t->order[j];
+            long c = mid[kept + seat];
+            if (c >= 0) arrest(mid, seat, (int)c, &t->f, n, k);
+        }
+        for (Py_ssize_t h = i; h < t->m; h++) {
+            if (done[h] || first[h] != first[i]) continue;
+            done[h] = 1;
+            long *st = ends ? ends + h * stride : scratch;
+            memcpy(st, mid, len);
+            st[kept + me] = keep[h];
+            for (int j = p; j >= 0; j--) {
+                int seat = t->order[j];
+                long c = st[kept + seat];
+                if (c >= 0) arrest(st, seat, (int)c, &t->f, n, k);
+            }
+            out[h] = score(me, st, n, k, bonus, w, needs, leads ? leads[h] : lead);
+        }
+    }
+}
+
 /* Held scores of my pairs into out[0..m) (doubles). */
 static void held_into(const Turns *t, const Agents *held, const long *bonus, double w, int needs, double *out) {
-    long st0[MAXST], st[MAXST];
-    int lead[MAXK];
+    long st0[MAXST];
     play_before(t, held, st0);
-    for (Py_ssize_t i = 0; i < t->m; i++) {
-        play_pair(t, st0, held, (int)i, st);
-        out[i] = score(t->me, st, t->n, t->k, bonus, w, needs, lead);
-    }
+    pair_ends(t, st0, held, bonus, w, needs, out, NULL, NULL, 0);
 }
 
 /* draw_index: the index a uniform draw u picks from cumulative weights. */
@@ -741,13 +797,10 @@ static double place_ends(Bid *b, int p, long *ends, long stride, double *scores,
     }
     t->p = p;
     play_before(t, held, st0);
+    pair_ends(t, st0, held, b->sc.bonus, b->sc.w, b->sc.needs, scores, leads, ends, stride);
     double top = -1e9;
-    for (Py_ssize_t i = 0; i < t->m; i++) {
-        long *st = ends + i * stride;
-        play_pair(t, st0, held, (int)i, st);
-        scores[i] = score(t->me, st, t->n, t->k, b->sc.bonus, b->sc.w, b->sc.needs, leads[i]);
+    for (Py_ssize_t i = 0; i < t->m; i++)
         if (scores[i] > top) top = scores[i];
-    }
     return top;
 }
 
@@ -1220,7 +1273,7 @@ static int get_held(PyObject *choices, PyObject *cums, Held *h) {
     return OK;
 }
 
-/* A copy of choices[s][d] (read after the draws: no Python code runs between). */
+/* choices[s][d] itself, a new reference (read after the draws: no Python code runs between). */
 static PyObject *drawn(PyObject *choices, int s, int d) {
     PyObject *from = PyList_GET_SIZE(choices) > s ? PyList_GET_ITEM(choices, s) : NULL;
     PyObject *o = from && PyList_Check(from) && PyList_GET_SIZE(from) > d ? PyList_GET_ITEM(from, d) : NULL;
@@ -1228,11 +1281,11 @@ static PyObject *drawn(PyObject *choices, int s, int d) {
         PyErr_SetString(PyExc_RuntimeError, "held_tables: the choices changed while drawing");
         return NULL;
     }
-    return PyList_GetSlice(o, 0, PyList_GET_SIZE(o));
+    return Py_NewRef(o);
 }
 
-/* One table: each seat's draw (seat order), then per seat a copy of mine,
-   an empty list or a copy of its drawn choice. */
+/* One table: each seat's draw (seat order), then per seat mine, a new
+   empty list or its drawn choice (the given lists, not copies). */
 static PyObject *held_table(const Held *h, long me, PyObject *mine, PyObject *choices, PyObject *random) {
     int d[MAXN];
     for (int s = 0; s < h->n; s++) {
@@ -1247,7 +1300,7 @@ static PyObject *held_table(const Held *h, long me, PyObject *mine, PyObject *ch
     PyObject *out = PyList_New(h->n);
     if (!out) return NULL;
     for (int s = 0; s < h->n; s++) {
-        PyObject *got = s == me          ? PyList_GetSlice(mine, 0, PyList_GET_SIZE(mine))
+        PyObject *got = s == me          ? Py_NewRef(mine)
                         : !h->clen[s] ? PyList_New(0)
                                       : drawn(choices, s, d[s]);
         if (!got) {

@@ -413,7 +413,11 @@ class ExpertStrategy(FbiStrategy):
         pick_t = float(params["pick_temperature"])
         n: int = view.players
         size = self.candidates(n)
-        key = (view.table, view.slammers, view.order, view.last_turn, view.comps, view.rules, samples, rounds,
+        # the pairs ``f`` stand for the table's values, the component set and
+        # the knobs that shape them, and the model reads no other rule than
+        # bonus_needs_positive: the key hashes one object and a bool where it
+        # would hash the table's cards and every field of the rules
+        key = (f, view.slammers, view.order, view.last_turn, view.rules.bonus_needs_positive, samples, rounds,
                t, float(params["rival_temperature"]), float(params["bonus_weight"]), size, pick_t,
                float(params["arrest_mix"]))
         got = _MODELS.get(key)

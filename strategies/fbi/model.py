@@ -956,10 +956,12 @@ def first_sums(order: tuple[int, ...], me: int, step: int, firsts: list[int], my
 def held_tables(me: int, mine: list[int], choices: list[list[list[int]]], cums: list[list[float]], samples: int,
                 random: Callable[[], float]) -> list[list[list[int]]]:
     """``samples`` tables of the agents each seat (of ``cums``) holds in the
-    arrests: a copy of ``mine`` for seat ``me``; none for a seat whose
-    cumulative chances ``cums[seat]`` are empty; else a copy of
-    ``choices[seat]`` at the index drawn with ``random`` by them
-    (``draw_index``), seat after seat. The reference for _flat_core.c's
+    arrests: ``mine`` for seat ``me``; none (a new empty list) for a seat
+    whose cumulative chances ``cums[seat]`` are empty; else
+    ``choices[seat]``'s list at the index drawn with ``random`` by them
+    (``draw_index``), seat after seat. The tables hold the given lists
+    themselves, not copies (the arrests' look-aheads read them; a caller
+    that changes one copies it first). The reference for _flat_core.c's
     ``held_tables``."""
     if core is not None:
         got: list[list[list[int]]] | None = core.held_tables(me, mine, choices, cums, samples, random)
@@ -970,11 +972,11 @@ def held_tables(me: int, mine: list[int], choices: list[list[list[int]]], cums: 
         agents: list[list[int]] = []
         for s in range(len(cums)):
             if s == me:
-                agents.append(mine[:])
+                agents.append(mine)
             elif not cums[s]:
                 agents.append([])
             else:
-                agents.append(choices[s][draw_index(cums[s], random())][:])
+                agents.append(choices[s][draw_index(cums[s], random())])
         out.append(agents)
     return out
 

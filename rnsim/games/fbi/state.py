@@ -301,8 +301,31 @@ class FbiState:
                         deck=len(self.deck), last=self.last_turn)
 
     def bid_options(self, seat: int) -> list[Any]:
-        """F3: any slammer card (or per the ``bid_cards`` knob, FR3), one per distinct card (FR7)."""
-        return self.comps.bid_options(self.slammer[seat], self.rules.bid_cards)
+        """F3: any slammer card (or per the ``bid_cards`` knob, FR3), one per
+        distinct card (FR7): ``Components.bid_options``, written out here
+        (compiled, a loop over typed tuples; a slammer holds a few cards, so
+        each card is compared with the ones kept instead of hashed)."""
+        mode = self.rules.bid_cards
+        opts: list[Any] = ["none"]
+        if mode == "none":
+            return opts
+        comps = self.comps
+        colour: tuple[int, ...] = comps.card_colour
+        value: tuple[int, ...] = comps.card_value
+        purple: tuple[int, ...] = comps.purple
+        only_purple = mode == "purple"
+        kept: list[int] = []
+        for card in sorted(self.slammer[seat]):
+            if only_purple and card not in purple:
+                continue
+            c, v = colour[card], value[card]
+            for other in kept:
+                if colour[other] == c and value[other] == v:
+                    break
+            else:
+                kept.append(card)
+                opts.append(card)
+        return opts
 
     def bid_value(self, seat: int) -> int:
         b = self.bids[seat]

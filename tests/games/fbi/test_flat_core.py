@@ -203,8 +203,9 @@ def test_fictitious_play_draws_and_mixes_as_its_twin(data: st.DataObject, table:
 @given(data=st.data(), n=st.integers(min_value=3, max_value=5), samples=st.integers(min_value=0, max_value=6),
        seed=st.integers(min_value=0, max_value=2**32))
 def test_held_tables_draw_as_their_twin(data: st.DataObject, n: int, samples: int, seed: int) -> None:
-    """The arrests' sampled agents: the same tables (new lists, the given
-    ones unchanged) and the same draws from the stream."""
+    """The arrests' sampled agents: the same tables (new tables holding the
+    given lists themselves, which stay unchanged) and the same draws from
+    the stream."""
     me = data.draw(st.integers(min_value=0, max_value=n - 1))
     mine = data.draw(agents(K))
     choices: list[list[list[int]]] = []
@@ -221,11 +222,12 @@ def test_held_tables_draw_as_their_twin(data: st.DataObject, n: int, samples: in
     assert got is not None and got == want
     assert (mine, choices, cums) == before
     assert rng.getstate() == twin_rng.getstate()
-    assert len(got) == samples and all(len(table) == n and table[me] == mine for table in got)
-    for table in got:  # every list new: changing one changes nothing given
-        for held in table:
-            held.append(99)
-    assert (mine, choices, cums) == before
+    assert len(got) == samples and all(len(table) == n and table[me] is mine for table in got)
+    for table in got:  # a seat's agents are the list drawn, not a copy (nor the twin's)
+        for s in range(n):
+            held = table[s]
+            assert s == me or (any(held is kept for kept in choices[s]) if cums[s] else held == [])
+    assert all(got[i] is not got[j] for i in range(samples) for j in range(i))
 
 
 @settings(max_examples=200, deadline=None)
