@@ -19,6 +19,16 @@ def expand(mask: int, nbr: Sequence[int]) -> int:
     """Cities reachable in one step (or by staying) from any city in ``mask``."""
     out = mask
     m = mask
+    if isinstance(nbr, list):
+        # the same loop, a list's items read without the generic item lookup
+        # when compiled (the engine's and the players' maps are lists); typed
+        # list[int] so that the items are read as C ints, not objects
+        masks: list[int] = nbr
+        while m:
+            low = m & -m
+            out |= masks[low.bit_length() - 1]
+            m ^= low
+        return out
     while m:
         low = m & -m
         out |= nbr[low.bit_length() - 1]

@@ -117,17 +117,32 @@ class JessahSecurityOptions(Sequence[JessahSecurityOption]):
     on free routes, moves of a placed barrier to a free route, then ``"pass"``.
     """
 
-    __slots__ = ("radars", "free", "new_barriers", "placed", "_free_set", "_placed_set", "_nf", "_nnew")
+    __slots__ = ("radars", "free", "new_barriers", "placed", "_board", "_nf", "_nnew")
 
-    def __init__(self, radars: list[int], free: list[int], new_barriers: bool, placed: list[int]) -> None:
+    def __init__(self, radars: list[int], free: list[int], new_barriers: bool, placed: list[int],
+                 board: tuple[int, ...] | None = None) -> None:
         self.radars = radars  # continents where a radar may go (empty if none in supply)
         self.free = free  # routes without a barrier
         self.new_barriers = new_barriers  # a barrier is left in the supply
         self.placed = placed  # routes holding a barrier
-        self._free_set = frozenset(free)
-        self._placed_set = frozenset(placed)
+        # the barriers per route that ``free`` and ``placed`` were read from
+        # (0: none), if given: a membership test reads a route's entry there
+        # instead of searching the lists
+        self._board = board
         self._nf = len(free)
         self._nnew = len(free) if new_barriers else 0
+
+    def _is_free(self, r: object) -> bool:
+        board = self._board
+        if board is not None and type(r) is int and 0 <= r < len(board):
+            return not board[r]
+        return r in self.free
+
+    def _is_placed(self, r: object) -> bool:
+        board = self._board
+        if board is not None and type(r) is int and 0 <= r < len(board):
+            return board[r] != 0
+        return r in self.placed
 
     def __len__(self) -> int:
         return len(self.radars) + self._nnew + len(self.placed) * self._nf + 1
@@ -171,9 +186,9 @@ class JessahSecurityOptions(Sequence[JessahSecurityOption]):
         if opt[0] == "radar" and len(opt) == 2:
             return opt[1] in self.radars
         if opt[0] == "barrier" and len(opt) == 2:
-            return self.new_barriers and opt[1] in self._free_set
+            return self.new_barriers and self._is_free(opt[1])
         if opt[0] == "move_barrier" and len(opt) == 3:
-            return opt[1] in self._placed_set and opt[2] in self._free_set
+            return self._is_placed(opt[1]) and self._is_free(opt[2])
         return False
 
     def __eq__(self, other: object) -> bool:

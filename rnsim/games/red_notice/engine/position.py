@@ -76,7 +76,7 @@ SAVED = frozenset({
 })
 DERIVED = frozenset({"comps", "n_radars", "n_barriers", "cash_total", "pending", "log", "recording",
                      # the views' shared tuples (GameState.radars_tuple, public_sets), built on first use
-                     "_radars_t", "_barriers_t", "_open_t", "_public_t"})
+                     "_radars_t", "_barriers_t", "_open_t", "_public_t", "_seat_t", "_deal_t"})
 
 
 # ------------------------------------------------------------------- schema

@@ -87,27 +87,37 @@ JOKER_CHOICES = ("check", "bank", "security", "movement", "pass")
 _JOKER_ACTION = {"check": CHECK, "bank": BANK, "security": SECURITY, "movement": MOVEMENT}
 
 
+# the (seat, half) pairs of performances(), at 2 * seat + half (items typed
+# Any: compiled code hands the tuples on as they are, not rebuilt from C ints)
+_PAIRS: Final[tuple[Any, ...]] = ((0, 0), (0, 1), (1, 0), (1, 1))
+
+
 def performances(a: tuple[int, int] | None, b: tuple[int, int] | None,
                  initiative: int) -> tuple[tuple[int, int], ...]:
     """Who performs which half of a card, in order, as (seat, half) pairs
     (R1-R3), from the tokens revealed on its halves (``(seat, value)`` or
     None) and the seat with the initiative. Public: a strategy reading the
     history's ``card`` events can work it out as the engine does."""
-    if a is None and b is None:
-        return ()
-    if a is None or b is None:
-        seat, _ = a if a is not None else b  # type: ignore[misc]
-        half = 0 if a is not None else 1
-        return ((seat, half), (seat, 1 - half))
-    (sa, va), (sb, vb) = a, b
+    # Fields read by index and (seat, half) pairs from _PAIRS: unpacking
+    # optional tuples and building the pairs cost more than the rule itself.
+    if a is None:
+        if b is None:
+            return ()
+        sb = 2 * b[0]
+        return (_PAIRS[sb + 1], _PAIRS[sb])
+    sa = 2 * a[0]
+    if b is None:
+        return (_PAIRS[sa], _PAIRS[sa + 1])
+    va = a[1]
+    sb = 2 * b[0]
+    vb = b[1]
     if va == vb:  # tie (POW! vs POW! too): each her own half, initiative first
-        first = 0 if sa == initiative else 1
-        return ((sa, 0), (sb, 1)) if first == 0 else ((sb, 1), (sa, 0))
+        return (_PAIRS[sa], _PAIRS[sb + 1]) if a[0] == initiative else (_PAIRS[sb + 1], _PAIRS[sa])
     if va == POW or vb == POW:  # POW! cancels the opposing token (R2)
-        return ((sa, 0), (sa, 1)) if va == POW else ((sb, 1), (sb, 0))
+        return (_PAIRS[sa], _PAIRS[sa + 1]) if va == POW else (_PAIRS[sb + 1], _PAIRS[sb])
     if va > vb:
-        return ((sa, 0), (sa, 1), (sb, 1))
-    return ((sb, 1), (sb, 0), (sa, 0))
+        return (_PAIRS[sa], _PAIRS[sa + 1], _PAIRS[sb + 1])
+    return (_PAIRS[sb + 1], _PAIRS[sb], _PAIRS[sa])
 
 
 class PublicSets:
@@ -123,6 +133,49 @@ class PublicSets:
         self.identities_down = identities_down
         self.permanents = permanents
         self.upgrades_face_up = upgrades_face_up
+
+
+class SeatSets:
+    """This round's cards and tokens as one seat's views show them
+    (``GameState.seat_sets``): the slots with the opponent's face-down
+    tokens shown as -1, the cards revealed (bit i: card i), the round's
+    cards, the seat's own tokens in hand and in its pool (sorted), and the
+    tokens revealed this cycle per seat; and what changed since they were
+    last brought up to date (``stale``: bit i, card i's slots; the tokens;
+    the tokens spent: ``GameState._card_changed``)."""
+
+    __slots__ = ("slots", "shown", "cards", "tokens", "pool", "spent", "stale", "stale_tokens", "stale_spent")
+
+    def __init__(self, slots: tuple[tuple[tuple[int, int] | None, ...], ...], shown: int, cards: tuple[int, ...],
+                 tokens: tuple[int, ...], pool: tuple[int, ...],
+                 spent: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        self.slots = slots
+        self.shown = shown
+        self.cards = cards
+        self.tokens = tokens
+        self.pool = pool
+        self.spent = spent
+        self.stale = 0
+        self.stale_tokens = False
+        self.stale_spent = False
+
+
+class RoundDeal:
+    """The round's cards and each seat's token pool (sorted) as tuples,
+    built once per deal (``GameState.seat_sets``)."""
+
+    __slots__ = ("cards", "pools")
+
+    def __init__(self, cards: tuple[int, ...], pools: list[tuple[int, ...]]) -> None:
+        self.cards = cards
+        self.pools = pools
+
+
+def _slot_seen(s: tuple[int, int] | None, seat: int, revealed: bool) -> tuple[int, int] | None:
+    """A slot as ``seat`` sees it: an opponent's face-down token shows no value."""
+    if s is None or s[0] == seat or revealed:
+        return s
+    return (s[0], -1)
 
 
 class GameState:
@@ -188,6 +241,15 @@ class GameState:
     # the public sets as views show them (``public_sets``); set to None by
     # each method that changes ``cashed``, the identities or the upgrades
     _public_t: PublicSets | None = None
+    # this round's cards and tokens as each seat's views show them
+    # (``seat_sets``); set to None by each method that changes
+    # ``round_cards``, ``slots``, ``revealed``, ``token_pool``,
+    # ``token_hand`` or ``spent``, and not copied by ``clone`` (a copy's
+    # tokens may be re-dealt in place: engine/determinize.py)
+    _seat_t: list[SeatSets | None] | None = None
+    # the round's cards and each seat's pool (sorted) as tuples: set to None
+    # with the round's deal, not copied by ``clone`` either
+    _deal_t: RoundDeal | None = None
 
     # ------------------------------------------------------------------ setup
 
@@ -311,7 +373,7 @@ class GameState:
         d = self.pending
         if d is None:
             raise RuntimeError("the game is over: there is no decision to answer")
-        if option not in d.options:
+        if not _offers(d.options, _options(self.comps).canonical(option)):
             shown = d.options if len(d.options) <= 12 else [*d.options[:12], f"... {len(d.options)} in all"]
             raise IllegalOption(
                 f"illegal option {option!r} for {SEATS[d.seat]}'s {d.kind!r} decision "
@@ -500,13 +562,17 @@ class GameState:
     # ---------------------------------------------------------------- setup
 
     def _start_options(self, seat: int) -> list[Option]:
-        opts = []
-        cm = self.comps.continents
+        opts: list[Option] = []
+        comps = self.comps
+        cm = comps.continents
+        n = comps.n_cities
+        seen: set[int] = set()  # chk * n + city of the options so far (each once)
         for chk in self.hands[seat]:
-            for city in cm[self.comps.checks[chk].continent].cities:
-                opt = (chk, city)
-                if opt not in opts:
-                    opts.append(opt)
+            for city in cm[comps.checks[chk].continent].cities:
+                key = chk * n + city
+                if key not in seen:
+                    seen.add(key)
+                    opts.append((chk, city))
         return opts
 
     def _s_j_start(self, frame: JessahStart) -> Decision:
@@ -577,6 +643,8 @@ class GameState:
                     hand.append(pool.pop(below(self.rng, len(pool))))
                 hand.sort()
                 self.token_hand[seat] = hand
+            self._seat_t = None
+            self._deal_t = None
             if self.recording:
                 self._seen("round_start", self.initiative, items=tuple(self.round_cards))
             if self.log is not None:
@@ -617,15 +685,31 @@ class GameState:
             self.stack.pop()
             return None
         seat = self.initiative if k % 2 == 0 else 1 - self.initiative
-        values = sorted(set(self.token_hand[seat]))
-        opts = []
-        for i, (a, b) in enumerate(self.slots):
+        hand = self.token_hand[seat]
+        # sorted(set(hand)), read off the hand the engine keeps sorted
+        values: list[int] = []
+        for v in hand:
+            if not values or v > values[-1]:
+                values.append(v)
+            elif v < values[-1]:
+                values = sorted(set(hand))
+                break
+        slots = self.slots
+        table = _options(self.comps)
+        rows = [table.placements(v, len(slots)) for v in values]
+        opts: list[Any] = []
+        for i in range(len(slots)):
+            pair = slots[i]
+            a = pair[0]
+            b = pair[1]
             if (a is not None and a[0] == seat) or (b is not None and b[0] == seat):
                 continue  # never two own tokens on one card (R1)
             if a is None:
-                opts.extend([(v, i, 0) for v in values])
+                for row in rows:
+                    opts.append(row[2 * i])
             if b is None:
-                opts.extend([(v, i, 1) for v in values])
+                for row in rows:
+                    opts.append(row[2 * i + 1])
         return Decision(seat, "place_token", opts)
 
     def _a_place(self, frame: Place, opt: tuple[int, int, int]) -> None:
@@ -633,6 +717,7 @@ class GameState:
         seat = self.initiative if frame.placed % 2 == 0 else 1 - self.initiative
         self.token_hand[seat].remove(v)
         self.slots[i][half] = (seat, v)
+        self._card_changed(i, seat)
         frame.placed += 1
         if self.recording:
             self._secret(("token_placed", self.round, seat, i, half, v, ()),
@@ -653,8 +738,8 @@ class GameState:
             return None
         frame.next = j + 1
         seat, half = seq[j]
-        h = self.comps.cards[self.round_cards[i]][half]
-        self._push_action(seat, h.action, h.icons, M_CARD)
+        action, icons = _options(self.comps).halves[self.round_cards[i]][half]
+        self._push_action(seat, action, icons, M_CARD)
         return None
 
     def _card_performances(self, i: int) -> tuple[tuple[int, int], ...]:
@@ -664,9 +749,11 @@ class GameState:
         for s in (a, b):
             if s is not None:
                 self.spent[s[0]].append(s[1])
+        self._card_changed(i, -1)
         self._seen("card", -1, i, items=(a, b))  # slots hold immutable (seat, value) tuples
         if a is None and b is None:
-            self._event("card", card=i, tokens=None)
+            if self.log is not None:
+                self._event("card", card=i, tokens=None)
             return ()
         if self.log is not None:
             self._event("card", card=i, tokens=[None if s is None else [SEATS[s[0]], _token_name(s[1])] for s in (a, b)])
@@ -821,9 +908,13 @@ class GameState:
         radars = [k for k, r in enumerate(self.radars) if not r] if self.n_radars < self.comps.radar_supply else []
         free: list[int] = []
         placed: list[int] = []
-        for r, b in enumerate(self.barriers):
-            (placed if b else free).append(r)
-        return JessahSecurityOptions(radars, free, self.n_barriers < self.comps.barrier_supply, placed)
+        board = self.barriers_tuple()
+        for r in range(len(board)):
+            if board[r]:
+                placed.append(r)
+            else:
+                free.append(r)
+        return JessahSecurityOptions(radars, free, self.n_barriers < self.comps.barrier_supply, placed, board)
 
     def _a_j_security(self, frame: JessahSecurity, opt: Option) -> None:
         frame.left -= 1
@@ -894,6 +985,87 @@ class GameState:
                 tuple([cards[u] for u in self.upgrades_face_up]))
         return t
 
+    def seat_sets(self, seat: int) -> SeatSets:
+        """This round's cards and tokens as ``seat``'s views show them, built
+        once per round and brought up to date when a card's slots changed
+        since the seat's last view (``_card_changed``), shared by its views
+        until then (a seat is asked several times between two placements
+        or reveals)."""
+        t = self._seat_t
+        if t is None:
+            t = self._seat_t = [None, None]
+        ss = t[seat]
+        if ss is None:
+            ss = t[seat] = self._build_seat_sets(seat)
+        elif ss.stale:
+            self._refresh_seat_sets(ss, seat)
+        return ss
+
+    def _card_changed(self, i: int, placed: int) -> None:
+        """Card ``i``'s slots changed: a token placed on it by seat
+        ``placed``, or (``placed`` -1) its tokens revealed. The seats' sets
+        already built are marked, and brought up to date at the seat's next
+        view (``_refresh_seat_sets``): one update per view after any
+        number of changes, none for a seat not asked meanwhile."""
+        t = self._seat_t
+        if t is None:
+            return
+        for seat in range(2):
+            ss = t[seat]
+            if ss is None:
+                continue
+            ss.stale |= 1 << i
+            if seat == placed:
+                ss.stale_tokens = True
+            if placed < 0:
+                ss.stale_spent = True
+
+    def _refresh_seat_sets(self, ss: SeatSets, seat: int) -> None:
+        """The marked parts of ``ss`` rebuilt as ``_build_seat_sets`` builds
+        them, in place (the tuples earlier views hold stay as they are)."""
+        stale = ss.stale
+        slots = list(ss.slots)
+        revealed = self.revealed
+        shown = ss.shown
+        for i in range(len(slots)):
+            if stale >> i & 1:
+                pair = self.slots[i]
+                rev = revealed[i]
+                if rev:
+                    shown |= 1 << i
+                if len(pair) == 2:
+                    slots[i] = (_slot_seen(pair[0], seat, rev), _slot_seen(pair[1], seat, rev))
+                else:
+                    slots[i] = tuple([_slot_seen(x, seat, rev) for x in pair])
+        ss.slots = tuple(slots)
+        ss.shown = shown
+        ss.stale = 0
+        if ss.stale_tokens:
+            ss.tokens = tuple(self.token_hand[seat])
+            ss.stale_tokens = False
+        if ss.stale_spent:
+            ss.spent = (tuple(self.spent[0]), tuple(self.spent[1]))
+            ss.stale_spent = False
+
+    def _build_seat_sets(self, seat: int) -> SeatSets:
+        slots: list[tuple[tuple[int, int] | None, ...]] = []
+        revealed = self.revealed
+        shown = 0
+        for i, pair in enumerate(self.slots):
+            rev = revealed[i]
+            if rev:
+                shown |= 1 << i
+            if len(pair) == 2:
+                slots.append((_slot_seen(pair[0], seat, rev), _slot_seen(pair[1], seat, rev)))
+            else:
+                slots.append(tuple([_slot_seen(x, seat, rev) for x in pair]))
+        deal = self._deal_t
+        if deal is None:
+            pools = self.token_pool
+            deal = self._deal_t = RoundDeal(tuple(self.round_cards), [tuple(sorted(pools[0])), tuple(sorted(pools[1]))])
+        return SeatSets(tuple(slots), shown, deal.cards, tuple(self.token_hand[seat]), deal.pools[seat],
+                        (tuple(self.spent[0]), tuple(self.spent[1])))
+
     def radars_tuple(self) -> tuple[int, ...]:
         """``tuple(self.radars)``, built once per change of the radars and
         shared (views, movements) until the next one."""
@@ -913,9 +1085,15 @@ class GameState:
         """Angela's security spends (R11): white, not-yet-announced tokens."""
         if self.security < self.rules.security_removal_cost:
             return []
-        opts: list[Option] = [("remove_radar", k) for k, r in enumerate(self.radars)
-                              if r == WHITE and not self.radar_pending >> k & 1]
-        opts.extend(("remove_barrier", r) for r, b in enumerate(self.barriers) if b == WHITE)
+        table = _options(self.comps)
+        radars = self.radars
+        pending = self.radar_pending
+        opts: list[Option] = [table.remove_radar[k] for k in range(len(radars))
+                              if radars[k] == WHITE and not pending >> k & 1]
+        barriers = self.barriers
+        for r in range(len(barriers)):
+            if barriers[r] == WHITE:
+                opts.append(table.remove_barrier[r])
         return opts
 
     def _spend(self, opt: tuple[str, int]) -> None:
@@ -1005,7 +1183,8 @@ class GameState:
             city = self.jessah_city if opt == "inspect" else opt[1]
             if city != self.jessah_city:
                 self._seen("jessah_move", JESSAH, city)
-                self._event("jessah_move", to=self._city_name(city))
+                if self.log is not None:
+                    self._event("jessah_move", to=self._city_name(city))
             self.jessah_city = city
             self._inspect(city)
             return
@@ -1074,7 +1253,8 @@ class GameState:
         self.stats["inspections"] += 1
         self._seen("inspect", JESSAH, city, self.angela_city == city)
         if self.angela_city == city:
-            self._event("inspect", city=self._city_name(city), found=True)
+            if self.log is not None:
+                self._event("inspect", city=self._city_name(city), found=True)
             # A capture ends Jessah's current movement (R17).
             self.stack.pop()
             self.stack.append(Capture(city))
@@ -1181,6 +1361,18 @@ class GameState:
         raise AssertionError("this frame never asks")
 
 
+def _offers(options: Any, option: Option) -> bool:
+    """``option in options``: the very object among a list's items first
+    (the options' shared tuples, ``_Options.canonical``), a comparison with
+    each item only if it is not there (``in`` compares item by item until
+    it meets one equal to it, itself included)."""
+    if isinstance(options, list):
+        for o in options:
+            if o is option:
+                return True
+    return option in options
+
+
 def below(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for n > 0, the same draws (CPython's
     ``_randbelow_with_getrandbits``) without its Python-level frames: the
@@ -1203,16 +1395,59 @@ class _Options:
     """The movement options, built once per component set and handed out
     again (tuples: no strategy can change them): a step ``("move", city)``
     per route out of each city, in the order of ``comps.neighbours``, and
-    the route it takes. (Placements ``(value, card, half)`` are built per
-    decision: a compiled tuple of three small ints costs less than looking
-    a prebuilt one up, by callgrind's count.)"""
+    the route it takes; the placements ``(value, card, half)`` of each token
+    value (``placements``); and each action card's halves as (action, icons),
+    read per performance (the component classes are not compiled: each field
+    is a Python attribute lookup)."""
 
-    __slots__ = ("comps", "steps", "step_routes")
+    __slots__ = ("comps", "steps", "step_routes", "halves", "move", "remove_radar", "remove_barrier", "_placements")
 
+    # The options are typed Any: compiled code then hands the tuples on as
+    # they are (a typed tuple read out of a list is unpacked to C values and
+    # rebuilt where it is stored).
     def __init__(self, comps: Components) -> None:
         self.comps = comps
-        self.steps: list[tuple[tuple[str, int], ...]] = [tuple([("move", c) for c, _ in nb]) for nb in comps.neighbours]
+        self.move: list[Any] = [("move", c) for c in range(comps.n_cities)]
+        self.steps: list[tuple[Any, ...]] = [tuple([self.move[c] for c, _ in nb]) for nb in comps.neighbours]
         self.step_routes: list[tuple[int, ...]] = [tuple([r for _, r in nb]) for nb in comps.neighbours]
+        self.halves: list[tuple[tuple[int, int], ...]] = [tuple([(h.action, h.icons) for h in card])
+                                                           for card in comps.cards]
+        self.remove_radar: list[Any] = [("remove_radar", k) for k in range(comps.n_continents)]
+        self.remove_barrier: list[Any] = [("remove_barrier", r) for r in range(len(comps.routes))]
+        self._placements: dict[int, list[Any]] = {}
+
+    def canonical(self, option: Option) -> Option:
+        """The shared tuple equal to ``option`` (a placement, a step, a
+        removal) if there is one, else ``option``: the options a decision
+        offers are these shared tuples, so an answer is found among them by
+        identity (``_offers``), not compared with each."""
+        if type(option) is not tuple:
+            return option
+        if len(option) == 3:
+            v, i, h = option[0], option[1], option[2]
+            if type(v) is int and type(i) is int and type(h) is int and i >= 0 and (h == 0 or h == 1):
+                row = self._placements.get(v)
+                if row is not None and 2 * i + h < len(row):
+                    return row[2 * i + h]
+            return option
+        if len(option) == 2:
+            tag, x = option[0], option[1]
+            if type(tag) is str and type(x) is int and x >= 0:
+                table = self.move if tag == "move" else self.remove_radar if tag == "remove_radar" else \
+                    self.remove_barrier if tag == "remove_barrier" else None
+                if table is not None and x < len(table):
+                    return table[x]
+        return option
+
+    def placements(self, v: int, n: int) -> list[Any]:
+        """The placements of a token of value ``v`` on ``n`` cards, card by
+        card, half 0 then 1 (index ``2 * card + half``), shared by every
+        decision that offers them: a decision's options hold no tuple of
+        their own to build and free."""
+        row = self._placements.get(v)
+        if row is None or len(row) < 2 * n:
+            row = self._placements[v] = [(v, i, h) for i in range(n) for h in (0, 1)]
+        return row
 
 
 # The _Options of the component set of the last state that asked (a run's

@@ -347,13 +347,6 @@ class View:
         return self.angela_city if self.seat == ANGELA else self.jessah_city
 
 
-def _seen(s: tuple[int, int] | None, seat: int, revealed: bool) -> tuple[int, int] | None:
-    """A slot as ``seat`` sees it: an opponent's face-down token shows no value."""
-    if s is None or s[0] == seat or revealed:
-        return s
-    return (s[0], -1)
-
-
 class _Fixed:
     """What a view reads of its (frozen) component set, read once per set:
     the set's class is not compiled, so each of its fields is a Python
@@ -392,17 +385,8 @@ def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
     fixed = _fixed(comps)
     # the public tuples the state keeps for its views (shared until they change)
     public = state.public_sets()
-    slots: list[tuple[tuple[int, int] | None, ...]] = []
-    revealed = state.revealed
-    shown = 0  # bit i: card i's tokens are revealed (for WorldFacts)
-    for i, pair in enumerate(state.slots):
-        rev = revealed[i]
-        if rev:
-            shown |= 1 << i
-        if len(pair) == 2:
-            slots.append((_seen(pair[0], seat, rev), _seen(pair[1], seat, rev)))
-        else:
-            slots.append(tuple([_seen(s, seat, rev) for s in pair]))
+    # this round's cards and tokens as the seat sees them (shared likewise)
+    own = state.seat_sets(seat)
     mine = seat == ANGELA
     v = View(
         seat=seat,
@@ -432,11 +416,11 @@ def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
         permanents=public.permanents,
         upgrades_face_up=public.upgrades_face_up,
         upgrade_deck_size=len(state.upgrade_deck),
-        cards=tuple(state.round_cards),
-        slots=tuple(slots),
-        my_tokens=tuple(state.token_hand[seat]),
-        my_pool=tuple(sorted(state.token_pool[seat])),
-        spent=(tuple(state.spent[0]), tuple(state.spent[1])),
+        cards=own.cards,
+        slots=own.slots,
+        my_tokens=own.tokens,
+        my_pool=own.pool,
+        spent=own.spent,
         history=History(state.history[seat], len(state.history[seat]), state.recording),
     )
     # The few frames on top of the stack say what is resolving (cheap: the
@@ -454,7 +438,7 @@ def build_view(state: GameState, seat: int, worlds: bool = True) -> View:
             break
     d = state.pending
     if worlds and d is not None and d.seat == seat:
-        v._world = _world_facts(state, d, mine, shown)
+        v._world = _world_facts(state, d, mine, own.shown)
     return v
 
 
