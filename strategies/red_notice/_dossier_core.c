@@ -124,8 +124,108 @@ static inline long small_long(PyObject *o) {
     return PyLong_AsLong(o);
 }
 
+/* The dossier's stream read in place. Each draw came through a call of the
+   stream's bound random() or getrandbits(), and the call cost ten times the
+   draw: when the bound method is _random.Random's own (its C method, bound
+   to a random.Random), this code draws as that method does, from the same
+   Mersenne Twister state, which it advances as the call would have
+   (CPython's Modules/_randommodule.c: genrand_uint32, random_random,
+   getrandbits' fast path for k <= 32). Anything else (another class's
+   method, a layout this code does not know) is called. */
+typedef struct {
+    PyObject_HEAD
+    int index;
+    uint32_t state[624];
+} MTObject;
+
+static PyTypeObject *mt_type;        /* _random.Random, when its layout is MTObject's */
+static PyMethodDef *mt_random_def;   /* its random() */
+static PyMethodDef *mt_bits_def;     /* its getrandbits() */
+
+/* Looks up _random.Random and its two methods once, at import; leaves them
+   NULL (every draw is then a call) when anything is not as expected. */
+static void mt_setup(void) {
+    PyObject *mod = PyImport_ImportModule("_random");
+    if (!mod) {
+        PyErr_Clear();
+        return;
+    }
+    PyObject *tp = PyObject_GetAttrString(mod, "Random");
+    Py_DECREF(mod);
+    if (!tp) {
+        PyErr_Clear();
+        return;
+    }
+    if (!PyType_Check(tp) || ((PyTypeObject *)tp)->tp_basicsize != (Py_ssize_t)sizeof(MTObject)) {
+        Py_DECREF(tp);
+        return;
+    }
+    PyObject *dict = ((PyTypeObject *)tp)->tp_dict;
+    PyObject *r = dict ? PyDict_GetItemString(dict, "random") : NULL;
+    PyObject *b = dict ? PyDict_GetItemString(dict, "getrandbits") : NULL;
+    if (!r || !b || !Py_IS_TYPE(r, &PyMethodDescr_Type) || !Py_IS_TYPE(b, &PyMethodDescr_Type)) {
+        Py_DECREF(tp);
+        return;
+    }
+    mt_random_def = ((PyMethodDescrObject *)r)->d_method;
+    mt_bits_def = ((PyMethodDescrObject *)b)->d_method;
+    mt_type = (PyTypeObject *)tp; /* kept for the module's life */
+}
+
+/* The stream behind ``bound`` when it is _random.Random's method ``def``
+   bound to a random.Random; else NULL. */
+static inline MTObject *mt_of(PyObject *bound, const PyMethodDef *def) {
+    static PyObject *known; /* the last type found to be random.Random's kind (held: its address stays its) */
+    if (!def || Py_TYPE(bound) != &PyCFunction_Type) return NULL;
+    PyCFunctionObject *f = (PyCFunctionObject *)bound;
+    PyObject *self = f->m_self;
+    if (f->m_ml != def || !self) return NULL;
+    if ((PyObject *)Py_TYPE(self) != known) {
+        if (!PyObject_TypeCheck(self, mt_type)) return NULL;
+        Py_INCREF(Py_TYPE(self));
+        Py_XSETREF(known, (PyObject *)Py_TYPE(self));
+    }
+    return (MTObject *)self;
+}
+
+/* genrand_uint32 of CPython's _randommodule.c: its refill of the N words... */
+static void mt_refill(MTObject *s) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t *mt = s->state;
+    uint32_t y;
+    int kk;
+    for (kk = 0; kk < 624 - 397; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+    }
+    for (; kk < 623; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+    }
+    y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+    mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+    s->index = 0;
+}
+
+/* ...and its next word, tempered */
+static inline uint32_t mt_next(MTObject *s) {
+    if (s->index >= 624) mt_refill(s);
+    uint32_t y = s->state[s->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
 /* One draw of the dossier's stream (its bound random()); -1 on failure. */
 static int draw_random(PyObject *rand, double *out) {
+    MTObject *s = mt_of(rand, mt_random_def);
+    if (s) { /* random_random: 53 bits from two words, every step exact */
+        uint32_t a = mt_next(s) >> 5, b = mt_next(s) >> 6;
+        *out = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+        return 0;
+    }
     PyObject *u = PyObject_CallNoArgs(rand);
     if (!u) return -1;
     *out = PyFloat_AsDouble(u);
@@ -831,6 +931,13 @@ static PyObject *float_list(const double *v, Py_ssize_t n) {
 static long below(PyObject *getrandbits, long n) {
     int k = 0;
     while ((n >> k) != 0) k++;
+    MTObject *s = k >= 1 && k <= 32 ? mt_of(getrandbits, mt_bits_def) : NULL;
+    if (s) { /* getrandbits(k), k <= 32: the top k bits of one word */
+        for (;;) {
+            long v = (long)(mt_next(s) >> (32 - k));
+            if (v < n) return v;
+        }
+    }
     PyObject *kk = PyLong_FromLong(k);
     if (!kk) return -1;
     for (;;) {
@@ -1871,5 +1978,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_dossier_core",
 
 PyMODINIT_FUNC PyInit__dossier_core(void) {
     if (PyType_Ready(&GuessesType) < 0) return NULL;
+    mt_setup();
     return PyModule_Create(&module);
 }

@@ -585,3 +585,60 @@ def test_a_map_too_big_for_the_c_reading_is_left_to_python():
     core = _core()
     n = 65
     assert core.tables(n, [()] * n, [0] * n, [[0] * n] * n, [[0]] * n, [0], [0]) is None
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), draws=st.integers(1, 1500), n=st.integers(1, 64))
+def test_the_c_draws_advance_the_stream_as_its_own_methods_do(seed, draws, n):
+    """The C code reads a random.Random's state in place rather than calling
+    its random() and getrandbits(): the same numbers, the stream left where
+    the calls would leave it (past the twister's 624-word refills too)."""
+    core = _core()
+    rng, ref = random.Random(seed), random.Random(seed)
+    fine = [1e-3] * 1000  # one index per thousandth of the draw
+    for _ in range(draws):
+        got = core.systematic(fine, 1, rng.random)
+        with _pure():
+            assert got == dossier_module._systematic(ref, fine, 1)
+    assert rng.getstate() == ref.getstate()
+    g = _guesses([0] * draws, [[1, 2, 3]] * draws, [1.0] * draws)
+    g.cash(9, 0.5, rng.getrandbits)  # each hand misses 9: one check drawn out of three
+    want = []
+    for _ in range(draws):
+        h = [1, 2, 3]
+        h.pop(dossier_module._below(ref.getrandbits, 3))
+        want.append(h)
+    assert g.lists()[1] == want
+    assert rng.getstate() == ref.getstate()
+    one = _guesses([0], [[]], [1.0])
+    one.draw(list(range(n)), 1, rng.getrandbits)
+    assert one.lists()[1] == [[dossier_module._below(ref.getrandbits, n)]]
+    assert rng.getstate() == ref.getstate()
+
+
+class _Counting(random.Random):
+    """A stream whose random() and getrandbits() are its own: the C code
+    must call them, not read the state beneath them."""
+
+    calls = 0
+
+    def random(self) -> float:
+        self.calls += 1
+        return 0.5
+
+    def getrandbits(self, k: int) -> int:
+        self.calls += 1
+        return 0
+
+
+def test_a_stream_with_methods_of_its_own_is_called():
+    core = _core()
+    rng = _Counting(0)
+    state = rng.getstate()
+    assert core.systematic([0.5, 0.5], 2, rng.random) == [0, 1]  # u = 0.5 / 2
+    g = _guesses([0, 0], [[1, 2], [3, 4]], [1.0, 1.0])
+    g.cash(9, 0.5, rng.getrandbits)
+    assert g.lists()[1] == [[2], [4]]  # getrandbits gave 0: the first check out
+    assert rng.calls == 3 and rng.getstate() == state
+    with pytest.raises(TypeError):  # another C method of the stream is called, not read as random()
+        core.systematic([1.0], 1, random.Random(0).getrandbits)
