@@ -24,7 +24,9 @@
    - hunt(): Expert._weighted_path in strategies/red_notice/expert.py,
      Jessah's best inspection path on the dossier's weights;
    - spread(): Expert._spread, the dossier's weights two steps on (her
-     radar's choice).
+     radar's choice);
+   - barriers(): Expert._weighted_barriers, her barriers' scores on the
+     dossier's weights.
 
    The Python source stays the reference: it plays in pure mode, and
    tests/games/red_notice/test_dossier_core.py holds the two to the same
@@ -72,6 +74,8 @@ typedef struct {
     int ncont;
     uint64_t *cont_mask;
     uint64_t *check_mask;
+    int nroutes;   /* routes 0..nroutes-1, each between two cities of nbr; -1: not so */
+    int *route_end; /* route r joins route_end[2r] and route_end[2r+1] */
 } Tables;
 
 typedef struct {
@@ -107,6 +111,7 @@ static void tables_free(PyObject *capsule) {
     if (t) {
         free(t->cont_mask);
         free(t->check_mask);
+        free(t->route_end);
         free(t);
     }
 }
@@ -286,6 +291,38 @@ static int seq_int(PyObject *seq, Py_ssize_t i, long *out) {
     return 0;
 }
 
+/* Each route's two ends, from the routes out of each city; nroutes -1 when
+   a route number is negative or joins other than two cities. -1 when out of
+   memory. */
+static int route_ends(Tables *t) {
+    int nr = 0;
+    for (int c = 0; c < t->n; c++)
+        for (int j = 0; j < t->deg[c]; j++) {
+            if (t->route[c][j] < 0) {
+                t->nroutes = -1;
+                return 0;
+            }
+            if (t->route[c][j] >= nr) nr = t->route[c][j] + 1;
+        }
+    t->route_end = malloc((2 * (size_t)nr + 1) * sizeof(int));
+    if (!t->route_end) return -1;
+    int *seen = calloc((size_t)nr + 1, sizeof(int));
+    if (!seen) return -1;
+    t->nroutes = nr;
+    for (int c = 0; c < t->n; c++)
+        for (int j = 0; j < t->deg[c]; j++) {
+            int r = t->route[c][j];
+            if (seen[r] < 2) t->route_end[2 * r + seen[r]] = c;
+            seen[r]++;
+        }
+    for (int r = 0; r < nr; r++) {
+        int a = t->route_end[2 * r], b = t->route_end[2 * r + 1];
+        if (seen[r] != 2 || a == b) t->nroutes = -1;
+    }
+    free(seen);
+    return 0;
+}
+
 /* tables(n, nbr_routes, cont, dist, ball, cont_mask, check_mask) -> capsule, or
    None when the map is too big for this code (the Python source reads it). */
 static PyObject *py_tables(PyObject *self, PyObject *args) {
@@ -374,12 +411,17 @@ static PyObject *py_tables(PyObject *self, PyObject *args) {
         if (seq_u64(cont_mask, k, &t->cont_mask[k])) goto fail;
     for (int k = 0; k < t->ncheck; k++)
         if (seq_u64(check_mask, k, &t->check_mask[k])) goto fail;
+    if (route_ends(t)) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     PyObject *cap = PyCapsule_New(t, "rnsim.announce.tables", tables_free);
     if (!cap) goto fail;
     return cap;
 fail:
     free(t->cont_mask);
     free(t->check_mask);
+    free(t->route_end);
     free(t);
     return NULL;
 }
@@ -1180,6 +1222,53 @@ static PyObject *py_spread(PyObject *self, PyObject *args) {
     return float_list(cur, n);
 }
 
+/* barriers(tables, w, masks, nroutes, scale) -> Expert._weighted_barriers:
+   per route, 0.0 unless exactly one of its ends has weight in w; then
+   ``scale`` x that end's weight x 1.5 across an ocean (its ends on two
+   continents), else 1, over its open exits (masks: each city's open routes;
+   none counts 1). None when w is not the map's n floats, a mask reaches past
+   the map, or the map's routes are not ``nroutes`` routes of two ends. */
+static PyObject *py_barriers(PyObject *self, PyObject *args) {
+    PyObject *cap, *w_o, *masks_o;
+    int nroutes;
+    double scale;
+    if (!PyArg_ParseTuple(args, "OO!Oid", &cap, &PyList_Type, &w_o, &masks_o, &nroutes, &scale)) return NULL;
+    const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
+    if (!t) return NULL;
+    int n = t->n;
+    double w[MAXN];
+    uint64_t masks[MAXN];
+    if (nroutes != t->nroutes || PyList_GET_SIZE(w_o) != n || float_items(w_o, w, n)) Py_RETURN_NONE;
+    int rc = mask_items(masks_o, masks, n);
+    if (rc) {
+        if (rc < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    uint64_t held = 0;
+    for (int c = 0; c < n; c++)
+        if (w[c] > 0) held |= (uint64_t)1 << c;
+    PyObject *out = PyList_New(nroutes);
+    if (!out) return NULL;
+    for (int r = 0; r < nroutes; r++) {
+        int x = t->route_end[2 * r], y = t->route_end[2 * r + 1];
+        int hx = (int)(held >> x & 1);
+        double v = 0.0;
+        if (hx != (int)(held >> y & 1)) {
+            int h = hx ? x : y, o = hx ? y : x; /* the end with weight, the other */
+            int exits = __builtin_popcountll(masks[h]);
+            double s = w[h] * (1.0 + 0.5 * (double)(t->cont[h] != t->cont[o])) / (double)(exits ? exits : 1);
+            v = scale * s;
+        }
+        PyObject *f = PyFloat_FromDouble(v);
+        if (!f) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+    return out;
+}
+
 #define HUNT_STEPS 16
 
 typedef struct {
@@ -1969,6 +2058,7 @@ static PyMethodDef methods[] = {
     {"tables", py_tables, METH_VARARGS, "The map's tables for announce(), or None when the map is too big."},
     {"hunt", py_hunt, METH_VARARGS, "Expert._weighted_path (see the module)."},
     {"spread", py_spread, METH_VARARGS, "Expert._spread (see the module)."},
+    {"barriers", py_barriers, METH_VARARGS, "Expert._weighted_barriers (see the module)."},
     {NULL, NULL, 0, NULL},
 };
 

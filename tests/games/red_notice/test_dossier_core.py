@@ -11,7 +11,8 @@ restrict, normalise and resample the guesses after each event
 Bank performed without a cash (``Dossier._decline_each``); a clone's
 resampling, the guesses of her start (``Dossier._start_guesses``), her hunt
 on the dossier's weights (``Expert._weighted_path``) and their spread for
-her radar (``Expert._spread``) are C functions on lists. Both must do
+her radar (``Expert._spread``) and her barriers' scores on them
+(``Expert._weighted_barriers``) are C functions on lists. Both must do
 exactly what the Python source does: the same new city for every guess, the same floats bit for bit, the same draws
 from the dossier's stream."""
 
@@ -259,6 +260,15 @@ class _Checked:
         self.kinds["spread"] += 1
         return got
 
+    def barriers(self, tables: Any, w: list[float], masks: list[int], nroutes: int, scale: float) -> Any:
+        got = self.core.barriers(tables, w, masks, nroutes, scale)
+        assert got is not None
+        assert scale == Expert.SECURITY_WEIGHT
+        assert got == Expert()._weighted_barriers(B, w, masks)
+        self.kinds["barrier scores"] += 1
+        self.kinds["barrier scores, some cut"] += any(got)
+        return got
+
     def start(self, tables: Any, pool: list[int], size: int, cities: list[int], jessah: int, radar: float,
               particles: int, tau: float, eps: float, getrandbits: Any, rand: Any) -> Any:
         rng = rand.__self__
@@ -291,7 +301,7 @@ def test_every_call_of_the_c_guesses_in_expert_games_is_the_python_one(monkeypat
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
                  "normalise", "resample", "draw", "replace", "replaced", "cash", "restrict", "fit", "fit, pool wanted", "start", "reveal",
                  "decline", "declined", "guesses", "hunt", "hunt, near-equal firsts", "hunt, nothing in reach",
-                 "spread"):
+                 "spread", "barrier scores", "barrier scores, some cut"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 
