@@ -948,6 +948,14 @@ static int long_items(PyObject *seq, long *out, Py_ssize_t max) {
     Py_ssize_t n = PySequence_Size(seq);
     if (n < 0) return -1;
     if (n > max) return -2;
+    if (PyTuple_CheckExact(seq) || PyList_CheckExact(seq)) { /* the dossier's radars and barriers */
+        PyObject **items = PySequence_Fast_ITEMS(seq);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            out[i] = small_long(items[i]);
+            if (out[i] == -1 && PyErr_Occurred()) return -1;
+        }
+        return (int)n;
+    }
     for (Py_ssize_t i = 0; i < n; i++)
         if (seq_int(seq, i, &out[i])) return -1;
     return (int)n;
@@ -1549,18 +1557,19 @@ done:
     return out;
 }
 
-/* announce(tables, ann, steps, journalist, escape, wide, quiet, jessah, up,
-   radars, barriers, precise, open_masks, random, tau, eps) -> True once each
-   guess has its new city and its weight times the announcement's
-   probability (before normalising: Dossier._read_guesses); None, touching
-   nothing and drawing nothing, when this code cannot read it. */
+/* announce(tables, ann, steps, journalist, escape, pub, jessah, up, radars,
+   barriers, precise, random, tau, eps) -> True once each guess has its new
+   city and its weight times the announcement's probability (before
+   normalising: Dossier._reach from the public belief ``pub``, then
+   Dossier._read_guesses); None, touching nothing and drawing nothing, when
+   this code cannot read it. The open routes' masks are the barriers' (engine
+   belief.open_masks: a barred route closes its two ends to each other). */
 static PyObject *g_announce(Guesses *g, PyObject *args) {
-    PyObject *cap, *ann, *radars_o, *barriers_o, *open_o, *rand, *wide_o, *quiet_o;
+    PyObject *cap, *ann, *radars_o, *barriers_o, *rand, *pub_o;
     int steps, journalist, escape, jessah, up, precise;
     double tau, eps;
-    if (!PyArg_ParseTuple(args, "OO!ippOOiiOOpOOdd", &cap, &PyTuple_Type, &ann, &steps, &journalist, &escape,
-                          &wide_o, &quiet_o, &jessah, &up, &radars_o, &barriers_o, &precise, &open_o, &rand, &tau,
-                          &eps))
+    if (!PyArg_ParseTuple(args, "OO!ippOiiOOpOdd", &cap, &PyTuple_Type, &ann, &steps, &journalist, &escape,
+                          &pub_o, &jessah, &up, &radars_o, &barriers_o, &precise, &rand, &tau, &eps))
         return NULL;
     const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
     if (!t) return NULL;
@@ -1579,8 +1588,14 @@ static PyObject *g_announce(Guesses *g, PyObject *args) {
     long radars[MAXCONT], barriers[MAXROUTES];
     uint64_t open[MAXN];
     signed char ann_k[MAXT], ann_tc[MAXT];
-    if (jessah < 0 || jessah >= t->n) Py_RETURN_NONE;
-    if (as_u64(wide_o, &R.wide) || as_u64(quiet_o, &R.quiet)) return NULL;
+    if (jessah < 0 || jessah >= t->n || t->nroutes < 0) Py_RETURN_NONE;
+    uint64_t pub;
+    if (as_u64(pub_o, &pub)) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (t->n < 64 && pub >> t->n) Py_RETURN_NONE;
     Py_ssize_t nann = PyTuple_GET_SIZE(ann);
     if (nann > MAXT) Py_RETURN_NONE;
     for (Py_ssize_t i = 0; i < nann; i++) {
@@ -1597,13 +1612,38 @@ static PyObject *g_announce(Guesses *g, PyObject *args) {
     int nrad = long_items(radars_o, radars, MAXCONT);
     int nbar = long_items(barriers_o, barriers, MAXROUTES);
     if (nrad == -1 || nbar == -1) return NULL;
-    if (nrad < t->ncont || nbar < 0) Py_RETURN_NONE;
+    if (nrad < t->ncont || nbar < 0 || nbar > t->nroutes) Py_RETURN_NONE;
     R.radars = radars;
     R.barriers = barriers;
     R.nbarriers = nbar;
-    for (int x = 0; x < t->n; x++)
-        if (seq_u64(open_o, x, &open[x])) return NULL;
+    uint64_t nbr[MAXN]; /* every route open */
+    for (int x = 0; x < t->n; x++) {
+        nbr[x] = 0;
+        for (int j = 0; j < t->deg[x]; j++) nbr[x] |= (uint64_t)1 << t->nbr[x][j];
+        open[x] = nbr[x];
+    }
+    for (int r = 0; r < nbar; r++)
+        if (barriers[r]) {
+            int x = t->route_end[2 * r], y = t->route_end[2 * r + 1];
+            open[x] &= ~((uint64_t)1 << y);
+            open[y] &= ~((uint64_t)1 << x);
+        }
     R.open = open;
+    /* Dossier._reach: where the public can place her after the movement,
+       and the part of it she can reach without tripping a radar */
+    const uint64_t *masks = journalist ? nbr : open;
+    uint64_t wide = pub;
+    for (int s = 0; s < steps; s++) {
+        uint64_t out = wide;
+        for (uint64_t m = wide; m; m &= m - 1) out |= masks[__builtin_ctzll(m)];
+        wide = out;
+    }
+    uint64_t watched = 0;
+    if (!journalist)
+        for (int k = 0; k < t->ncont; k++)
+            if (radars[k]) watched |= t->cont_mask[k];
+    R.wide = wide;
+    R.quiet = (wide & ~watched) | pub;
     PyObject *result = NULL;
     Py_ssize_t n = g->n;
     /* every city's plans first: nothing is drawn or written before this code

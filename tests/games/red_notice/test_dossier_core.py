@@ -100,15 +100,16 @@ class _CheckedGuesses:
         assert state is not None
 
     def announce(self, *args: Any) -> Any:
-        (_tables, ann, steps, journalist, escape, wide, quiet, jessah, up, radars, barriers, precise, _open, rand,
-         tau, eps) = args
+        (_tables, ann, steps, journalist, escape, pub, jessah, up, radars, barriers, precise, rand, tau, eps) = args
         rng = rand.__self__  # the dossier's stream, through its bound random()
         state, before = rng.getstate(), self.g.lists()
         got = self.g.announce(*args)
         assert got is True
         d = _twin(before, state, tau=tau, eps=eps)
         d.jessah, d.up, d.radars, d.barriers, d.precise = jessah, up, list(radars), tuple(barriers), precise
+        d.pub = pub
         with _pure():
+            wide, quiet = d._reach(B, steps, journalist)
             d.cities, d.w = d._read_guesses(B, steps, journalist, escape, ann, wide, quiet)
         self._check(rng, before, state, d)
         self.kinds["journalist" if journalist else "escape" if escape else "movement"] += 1
@@ -325,7 +326,7 @@ def test_the_c_reading_is_the_python_one_on_any_map_state(seed, steps, journalis
     d.hands = [rng.sample(range(checks), rng.randint(0, 4)) for _ in range(particles)]
     d.w = [rng.random() for _ in range(particles)]
     d.jessah, d.up, d.radars, d.barriers, d.precise = rng.randrange(n), up, radars, barriers, precise
-    d.pub = B.all_mask if rng.random() < 0.5 else sum(1 << c for c in sorted(set(d.cities)))
+    d.pub = rng.choice((B.all_mask, sum(1 << c for c in sorted(set(d.cities))), rng.getrandbits(n)))
     plans = d._states(B, rng.choice(d.cities), steps, journalist)
     ann = () if journalist else rng.choice(plans)[1]
     wide, quiet = d._reach(B, steps, journalist)
@@ -333,8 +334,8 @@ def test_the_c_reading_is_the_python_one_on_any_map_state(seed, steps, journalis
     g = _guesses(d.cities, d.hands, d.w)
     stream = random.Random(seed ^ 2)
     d.rng = random.Random(seed ^ 2)
-    assert g.announce(tables, ann, steps, journalist, escape, wide, quiet, d.jessah, up, radars, barriers, precise,
-                      B.open_masks(barriers), stream.random, d.tau, d.eps) is True
+    assert g.announce(tables, ann, steps, journalist, escape, d.pub, d.jessah, up, radars, barriers, precise,
+                      stream.random, d.tau, d.eps) is True
     with _pure():
         d.cities, d.w = d._read_guesses(B, steps, journalist, escape, ann, wide, quiet)
     assert g.lists() == (d.cities, d.hands, d.w)
