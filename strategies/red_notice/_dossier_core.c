@@ -1167,6 +1167,23 @@ static int float_items(PyObject *list, double *out, Py_ssize_t n) {
     return 0;
 }
 
+/* A non-negative int of at most two digits of CPython 3.11 (a mask of the
+   map's cities is, on a map of up to 60 cities) read directly into *out: 1;
+   0 when it is not such an int (read it through the C API). */
+static inline int small_u64(PyObject *o, uint64_t *out) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        const digit *d = ((PyLongObject *)o)->ob_digit;
+        if (size >= 0 && size <= 2) {
+            *out = size == 0 ? 0 : size == 1 ? (uint64_t)d[0] : (uint64_t)d[0] | (uint64_t)d[1] << PyLong_SHIFT;
+            return 1;
+        }
+    }
+#endif
+    return 0;
+}
+
 /* n masks of a sequence, each within the map's n cities; -1 on failure, 1
    when a mask is not such an int. */
 static int mask_items(PyObject *seq, uint64_t *out, int n) {
@@ -1174,6 +1191,12 @@ static int mask_items(PyObject *seq, uint64_t *out, int n) {
     if (len < 0) return -1;
     if (len < n) return 1;
     uint64_t all = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    if (PyList_CheckExact(seq)) { /* Board.open_masks' lists: their ints read directly */
+        int i = 0;
+        for (; i < n && small_u64(PyList_GET_ITEM(seq, i), &out[i]); i++)
+            if (out[i] & ~all) return 1;
+        if (i == n) return 0;
+    }
     for (int i = 0; i < n; i++) {
         PyObject *x = PySequence_GetItem(seq, i);
         if (!x) return -1;
