@@ -24,7 +24,9 @@
    - hunt(): Expert._weighted_path in strategies/red_notice/expert.py,
      Jessah's best inspection path on the dossier's weights;
    - spread(): Expert._spread, the dossier's weights two steps on (her
-     radar's choice).
+     radar's choice);
+   - barriers(): Expert._weighted_barriers, her barriers' scores on the
+     dossier's weights.
 
    The Python source stays the reference: it plays in pure mode, and
    tests/games/red_notice/test_dossier_core.py holds the two to the same
@@ -72,6 +74,8 @@ typedef struct {
     int ncont;
     uint64_t *cont_mask;
     uint64_t *check_mask;
+    int nroutes;   /* routes 0..nroutes-1, each between two cities of nbr; -1: not so */
+    int *route_end; /* route r joins route_end[2r] and route_end[2r+1] */
 } Tables;
 
 typedef struct {
@@ -107,6 +111,7 @@ static void tables_free(PyObject *capsule) {
     if (t) {
         free(t->cont_mask);
         free(t->check_mask);
+        free(t->route_end);
         free(t);
     }
 }
@@ -124,8 +129,108 @@ static inline long small_long(PyObject *o) {
     return PyLong_AsLong(o);
 }
 
+/* The dossier's stream read in place. Each draw came through a call of the
+   stream's bound random() or getrandbits(), and the call cost ten times the
+   draw: when the bound method is _random.Random's own (its C method, bound
+   to a random.Random), this code draws as that method does, from the same
+   Mersenne Twister state, which it advances as the call would have
+   (CPython's Modules/_randommodule.c: genrand_uint32, random_random,
+   getrandbits' fast path for k <= 32). Anything else (another class's
+   method, a layout this code does not know) is called. */
+typedef struct {
+    PyObject_HEAD
+    int index;
+    uint32_t state[624];
+} MTObject;
+
+static PyTypeObject *mt_type;        /* _random.Random, when its layout is MTObject's */
+static PyMethodDef *mt_random_def;   /* its random() */
+static PyMethodDef *mt_bits_def;     /* its getrandbits() */
+
+/* Looks up _random.Random and its two methods once, at import; leaves them
+   NULL (every draw is then a call) when anything is not as expected. */
+static void mt_setup(void) {
+    PyObject *mod = PyImport_ImportModule("_random");
+    if (!mod) {
+        PyErr_Clear();
+        return;
+    }
+    PyObject *tp = PyObject_GetAttrString(mod, "Random");
+    Py_DECREF(mod);
+    if (!tp) {
+        PyErr_Clear();
+        return;
+    }
+    if (!PyType_Check(tp) || ((PyTypeObject *)tp)->tp_basicsize != (Py_ssize_t)sizeof(MTObject)) {
+        Py_DECREF(tp);
+        return;
+    }
+    PyObject *dict = ((PyTypeObject *)tp)->tp_dict;
+    PyObject *r = dict ? PyDict_GetItemString(dict, "random") : NULL;
+    PyObject *b = dict ? PyDict_GetItemString(dict, "getrandbits") : NULL;
+    if (!r || !b || !Py_IS_TYPE(r, &PyMethodDescr_Type) || !Py_IS_TYPE(b, &PyMethodDescr_Type)) {
+        Py_DECREF(tp);
+        return;
+    }
+    mt_random_def = ((PyMethodDescrObject *)r)->d_method;
+    mt_bits_def = ((PyMethodDescrObject *)b)->d_method;
+    mt_type = (PyTypeObject *)tp; /* kept for the module's life */
+}
+
+/* The stream behind ``bound`` when it is _random.Random's method ``def``
+   bound to a random.Random; else NULL. */
+static inline MTObject *mt_of(PyObject *bound, const PyMethodDef *def) {
+    static PyObject *known; /* the last type found to be random.Random's kind (held: its address stays its) */
+    if (!def || Py_TYPE(bound) != &PyCFunction_Type) return NULL;
+    PyCFunctionObject *f = (PyCFunctionObject *)bound;
+    PyObject *self = f->m_self;
+    if (f->m_ml != def || !self) return NULL;
+    if ((PyObject *)Py_TYPE(self) != known) {
+        if (!PyObject_TypeCheck(self, mt_type)) return NULL;
+        Py_INCREF(Py_TYPE(self));
+        Py_XSETREF(known, (PyObject *)Py_TYPE(self));
+    }
+    return (MTObject *)self;
+}
+
+/* genrand_uint32 of CPython's _randommodule.c: its refill of the N words... */
+static void mt_refill(MTObject *s) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t *mt = s->state;
+    uint32_t y;
+    int kk;
+    for (kk = 0; kk < 624 - 397; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+    }
+    for (; kk < 623; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+    }
+    y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+    mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+    s->index = 0;
+}
+
+/* ...and its next word, tempered */
+static inline uint32_t mt_next(MTObject *s) {
+    if (s->index >= 624) mt_refill(s);
+    uint32_t y = s->state[s->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
 /* One draw of the dossier's stream (its bound random()); -1 on failure. */
 static int draw_random(PyObject *rand, double *out) {
+    MTObject *s = mt_of(rand, mt_random_def);
+    if (s) { /* random_random: 53 bits from two words, every step exact */
+        uint32_t a = mt_next(s) >> 5, b = mt_next(s) >> 6;
+        *out = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+        return 0;
+    }
     PyObject *u = PyObject_CallNoArgs(rand);
     if (!u) return -1;
     *out = PyFloat_AsDouble(u);
@@ -183,6 +288,38 @@ static int seq_int(PyObject *seq, Py_ssize_t i, long *out) {
     Py_DECREF(x);
     if (v == -1 && PyErr_Occurred()) return -1;
     *out = v;
+    return 0;
+}
+
+/* Each route's two ends, from the routes out of each city; nroutes -1 when
+   a route number is negative or joins other than two cities. -1 when out of
+   memory. */
+static int route_ends(Tables *t) {
+    int nr = 0;
+    for (int c = 0; c < t->n; c++)
+        for (int j = 0; j < t->deg[c]; j++) {
+            if (t->route[c][j] < 0) {
+                t->nroutes = -1;
+                return 0;
+            }
+            if (t->route[c][j] >= nr) nr = t->route[c][j] + 1;
+        }
+    t->route_end = malloc((2 * (size_t)nr + 1) * sizeof(int));
+    if (!t->route_end) return -1;
+    int *seen = calloc((size_t)nr + 1, sizeof(int));
+    if (!seen) return -1;
+    t->nroutes = nr;
+    for (int c = 0; c < t->n; c++)
+        for (int j = 0; j < t->deg[c]; j++) {
+            int r = t->route[c][j];
+            if (seen[r] < 2) t->route_end[2 * r + seen[r]] = c;
+            seen[r]++;
+        }
+    for (int r = 0; r < nr; r++) {
+        int a = t->route_end[2 * r], b = t->route_end[2 * r + 1];
+        if (seen[r] != 2 || a == b) t->nroutes = -1;
+    }
+    free(seen);
     return 0;
 }
 
@@ -274,12 +411,17 @@ static PyObject *py_tables(PyObject *self, PyObject *args) {
         if (seq_u64(cont_mask, k, &t->cont_mask[k])) goto fail;
     for (int k = 0; k < t->ncheck; k++)
         if (seq_u64(check_mask, k, &t->check_mask[k])) goto fail;
+    if (route_ends(t)) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     PyObject *cap = PyCapsule_New(t, "rnsim.announce.tables", tables_free);
     if (!cap) goto fail;
     return cap;
 fail:
     free(t->cont_mask);
     free(t->check_mask);
+    free(t->route_end);
     free(t);
     return NULL;
 }
@@ -806,6 +948,14 @@ static int long_items(PyObject *seq, long *out, Py_ssize_t max) {
     Py_ssize_t n = PySequence_Size(seq);
     if (n < 0) return -1;
     if (n > max) return -2;
+    if (PyTuple_CheckExact(seq) || PyList_CheckExact(seq)) { /* the dossier's radars and barriers */
+        PyObject **items = PySequence_Fast_ITEMS(seq);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            out[i] = small_long(items[i]);
+            if (out[i] == -1 && PyErr_Occurred()) return -1;
+        }
+        return (int)n;
+    }
     for (Py_ssize_t i = 0; i < n; i++)
         if (seq_int(seq, i, &out[i])) return -1;
     return (int)n;
@@ -831,6 +981,13 @@ static PyObject *float_list(const double *v, Py_ssize_t n) {
 static long below(PyObject *getrandbits, long n) {
     int k = 0;
     while ((n >> k) != 0) k++;
+    MTObject *s = k >= 1 && k <= 32 ? mt_of(getrandbits, mt_bits_def) : NULL;
+    if (s) { /* getrandbits(k), k <= 32: the top k bits of one word */
+        for (;;) {
+            long v = (long)(mt_next(s) >> (32 - k));
+            if (v < n) return v;
+        }
+    }
     PyObject *kk = PyLong_FromLong(k);
     if (!kk) return -1;
     for (;;) {
@@ -1010,6 +1167,23 @@ static int float_items(PyObject *list, double *out, Py_ssize_t n) {
     return 0;
 }
 
+/* A non-negative int of at most two digits of CPython 3.11 (a mask of the
+   map's cities is, on a map of up to 60 cities) read directly into *out: 1;
+   0 when it is not such an int (read it through the C API). */
+static inline int small_u64(PyObject *o, uint64_t *out) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        const digit *d = ((PyLongObject *)o)->ob_digit;
+        if (size >= 0 && size <= 2) {
+            *out = size == 0 ? 0 : size == 1 ? (uint64_t)d[0] : (uint64_t)d[0] | (uint64_t)d[1] << PyLong_SHIFT;
+            return 1;
+        }
+    }
+#endif
+    return 0;
+}
+
 /* n masks of a sequence, each within the map's n cities; -1 on failure, 1
    when a mask is not such an int. */
 static int mask_items(PyObject *seq, uint64_t *out, int n) {
@@ -1017,6 +1191,12 @@ static int mask_items(PyObject *seq, uint64_t *out, int n) {
     if (len < 0) return -1;
     if (len < n) return 1;
     uint64_t all = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    if (PyList_CheckExact(seq)) { /* Board.open_masks' lists: their ints read directly */
+        int i = 0;
+        for (; i < n && small_u64(PyList_GET_ITEM(seq, i), &out[i]); i++)
+            if (out[i] & ~all) return 1;
+        if (i == n) return 0;
+    }
     for (int i = 0; i < n; i++) {
         PyObject *x = PySequence_GetItem(seq, i);
         if (!x) return -1;
@@ -1071,6 +1251,53 @@ static PyObject *py_spread(PyObject *self, PyObject *args) {
         out = tmp;
     }
     return float_list(cur, n);
+}
+
+/* barriers(tables, w, masks, nroutes, scale) -> Expert._weighted_barriers:
+   per route, 0.0 unless exactly one of its ends has weight in w; then
+   ``scale`` x that end's weight x 1.5 across an ocean (its ends on two
+   continents), else 1, over its open exits (masks: each city's open routes;
+   none counts 1). None when w is not the map's n floats, a mask reaches past
+   the map, or the map's routes are not ``nroutes`` routes of two ends. */
+static PyObject *py_barriers(PyObject *self, PyObject *args) {
+    PyObject *cap, *w_o, *masks_o;
+    int nroutes;
+    double scale;
+    if (!PyArg_ParseTuple(args, "OO!Oid", &cap, &PyList_Type, &w_o, &masks_o, &nroutes, &scale)) return NULL;
+    const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
+    if (!t) return NULL;
+    int n = t->n;
+    double w[MAXN];
+    uint64_t masks[MAXN];
+    if (nroutes != t->nroutes || PyList_GET_SIZE(w_o) != n || float_items(w_o, w, n)) Py_RETURN_NONE;
+    int rc = mask_items(masks_o, masks, n);
+    if (rc) {
+        if (rc < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    uint64_t held = 0;
+    for (int c = 0; c < n; c++)
+        if (w[c] > 0) held |= (uint64_t)1 << c;
+    PyObject *out = PyList_New(nroutes);
+    if (!out) return NULL;
+    for (int r = 0; r < nroutes; r++) {
+        int x = t->route_end[2 * r], y = t->route_end[2 * r + 1];
+        int hx = (int)(held >> x & 1);
+        double v = 0.0;
+        if (hx != (int)(held >> y & 1)) {
+            int h = hx ? x : y, o = hx ? y : x; /* the end with weight, the other */
+            int exits = __builtin_popcountll(masks[h]);
+            double s = w[h] * (1.0 + 0.5 * (double)(t->cont[h] != t->cont[o])) / (double)(exits ? exits : 1);
+            v = scale * s;
+        }
+        PyObject *f = PyFloat_FromDouble(v);
+        if (!f) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+    return out;
 }
 
 #define HUNT_STEPS 16
@@ -1353,18 +1580,19 @@ done:
     return out;
 }
 
-/* announce(tables, ann, steps, journalist, escape, wide, quiet, jessah, up,
-   radars, barriers, precise, open_masks, random, tau, eps) -> True once each
-   guess has its new city and its weight times the announcement's
-   probability (before normalising: Dossier._read_guesses); None, touching
-   nothing and drawing nothing, when this code cannot read it. */
+/* announce(tables, ann, steps, journalist, escape, pub, jessah, up, radars,
+   barriers, precise, random, tau, eps) -> True once each guess has its new
+   city and its weight times the announcement's probability (before
+   normalising: Dossier._reach from the public belief ``pub``, then
+   Dossier._read_guesses); None, touching nothing and drawing nothing, when
+   this code cannot read it. The open routes' masks are the barriers' (engine
+   belief.open_masks: a barred route closes its two ends to each other). */
 static PyObject *g_announce(Guesses *g, PyObject *args) {
-    PyObject *cap, *ann, *radars_o, *barriers_o, *open_o, *rand, *wide_o, *quiet_o;
+    PyObject *cap, *ann, *radars_o, *barriers_o, *rand, *pub_o;
     int steps, journalist, escape, jessah, up, precise;
     double tau, eps;
-    if (!PyArg_ParseTuple(args, "OO!ippOOiiOOpOOdd", &cap, &PyTuple_Type, &ann, &steps, &journalist, &escape,
-                          &wide_o, &quiet_o, &jessah, &up, &radars_o, &barriers_o, &precise, &open_o, &rand, &tau,
-                          &eps))
+    if (!PyArg_ParseTuple(args, "OO!ippOiiOOpOdd", &cap, &PyTuple_Type, &ann, &steps, &journalist, &escape,
+                          &pub_o, &jessah, &up, &radars_o, &barriers_o, &precise, &rand, &tau, &eps))
         return NULL;
     const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
     if (!t) return NULL;
@@ -1383,8 +1611,14 @@ static PyObject *g_announce(Guesses *g, PyObject *args) {
     long radars[MAXCONT], barriers[MAXROUTES];
     uint64_t open[MAXN];
     signed char ann_k[MAXT], ann_tc[MAXT];
-    if (jessah < 0 || jessah >= t->n) Py_RETURN_NONE;
-    if (as_u64(wide_o, &R.wide) || as_u64(quiet_o, &R.quiet)) return NULL;
+    if (jessah < 0 || jessah >= t->n || t->nroutes < 0) Py_RETURN_NONE;
+    uint64_t pub;
+    if (as_u64(pub_o, &pub)) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (t->n < 64 && pub >> t->n) Py_RETURN_NONE;
     Py_ssize_t nann = PyTuple_GET_SIZE(ann);
     if (nann > MAXT) Py_RETURN_NONE;
     for (Py_ssize_t i = 0; i < nann; i++) {
@@ -1401,13 +1635,38 @@ static PyObject *g_announce(Guesses *g, PyObject *args) {
     int nrad = long_items(radars_o, radars, MAXCONT);
     int nbar = long_items(barriers_o, barriers, MAXROUTES);
     if (nrad == -1 || nbar == -1) return NULL;
-    if (nrad < t->ncont || nbar < 0) Py_RETURN_NONE;
+    if (nrad < t->ncont || nbar < 0 || nbar > t->nroutes) Py_RETURN_NONE;
     R.radars = radars;
     R.barriers = barriers;
     R.nbarriers = nbar;
-    for (int x = 0; x < t->n; x++)
-        if (seq_u64(open_o, x, &open[x])) return NULL;
+    uint64_t nbr[MAXN]; /* every route open */
+    for (int x = 0; x < t->n; x++) {
+        nbr[x] = 0;
+        for (int j = 0; j < t->deg[x]; j++) nbr[x] |= (uint64_t)1 << t->nbr[x][j];
+        open[x] = nbr[x];
+    }
+    for (int r = 0; r < nbar; r++)
+        if (barriers[r]) {
+            int x = t->route_end[2 * r], y = t->route_end[2 * r + 1];
+            open[x] &= ~((uint64_t)1 << y);
+            open[y] &= ~((uint64_t)1 << x);
+        }
     R.open = open;
+    /* Dossier._reach: where the public can place her after the movement,
+       and the part of it she can reach without tripping a radar */
+    const uint64_t *masks = journalist ? nbr : open;
+    uint64_t wide = pub;
+    for (int s = 0; s < steps; s++) {
+        uint64_t out = wide;
+        for (uint64_t m = wide; m; m &= m - 1) out |= masks[__builtin_ctzll(m)];
+        wide = out;
+    }
+    uint64_t watched = 0;
+    if (!journalist)
+        for (int k = 0; k < t->ncont; k++)
+            if (radars[k]) watched |= t->cont_mask[k];
+    R.wide = wide;
+    R.quiet = (wide & ~watched) | pub;
     PyObject *result = NULL;
     Py_ssize_t n = g->n;
     /* every city's plans first: nothing is drawn or written before this code
@@ -1862,6 +2121,7 @@ static PyMethodDef methods[] = {
     {"tables", py_tables, METH_VARARGS, "The map's tables for announce(), or None when the map is too big."},
     {"hunt", py_hunt, METH_VARARGS, "Expert._weighted_path (see the module)."},
     {"spread", py_spread, METH_VARARGS, "Expert._spread (see the module)."},
+    {"barriers", py_barriers, METH_VARARGS, "Expert._weighted_barriers (see the module)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1871,5 +2131,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_dossier_core",
 
 PyMODINIT_FUNC PyInit__dossier_core(void) {
     if (PyType_Ready(&GuessesType) < 0) return NULL;
+    mt_setup();
     return PyModule_Create(&module);
 }

@@ -992,20 +992,20 @@ class Dossier:
         # The model's plans from a city, and their danger, are the same for
         # every guess there; only the way to the cashes differs by hand. A
         # city none of whose plans gives the announcement rules its guesses
-        # out before anything is scored.
-        wide, quiet = self._reach(b, steps, journalist)
+        # out before anything is scored. The C reading takes _reach's part
+        # from the public belief itself.
         g = self.g
-        masks = b.open_masks(self.barriers)
-        if g is not None and g.announce(_tables(b), ann, steps, journalist, escape, wide, quiet, self.jessah,
+        if g is not None and g.announce(_tables(b), ann, steps, journalist, escape, self.pub, self.jessah,
                                         self.up, self.radars, self.barriers, self.precise,
-                                        masks, self.rng.random, self.tau, self.eps) is None:
+                                        self.rng.random, self.tau, self.eps) is None:
             self._pull()  # a reading the C code leaves to the Python source
         if self.g is None:
+            wide, quiet = self._reach(b, steps, journalist)
             self._c, self._w = self._read_guesses(b, steps, journalist, escape, ann, wide, quiet)
         if journalist:
             self.pub = reach(self.pub, b.nbr_mask, steps)
         else:
-            self.pub = after_movement(self.pub, steps, masks, self.radars, b.cont_mask, ann)
+            self.pub = after_movement(self.pub, steps, b.open_masks(self.barriers), self.radars, b.cont_mask, ann)
         for k, _ in ann:
             if self.radars[k] == 1:
                 self.radars[k] = 0  # a white radar is returned when triggered (R14)

@@ -1440,7 +1440,10 @@ class Expert(Strategy):
             if radar >= 0 and s > best_s and ("radar", radar) in opts:
                 best, best_s = ("radar", radar), s
         if w is not None:
-            scores = self._weighted_barriers(b, w, masks)
+            core = _dossier.core  # with the compiled build, _weighted_barriers in C (its twin)
+            got = core.barriers(_dossier._tables(b), w, masks, len(b.route_ends), self.SECURITY_WEIGHT) \
+                if core is not None and _dossier._tables(b) else None
+            scores = got if got is not None else self._weighted_barriers(b, w, masks)
             target = self._best_free(view.barriers, scores)
         else:
             scores = self._barrier_scores(view, b)

@@ -11,7 +11,8 @@ restrict, normalise and resample the guesses after each event
 Bank performed without a cash (``Dossier._decline_each``); a clone's
 resampling, the guesses of her start (``Dossier._start_guesses``), her hunt
 on the dossier's weights (``Expert._weighted_path``) and their spread for
-her radar (``Expert._spread``) are C functions on lists. Both must do
+her radar (``Expert._spread``) and her barriers' scores on them
+(``Expert._weighted_barriers``) are C functions on lists. Both must do
 exactly what the Python source does: the same new city for every guess, the same floats bit for bit, the same draws
 from the dossier's stream."""
 
@@ -99,15 +100,16 @@ class _CheckedGuesses:
         assert state is not None
 
     def announce(self, *args: Any) -> Any:
-        (_tables, ann, steps, journalist, escape, wide, quiet, jessah, up, radars, barriers, precise, _open, rand,
-         tau, eps) = args
+        (_tables, ann, steps, journalist, escape, pub, jessah, up, radars, barriers, precise, rand, tau, eps) = args
         rng = rand.__self__  # the dossier's stream, through its bound random()
         state, before = rng.getstate(), self.g.lists()
         got = self.g.announce(*args)
         assert got is True
         d = _twin(before, state, tau=tau, eps=eps)
         d.jessah, d.up, d.radars, d.barriers, d.precise = jessah, up, list(radars), tuple(barriers), precise
+        d.pub = pub
         with _pure():
+            wide, quiet = d._reach(B, steps, journalist)
             d.cities, d.w = d._read_guesses(B, steps, journalist, escape, ann, wide, quiet)
         self._check(rng, before, state, d)
         self.kinds["journalist" if journalist else "escape" if escape else "movement"] += 1
@@ -259,6 +261,15 @@ class _Checked:
         self.kinds["spread"] += 1
         return got
 
+    def barriers(self, tables: Any, w: list[float], masks: list[int], nroutes: int, scale: float) -> Any:
+        got = self.core.barriers(tables, w, masks, nroutes, scale)
+        assert got is not None
+        assert scale == Expert.SECURITY_WEIGHT
+        assert got == Expert()._weighted_barriers(B, w, masks)
+        self.kinds["barrier scores"] += 1
+        self.kinds["barrier scores, some cut"] += any(got)
+        return got
+
     def start(self, tables: Any, pool: list[int], size: int, cities: list[int], jessah: int, radar: float,
               particles: int, tau: float, eps: float, getrandbits: Any, rand: Any) -> Any:
         rng = rand.__self__
@@ -291,7 +302,7 @@ def test_every_call_of_the_c_guesses_in_expert_games_is_the_python_one(monkeypat
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
                  "normalise", "resample", "draw", "replace", "replaced", "cash", "restrict", "fit", "fit, pool wanted", "start", "reveal",
                  "decline", "declined", "guesses", "hunt", "hunt, near-equal firsts", "hunt, nothing in reach",
-                 "spread"):
+                 "spread", "barrier scores", "barrier scores, some cut"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 
@@ -315,7 +326,7 @@ def test_the_c_reading_is_the_python_one_on_any_map_state(seed, steps, journalis
     d.hands = [rng.sample(range(checks), rng.randint(0, 4)) for _ in range(particles)]
     d.w = [rng.random() for _ in range(particles)]
     d.jessah, d.up, d.radars, d.barriers, d.precise = rng.randrange(n), up, radars, barriers, precise
-    d.pub = B.all_mask if rng.random() < 0.5 else sum(1 << c for c in sorted(set(d.cities)))
+    d.pub = rng.choice((B.all_mask, sum(1 << c for c in sorted(set(d.cities))), rng.getrandbits(n)))
     plans = d._states(B, rng.choice(d.cities), steps, journalist)
     ann = () if journalist else rng.choice(plans)[1]
     wide, quiet = d._reach(B, steps, journalist)
@@ -323,8 +334,8 @@ def test_the_c_reading_is_the_python_one_on_any_map_state(seed, steps, journalis
     g = _guesses(d.cities, d.hands, d.w)
     stream = random.Random(seed ^ 2)
     d.rng = random.Random(seed ^ 2)
-    assert g.announce(tables, ann, steps, journalist, escape, wide, quiet, d.jessah, up, radars, barriers, precise,
-                      B.open_masks(barriers), stream.random, d.tau, d.eps) is True
+    assert g.announce(tables, ann, steps, journalist, escape, d.pub, d.jessah, up, radars, barriers, precise,
+                      stream.random, d.tau, d.eps) is True
     with _pure():
         d.cities, d.w = d._read_guesses(B, steps, journalist, escape, ann, wide, quiet)
     assert g.lists() == (d.cities, d.hands, d.w)
@@ -585,3 +596,60 @@ def test_a_map_too_big_for_the_c_reading_is_left_to_python():
     core = _core()
     n = 65
     assert core.tables(n, [()] * n, [0] * n, [[0] * n] * n, [[0]] * n, [0], [0]) is None
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), draws=st.integers(1, 1500), n=st.integers(1, 64))
+def test_the_c_draws_advance_the_stream_as_its_own_methods_do(seed, draws, n):
+    """The C code reads a random.Random's state in place rather than calling
+    its random() and getrandbits(): the same numbers, the stream left where
+    the calls would leave it (past the twister's 624-word refills too)."""
+    core = _core()
+    rng, ref = random.Random(seed), random.Random(seed)
+    fine = [1e-3] * 1000  # one index per thousandth of the draw
+    for _ in range(draws):
+        got = core.systematic(fine, 1, rng.random)
+        with _pure():
+            assert got == dossier_module._systematic(ref, fine, 1)
+    assert rng.getstate() == ref.getstate()
+    g = _guesses([0] * draws, [[1, 2, 3]] * draws, [1.0] * draws)
+    g.cash(9, 0.5, rng.getrandbits)  # each hand misses 9: one check drawn out of three
+    want = []
+    for _ in range(draws):
+        h = [1, 2, 3]
+        h.pop(dossier_module._below(ref.getrandbits, 3))
+        want.append(h)
+    assert g.lists()[1] == want
+    assert rng.getstate() == ref.getstate()
+    one = _guesses([0], [[]], [1.0])
+    one.draw(list(range(n)), 1, rng.getrandbits)
+    assert one.lists()[1] == [[dossier_module._below(ref.getrandbits, n)]]
+    assert rng.getstate() == ref.getstate()
+
+
+class _Counting(random.Random):
+    """A stream whose random() and getrandbits() are its own: the C code
+    must call them, not read the state beneath them."""
+
+    calls = 0
+
+    def random(self) -> float:
+        self.calls += 1
+        return 0.5
+
+    def getrandbits(self, k: int) -> int:
+        self.calls += 1
+        return 0
+
+
+def test_a_stream_with_methods_of_its_own_is_called():
+    core = _core()
+    rng = _Counting(0)
+    state = rng.getstate()
+    assert core.systematic([0.5, 0.5], 2, rng.random) == [0, 1]  # u = 0.5 / 2
+    g = _guesses([0, 0], [[1, 2], [3, 4]], [1.0, 1.0])
+    g.cash(9, 0.5, rng.getrandbits)
+    assert g.lists()[1] == [[2], [4]]  # getrandbits gave 0: the first check out
+    assert rng.calls == 3 and rng.getstate() == state
+    with pytest.raises(TypeError):  # another C method of the stream is called, not read as random()
+        core.systematic([1.0], 1, random.Random(0).getrandbits)

@@ -1,8 +1,8 @@
-"""Jessah's hunt and radar on her dossier's weights run in C with the
-compiled build (strategies/red_notice/_dossier_core.c ``hunt`` and
-``spread``): each must answer exactly what its Python twin answers
-(``Expert._weighted_path`` and ``Expert._spread``, what ``RNSIM_PURE=1``
-plays): the same first step, the same near-equal first steps and the same
+"""Jessah's hunt, radar and barriers on her dossier's weights run in C with
+the compiled build (strategies/red_notice/_dossier_core.c ``hunt``,
+``spread`` and ``barriers``): each must answer exactly what its Python twin
+answers (``Expert._weighted_path``, ``Expert._spread`` and
+``Expert._weighted_barriers``, what ``RNSIM_PURE=1`` plays): the same first step, the same near-equal first steps and the same
 floats bit for bit, on any belief, weights, barriers and settings.
 tests/games/red_notice/test_dossier_core.py holds them to their twins on
 every call of real expert games too."""
@@ -88,6 +88,22 @@ def test_the_c_spread_is_the_python_one(seed, size, steps, zeros):
     assert all(type(x) is float for x in got)
 
 
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(0, 32), zeros=st.sampled_from((0.0, 0.5, 1.0)),
+       off=st.booleans())
+def test_the_c_barrier_scores_are_the_python_ones(seed, size, zeros, off):
+    core = _core()
+    rng = random.Random(seed)
+    belief, masks = _map_state(rng, size)
+    w = _weights(rng, belief, zeros)
+    if not off:  # only the belief's cities weigh: routes out of it score
+        w = [x if belief >> c & 1 else 0.0 for c, x in enumerate(w)]
+    t = dossier_module._tables(B)
+    got = core.barriers(t, w, masks, len(B.route_ends), Expert.SECURITY_WEIGHT)
+    assert got == Expert()._weighted_barriers(B, w, masks)
+    assert all(type(x) is float for x in got)
+
+
 def test_what_the_c_hunt_and_spread_cannot_read_is_left_to_python():
     """None (the caller then runs the Python twin) for inputs outside what
     the C holds: a belief past the map, weights that are not n floats, a
@@ -109,3 +125,9 @@ def test_what_the_c_hunt_and_spread_cannot_read_is_left_to_python():
     assert core.spread([1.0] * 65, [0] * 65, 1) is None
     assert core.spread([1, 0.5], [2, 1], 1) is None
     assert core.spread([0.5, 0.5], [2, 1], 1) == [0.5, 0.5]
+    nr = len(B.route_ends)
+    assert core.barriers(t, w[:-1], masks, nr, 10.0) is None
+    assert core.barriers(t, [1] * n, masks, nr, 10.0) is None
+    assert core.barriers(t, w, masks, nr + 1, 10.0) is None
+    assert core.barriers(t, w, [1 << n] * n, nr, 10.0) is None
+    assert core.barriers(t, w, masks, nr, 10.0) is not None
