@@ -399,7 +399,9 @@ class Dossier:
         # What the view says wins over what the events were read to say.
         self.jessah = jessah
         self.radars = list(radars)
-        if barriers != self.barriers:  # else keep the tuple _bkey was taken of
+        # else keep the tuple _bkey was taken of; views share the state's tuple
+        # until a barrier moves, so identity settles most views
+        if barriers is not self.barriers and barriers != self.barriers:
             self.barriers = tuple(barriers)
         self.pub = belief
         self.up = up
