@@ -174,7 +174,7 @@ def _open_dist(b: Board, targets: int, barriers: tuple[int, ...]) -> list[int]:
     answered on bitmasks (``Board.staggered_dist`` with every target at
     step 0: the same breadth-first distances, without a queue)."""
     cache = b.open_dist_cache
-    key = (targets, barriers)
+    key = (targets, b.barred(barriers))
     got = cache.get(key)
     if got is None:
         if len(cache) > 20000:
@@ -188,22 +188,19 @@ def _belief_reach(b: Board, belief: int, left: int, barriers: tuple[int, ...], r
     """Where she may be after ``left`` steps from the belief, and the part of
     it a quiet movement leaves possible (no radar tripped: the cities off the
     radars' continents, or the belief itself). The Journalist crosses
-    barriers and trips no radar. Remembered on the board."""
-    rkey = ("reach", belief, left, None if journalist else barriers, radars)
-    got: tuple[int, int] | None = b.memo.get(rkey)
-    if got is None:
-        masks = b.open_masks(barriers) if not journalist else b.nbr_mask
-        reach = belief
-        for _ in range(left):
-            reach = expand(reach, masks)
-        radar_cities = 0
-        if not journalist:
-            for k, rk in enumerate(radars):
-                if rk:
-                    radar_cities |= b.cont_mask[k]
-        got = (reach, (reach & ~radar_cities) | belief)
-        b.remember(rkey, got)
-    return got
+    barriers and trips no radar. Not remembered: the same question seldom
+    comes back (1 time in 20 in expert games), and a few expansions cost
+    less than a key of the barriers and a dict's upkeep."""
+    masks = b.open_masks(barriers) if not journalist else b.nbr_mask
+    reach = belief
+    for _ in range(left):
+        reach = expand(reach, masks)
+    radar_cities = 0
+    if not journalist:
+        for k, rk in enumerate(radars):
+            if rk:
+                radar_cities |= b.cont_mask[k]
+    return reach, (reach & ~radar_cities) | belief
 
 
 class _Plan:
@@ -1577,7 +1574,7 @@ class Expert(Strategy):
         near_jessah = b.ball[view.jessah_city][2]
         if not targets & near_jessah:
             return _open_dist(b, targets, barriers)  # no penalty anywhere
-        key = ("way", targets, barriers, view.jessah_city, self.risk >= 0.75)
+        key = ("way", targets, b.barred(barriers), view.jessah_city, self.risk >= 0.75)
         memo = b.memo
         got = memo.get(key)
         if got is not None:
@@ -1625,12 +1622,7 @@ class Expert(Strategy):
         here = view.angela_city
         radars = view.radars
         precise = "precise_radars" in view.permanents
-        memo = b.memo
-        key = ("plan", here, left, barriers, radars, precise, journalist)
-        plan: _Plan | None = memo.get(key)
-        if plan is None:
-            plan = _Plan(b, here, left, barriers, radars, precise, journalist, first_ok)
-            b.remember(key, plan)
+        plan = _Plan(b, here, left, barriers, radars, precise, journalist, first_ok)
         reach, quiet = _belief_reach(b, view.belief, left, barriers, radars, journalist)
         jc = view.jessah_city
         djrow = b.dist[jc]
