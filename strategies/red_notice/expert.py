@@ -133,16 +133,6 @@ def _half_table(vals: dict[tuple[int, int], float]) -> list[float]:
     return t
 
 
-def _popcount(x: int) -> int:
-    """``x.bit_count()`` of a non-negative ``x``: compiled, a loop on machine
-    ints costs less than the method call for the few bits it meets here."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
 def _mass(belief: int, weights: list[float]) -> float:
     """The weight of the belief's cities, summed lowest city first."""
     total = 0.0
@@ -229,6 +219,16 @@ def _walk_masks(b: Board, barriers: tuple[int, ...], radars: tuple[int, ...], jo
         if radars[k]:
             on_radar |= b.cont_mask[k]
     return b.barred(barriers), ok, on_radar
+
+
+def _popcount(x: int) -> int:
+    """``x.bit_count()`` of a non-negative ``x``: compiled, a loop on machine
+    ints costs less than the method call for the few bits it meets here."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
 
 
 class _Plan:
