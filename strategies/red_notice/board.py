@@ -28,7 +28,8 @@ class Board:
     __slots__ = (
         "comps", "n", "nbr", "nbr_mask", "nbr_routes", "cont", "cont_mask", "dist", "dist_to_mask_cache",
         "check_cont", "check_mask", "check_value", "halves", "centrality", "route_ends", "degree", "all_mask",
-        "open_dist_cache", "ball", "open_masks_cache", "memo", "native",
+        "open_dist_cache", "ball", "open_masks_cache", "memo", "native", "_barred_of", "_barred", "_masks_of",
+        "_masks",
     )
 
     def __init__(self, comps: Components) -> None:
@@ -56,8 +57,18 @@ class Board:
         span = max(max(r) for r in self.dist) + 1
         self.ball: tuple[tuple[int, ...], ...] = tuple(
             tuple(sum(1 << x for x in range(n) if self.dist[c][x] <= d) for d in range(span + 1)) for c in range(n))
-        self.open_dist_cache: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+        # keyed by (targets, barred(barriers)): an int hashes in a few
+        # instructions, a tuple of every route's barrier in a thousand
+        self.open_dist_cache: dict[tuple[int, int], list[int]] = {}
         self.open_masks_cache: dict[tuple[int, ...], list[int]] = {}
+        # The last barriers asked of barred() and open_masks(), and the
+        # answers: a game asks about one tuple of barriers (the state's,
+        # shared by its views) again and again, and holding the tuple keeps
+        # its identity from being reused, so ``is`` finds it without a hash.
+        self._barred_of: tuple[int, ...] | None = None
+        self._barred = 0
+        self._masks_of: tuple[int, ...] | None = None
+        self._masks: list[int] = []
         # Free for strategies: results that depend on the map only.
         self.memo: dict[Any, Any] = {}
         # The tables of the dossier's C reading (dossier.core.tables), built on
@@ -92,12 +103,25 @@ class Board:
         got = self.dist_to_mask_cache.get(mask)
         if got is not None:
             return got
-        cities = bits(mask)
-        if not cities:
-            out = (FAR,) * self.n
-        else:
-            rows = [self.dist[c] for c in cities]
-            out = tuple(min(r[x] for r in rows) for x in range(self.n))
+        # breadth-first from every city of the mask at once, on bitmasks:
+        # the least of their distances, without a row per city
+        d = [FAR] * self.n
+        nbr = self.nbr_mask
+        reached = frontier = mask
+        step = 0
+        while frontier:
+            nxt = 0
+            m = frontier
+            while m:
+                low = m & -m
+                x = low.bit_length() - 1
+                d[x] = step
+                nxt |= nbr[x]
+                m ^= low
+            frontier = nxt & ~reached
+            reached |= frontier
+            step += 1
+        out = tuple(d)
         if len(self.dist_to_mask_cache) < 4096:
             self.dist_to_mask_cache[mask] = out
         return out
@@ -105,7 +129,7 @@ class Board:
     def open_dist_from(self, targets: int, barriers: tuple[int, ...]) -> list[int]:
         """Distance to the nearest city of ``targets`` when barred routes are
         closed (cached: the same question comes back all round long)."""
-        key = (targets, barriers)
+        key = (targets, self.barred(barriers))
         got = self.open_dist_cache.get(key)
         if got is not None:
             return got
@@ -130,13 +154,31 @@ class Board:
                     q.append(y)
         return d
 
+    def barred(self, barriers: tuple[int, ...]) -> int:
+        """The routes with a barrier (white or black), route ``r`` as bit
+        ``1 << r``: what a walk on open routes depends on, as a cheap key."""
+        if barriers is self._barred_of:
+            return self._barred
+        m = 0
+        for r in range(len(barriers)):
+            if barriers[r]:
+                m |= 1 << r
+        self._barred_of = barriers
+        self._barred = m
+        return m
+
     def open_masks(self, barriers: tuple[int, ...]) -> list[int]:
         """Neighbour masks with barred routes closed (cached; do not mutate)."""
+        last = self._masks_of
+        if barriers is last or barriers == last:  # a copy compares in half a hash's time
+            return self._masks
         got = self.open_masks_cache.get(barriers)
         if got is None:
             if len(self.open_masks_cache) > 4096:
                 self.open_masks_cache.clear()
             got = self.open_masks_cache[barriers] = self._open_masks(barriers)
+        self._masks_of = barriers
+        self._masks = got
         return got
 
     def staggered_dist(self, starts: Sequence[int], barriers: tuple[int, ...]) -> list[int]:

@@ -210,7 +210,7 @@ def _open_dist(b: Board, targets: int, barriers: tuple[int, ...]) -> list[int]:
     answered on bitmasks (``Board.staggered_dist`` with every target at
     step 0: the same breadth-first distances, without a queue)."""
     cache = b.open_dist_cache
-    key = (targets, barriers)
+    key = (targets, b.barred(barriers))
     got = cache.get(key)
     if got is None:
         if len(cache) > 20000:
@@ -224,22 +224,47 @@ def _belief_reach(b: Board, belief: int, left: int, barriers: tuple[int, ...], r
     """Where she may be after ``left`` steps from the belief, and the part of
     it a quiet movement leaves possible (no radar tripped: the cities off the
     radars' continents, or the belief itself). The Journalist crosses
-    barriers and trips no radar. Remembered on the board."""
-    rkey = ("reach", belief, left, None if journalist else barriers, radars)
-    got: tuple[int, int] | None = b.memo.get(rkey)
-    if got is None:
-        masks = b.open_masks(barriers) if not journalist else b.nbr_mask
-        reach = belief
-        for _ in range(left):
-            reach = expand(reach, masks)
-        radar_cities = 0
-        if not journalist:
-            for k, rk in enumerate(radars):
-                if rk:
-                    radar_cities |= b.cont_mask[k]
-        got = (reach, (reach & ~radar_cities) | belief)
-        b.remember(rkey, got)
-    return got
+    barriers and trips no radar. Not remembered: the same question seldom
+    comes back (1 time in 20 in expert games), and a few expansions cost
+    less than a key of the barriers and a dict's upkeep."""
+    masks = b.open_masks(barriers) if not journalist else b.nbr_mask
+    reach = belief
+    for _ in range(left):
+        reach = expand(reach, masks)
+    radar_cities = 0
+    if not journalist:
+        for k, rk in enumerate(radars):
+            if rk:
+                radar_cities |= b.cont_mask[k]
+    return reach, (reach & ~radar_cities) | belief
+
+
+def _walk_masks(b: Board, barriers: tuple[int, ...], radars: tuple[int, ...], journalist: bool,
+                first_ok: set[int]) -> tuple[int, int, int]:
+    """A movement's walk as bitmasks: the routes it cannot take after its
+    first step (the barred ones; none for the Journalist), the cities its
+    first step may enter, and the cities where a step may trip a radar
+    (those of a continent with one; none for the Journalist)."""
+    ok = 0
+    for c in first_ok:
+        ok |= 1 << c
+    if journalist:
+        return 0, ok, 0
+    on_radar = 0
+    for k in range(len(radars)):
+        if radars[k]:
+            on_radar |= b.cont_mask[k]
+    return b.barred(barriers), ok, on_radar
+
+
+def _popcount(x: int) -> int:
+    """``x.bit_count()`` of a non-negative ``x``: compiled, a loop on machine
+    ints costs less than the method call for the few bits it meets here."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
 
 
 class _Plan:
@@ -270,23 +295,37 @@ class _Plan:
         # code * n + city. Beside it: the continents tripped (bits), the
         # number of triggers, the cities the last one points at, the first step.
         base = len(cont_mask) * (n + 1) + 2
-        seen: set[int] = {here}
-        layer: list[tuple[int, int, int, int, int, int]] = [(here, 0, 0, 0, 0, 0)]
+        # The states without a trigger are their city alone: a bitmask of
+        # them spares the set its hashing on the common walk.
+        seen0 = 1 << here
+        seen: set[int] = set()
+        bar, ok, on_radar = _walk_masks(b, barriers, radars, journalist, first_ok)
+        # The states in the order met, the codes and tripped continents
+        # beside the ends' lists: a layer of the walk is a run of them.
+        codes = [0]
+        trippeds = [0]
+        lo = 0
         for _ in range(left):
-            nxt_layer: list[tuple[int, int, int, int, int, int]] = []
-            for c, code, tripped, n_trig, seen_by, j in layer:
+            hi = len(cities)
+            for i in range(lo, hi):
+                c = cities[i]
+                code = codes[i]
+                tripped = trippeds[i]
+                n_trig = trigs[i]
+                seen_by = seen_bys[i]
+                j = first[i]
                 start = j == 0
                 for nx, r in nbr_routes[c]:
                     if start:
-                        if nx not in first_ok:
+                        if not ok >> nx & 1:
                             continue
-                    elif barriers[r] and not journalist:
+                    elif bar >> r & 1:
                         continue
                     code2 = code
                     tripped2 = tripped
                     n2 = n_trig
                     seen2 = seen_by
-                    if not journalist:
+                    if on_radar >> nx & 1:
                         k = cont[nx]
                         rk = radars[k]
                         if rk == 2 or (rk == 1 and not tripped >> k & 1):
@@ -295,21 +334,28 @@ class _Plan:
                             tripped2 = tripped | 1 << k
                             n2 = n_trig + 1
                             seen2 = ball[tc][1] if tc >= 0 else cont_mask[k]
-                    key = code2 * n + nx
-                    if key not in seen:
+                    if code2 == 0:
+                        if seen0 >> nx & 1:
+                            continue
+                        seen0 |= 1 << nx
+                    else:
+                        key = code2 * n + nx
+                        if key in seen:
+                            continue
                         seen.add(key)
-                        j2 = j
-                        if start:
-                            j2 = len(firsts)
-                            firsts.append(("move", nx))
-                        cities.append(nx)
-                        trigs.append(n2)
-                        seen_bys.append(seen2)
-                        first.append(j2)
-                        nxt_layer.append((nx, code2, tripped2, n2, seen2, j2))
-            layer = nxt_layer
-            if not layer:
+                    j2 = j
+                    if start:
+                        j2 = len(firsts)
+                        firsts.append(("move", nx))
+                    cities.append(nx)
+                    trigs.append(n2)
+                    seen_bys.append(seen2)
+                    first.append(j2)
+                    codes.append(code2)
+                    trippeds.append(tripped2)
+            if len(cities) == hi:
                 break
+            lo = hi
         self.cities = cities
         self.trigs = trigs
         self.seen_by = seen_bys
@@ -1640,11 +1686,14 @@ class Expert(Strategy):
         dt = self._way(view, b, targets) if targets else None
         # the steps of this movement, for _open_way (0: an escape, which keeps the barriers)
         self._move_left = 0 if decision.info.get("escape") else int(decision.info.get("left", 1))
-        spend = self._unbox(view, b, opts, dt)
-        if spend is None:
-            spend = self._radar_to_clear(opts)
-        if spend is not None:
-            return spend  # type: ignore[return-value]
+        # Removals are offered only when she can pay for one (R11): without
+        # the points neither spend below can find an option (nor draws).
+        if view.security >= view.rules.security_removal_cost:
+            spend = self._unbox(view, b, opts, dt)
+            if spend is None:
+                spend = self._radar_to_clear(opts)
+            if spend is not None:
+                return spend  # type: ignore[return-value]
         escape = bool(decision.info.get("escape"))
         if not escape and dt is not None and dt[here] == 0 and b.dist[view.jessah_city][here] >= len(_PROXIMITY):
             return "stop"  # where she can cash, out of Jessah's reach: the plan below says the same
@@ -1668,7 +1717,10 @@ class Expert(Strategy):
     def _cash_penalty(self, b: Board, jessah: int, city: int) -> int:
         """Extra steps a cashing city is worth avoiding for: cashing reveals
         her city, so one next to Jessah is a trap."""
-        d = b.dist[jessah][city]
+        return self._penalty_at(b.dist[jessah][city])
+
+    def _penalty_at(self, d: int) -> int:
+        """_cash_penalty of a city ``d`` steps from Jessah."""
         pen = 3 if d == 0 else 2 if d == 1 else 1 if d == 2 else 0
         return max(0, pen - (1 if self.risk >= 0.75 else 0))
 
@@ -1680,16 +1732,20 @@ class Expert(Strategy):
         near_jessah = b.ball[view.jessah_city][2]
         if not targets & near_jessah:
             return _open_dist(b, targets, barriers)  # no penalty anywhere
-        key = ("way", targets, barriers, view.jessah_city, self.risk >= 0.75)
+        key = ("way", targets, b.barred(barriers), view.jessah_city, self.risk >= 0.75)
         memo = b.memo
         got = memo.get(key)
         if got is not None:
             return got  # type: ignore[no-any-return]
         starts = [0, 0, 0, 0]  # the targets by their penalty (at most 3)
-        for t in bits(targets):
-            starts[self._cash_penalty(b, view.jessah_city, t)] |= 1 << t
-        d = b.staggered_dist(starts, barriers)
-        return b.remember(key, d)  # type: ignore[no-any-return]
+        rings = b.ball[view.jessah_city]
+        inner = 0
+        for d in range(3):  # the targets d steps from Jessah, then those farther
+            starts[self._penalty_at(d)] |= targets & rings[d] & ~inner
+            inner = rings[d]
+        starts[self._penalty_at(3)] |= targets & ~inner
+        dist = b.staggered_dist(starts, barriers)
+        return b.remember(key, dist)  # type: ignore[no-any-return]
 
     @staticmethod
     def _movement_ends(b: Board, here: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
@@ -1709,7 +1765,11 @@ class Expert(Strategy):
         barriers = view.barriers
         first_ok = {o[1] for o in opts if isinstance(o, tuple) and o[0] == "move"}
         # The Journalist crosses barriers and trips no radar: seen in the options.
-        journalist = any(barriers[r] and nx in first_ok for nx, r in b.nbr_routes[here])
+        journalist = False
+        for nx, r in b.nbr_routes[here]:
+            if barriers[r] and nx in first_ok:
+                journalist = True
+                break
         best, best_s, by_first = self._plan_scores(view, b, left, barriers, first_ok, journalist, dt, escape)
         mix = self._plan_mix
         if mix > 0:
@@ -1728,12 +1788,7 @@ class Expert(Strategy):
         here = view.angela_city
         radars = view.radars
         precise = "precise_radars" in view.permanents
-        memo = b.memo
-        key = ("plan", here, left, barriers, radars, precise, journalist)
-        plan: _Plan | None = memo.get(key)
-        if plan is None:
-            plan = _Plan(b, here, left, barriers, radars, precise, journalist, first_ok)
-            b.remember(key, plan)
+        plan = _Plan(b, here, left, barriers, radars, precise, journalist, first_ok)
         reach, quiet = _belief_reach(b, view.belief, left, barriers, radars, journalist)
         jc = view.jessah_city
         djrow = b.dist[jc]
@@ -1742,7 +1797,9 @@ class Expert(Strategy):
         w_danger = (10.0 if last else 4.0) * (1.4 - self.risk)
         w_way = 0.3 if escape else 1.0
         own = self._own_city_danger
-        n_prox = len(_PROXIMITY)
+        # Bound once: compiled code rebuilds a Final tuple at each use.
+        prox: tuple[float, ...] = _PROXIMITY
+        n_prox = len(prox)
         # Typed lists, so that the loop runs on machine ints and floats when compiled.
         cities: list[int] = plan.cities
         trigs: list[int] = plan.trigs
@@ -1761,8 +1818,8 @@ class Expert(Strategy):
                 # Jessah searches the belief cities nearest her first; she
                 # finds Angela if few of them are at least as near as her city.
                 bp = ((seen_bys[e] & reach) if n_trig else quiet) | (1 << c)
-                crowd = (bp & ball[d]).bit_count()
-                s -= w_danger * (own if d == 0 else _PROXIMITY[d]) * min(1.0, 2.0 / crowd)
+                crowd = _popcount(bp & ball[d])
+                s -= w_danger * (own if d == 0 else prox[d]) * min(1.0, 2.0 / crowd)
             if dt is not None:
                 s -= w_way * min(dt[c], 8)
             if escape:
