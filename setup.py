@@ -24,11 +24,11 @@ editable install and of `make install`.
     python setup.py build_ext --inplace --force --targets fbi-engine,fbi-strategies
     python setup.py clean_compiled            # remove the in-place builds (`make pure`)
 
-Red Notice's engine and expert are one mypyc build (compiled.py's
+Each game's engine and expert are one mypyc build (compiled.py's
 ``native_deps``): two shared libraries, the expert's reading the engine's
 native classes (the view, the decisions, the options) as C structs; building
 either builds both. The generated C of a build stays in
-build/temp.*/mypyc/UNIT (a target's name, or engine+strategies) (for
+build/temp.*/mypyc/UNIT (engine+strategies, fbi-engine+fbi-strategies) (for
 `callgrind_annotate --auto=yes OUT FILE.c`).
 """
 

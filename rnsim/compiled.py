@@ -6,12 +6,12 @@ faster) and expert strategy with its dossier (about 1.4x, its inner loops
 in C), FBI's engine and expert strategy (its flat play-outs in C). setup.py compiles them with mypyc when
 a wheel is built (`pip install .`, `python -m build`) or in place in a checkout
 (`make install`, `python setup.py build_ext --inplace`), and writes beside
-each build a stamp: the hash of the sources it was built from. Red Notice's
+each build a stamp: the hash of the sources it was built from. Each game's
 engine and expert are compiled in one mypyc build, each into its own shared
 library (``native_deps``): the expert reads the view's, the decisions' and
 the options' fields as C struct fields and calls the engine's functions
-directly, not through Python attribute lookups and calls; so the expert's
-build is used only with the engine's.
+directly, not through Python attribute lookups and calls; so an expert's
+build is used only with its engine's.
 
 Each package calls ``select()`` before importing those modules: the compiled
 build is used only when it is complete and its stamp matches the sources beside
@@ -167,6 +167,9 @@ def targets(rnsim_dir: Path, strategies_dir: Path) -> dict[str, CompiledBuild]:
     engine = CompiledBuild("rnsim.games.red_notice.engine", rn_engine,
                            ("decision", "belief", "frames", "registry", "effects", "history", "state", "view",
                             "determinize"), "engine")
+    fbi_engine = CompiledBuild(
+        "rnsim.games.fbi", fbi, ("state", "view"), "FBI engine",
+        depends=(*(fbi / f"{m}.py" for m in ("__init__", "components", "rules")), rnsim_dir / "errors.py"))
     return {
         "engine": engine,
         # compiled with the engine: the expert reads its view's fields (and the
@@ -179,13 +182,13 @@ def targets(rnsim_dir: Path, strategies_dir: Path) -> dict[str, CompiledBuild]:
             c_modules=("_dossier_core",), native_deps=(engine,)),
         # FBI's engine and expert, built the same way (a 5-player expert game is
         # mostly the expert's play-outs, then the engine's state machine and views).
-        "fbi-engine": CompiledBuild(
-            "rnsim.games.fbi", fbi, ("state", "view"), "FBI engine",
-            depends=(*(fbi / f"{m}.py" for m in ("__init__", "components", "rules")), rnsim_dir / "errors.py")),
+        "fbi-engine": fbi_engine,
+        # compiled with FBI's engine, as Red Notice's: the expert reads the
+        # view's and the decision's fields as struct fields
         "fbi-strategies": CompiledBuild(
             "rnsim_strategies.fbi", fbi_strategies, ("model", "expert"), "FBI expert strategy",
-            depends=(fbi_strategies / "__init__.py", rnsim_dir / "strategy.py"),
-            c_modules=("_flat_core",)),
+            depends=(fbi_strategies / "__init__.py", rnsim_dir / "strategy.py", *fbi_engine.sources()),
+            c_modules=("_flat_core",), native_deps=(fbi_engine,)),
     }
 
 

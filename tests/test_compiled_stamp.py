@@ -51,6 +51,16 @@ def test_the_fbi_builds_depend_on_what_they_were_type_checked_against() -> None:
     assert {"rules.py", "components.py", "errors.py"} <= {p.name for p in engine.depends}
     assert {p.name for p in expert.module_files()} == {"model.py", "expert.py"}
     assert "strategy.py" in {p.name for p in expert.depends}
+    # compiled with the engine: a change to the view or the state makes the
+    # expert's build stale too (it reads their fields as C struct fields)
+    assert set(engine.sources()) <= set(expert.depends)
+
+
+def test_the_fbi_expert_is_compiled_with_the_fbi_engine() -> None:
+    """The expert reads the view's and the decision's fields natively: its
+    build is made with the engine's and used only with it (a probe that hands
+    it a decision of another class fails in the compiled build)."""
+    assert TARGETS["fbi-strategies"].native_deps == (TARGETS["fbi-engine"],)
 
 
 def test_a_stale_build_is_not_used_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -78,6 +78,9 @@ from rnsim_strategies.fbi.model import (
     table_values,
 )
 
+from rnsim.games.fbi.state import Decision
+from rnsim.games.fbi.view import FbiView
+
 NOT_YET: Final = -2
 NO_CARD: Final = -1
 
@@ -285,7 +288,7 @@ def _pairs(values: list[list[int]], comps: Any, rules: Any) -> _Pairs:
     return f
 
 
-def _facts(view: Any) -> _Pairs:
+def _facts(view: FbiView) -> _Pairs:
     """The pairs on the view's table."""
     comps, rules = view.comps, view.rules
     key = (view.table, comps, rules.stacked, rules.doubler)
@@ -335,7 +338,7 @@ class ExpertStrategy(FbiStrategy):
 
     # ------------------------------------------------------------ shared facts
 
-    def _position(self, view: Any) -> tuple[list[list[int]], list[int]]:
+    def _position(self, view: FbiView) -> tuple[list[list[int]], list[int]]:
         """Colour totals (colour-major: totals[colour][seat]) and points per
         seat; the cached lists are shared: copy before changing them. Not
         cached for an arrest: every arrest of a turn sees new slammers."""
@@ -351,10 +354,10 @@ class ExpertStrategy(FbiStrategy):
         got = _POSITIONS[key] = colour_totals(view.slammers, comps.card_colour, comps.card_value, len(comps.colours))
         return got
 
-    def _weight(self, view: Any) -> float:
+    def _weight(self, view: FbiView) -> float:
         return 1.0 if view.last_turn else float(self.params["bonus_weight"])
 
-    def _score(self, view: Any, totals: list[list[int]], points: list[int], rival: float = 1.0) -> float:
+    def _score(self, view: FbiView, totals: list[list[int]], points: list[int], rival: float = 1.0) -> float:
         return evaluate(self.seat, totals, points, view.comps.bonus, self._weight(view),
                         view.rules.bonus_needs_positive, rival)
 
@@ -363,7 +366,7 @@ class ExpertStrategy(FbiStrategy):
         n = len(order)
         return [order[i] if i < n else order[2 * n - 1 - i] for i in range(start, 2 * n)]
 
-    def _turn_value(self, view: Any, order: list[int] | tuple[int, ...], table: list[list[int]],
+    def _turn_value(self, view: FbiView, order: list[int] | tuple[int, ...], table: list[list[int]],
                     totals: list[list[int]], points: list[int], pair: tuple[str, ...],
                     others: list[list[int]]) -> float:
         comps = view.comps
@@ -377,7 +380,7 @@ class ExpertStrategy(FbiStrategy):
 
     # --------------------------------------------------------------- decisions
 
-    def on_agents(self, view: Any, decision: Any) -> Any:
+    def on_agents(self, view: FbiView, decision: Decision) -> Any:
         options = decision.options
         if len(options) == 1:
             return options[0]
@@ -393,7 +396,7 @@ class ExpertStrategy(FbiStrategy):
         cum = softmax_cumulative(values, float(self.params["pick_temperature"]))
         return options[model.index[draw_index(cum, self.rng.random())]]
 
-    def _rival_model(self, view: Any, f: _Pairs, totals: list[list[int]], points: list[int],
+    def _rival_model(self, view: FbiView, f: _Pairs, totals: list[list[int]], points: list[int],
                      samples: int) -> _Model:
         """How every seat picks its agents, from the open table alone, by
         ``rounds`` rounds of fictitious play among the candidates (the
@@ -442,7 +445,7 @@ class ExpertStrategy(FbiStrategy):
             _BUILT.append(got)
         return got
 
-    def _contest(self, view: Any, me: int, f: _Pairs, model: _Model, totals: list[list[int]],
+    def _contest(self, view: FbiView, me: int, f: _Pairs, model: _Model, totals: list[list[int]],
                  points: list[int], samples: int, rng: random.Random) -> list[float]:
         """Seat ``me``'s mean end score of each of the model's candidate
         pairs over ``samples`` tables of rival pairs, each rival's drawn from
@@ -453,7 +456,7 @@ class ExpertStrategy(FbiStrategy):
         return contest(view.order, me, model.cols, model.cums, model.ends, samples, rng.random, f.front, totals,
                        points, view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive)
 
-    def _agents_alone(self, view: Any, decision: Any, table: list[list[int]], totals: list[list[int]],
+    def _agents_alone(self, view: FbiView, decision: Decision, table: list[list[int]], totals: list[list[int]],
                       points: list[int]) -> Any:
         """The default (contention 0): each pair scored by its own two arrests.
 
@@ -518,7 +521,7 @@ class ExpertStrategy(FbiStrategy):
                 best, best_v = pair, v
         return best
 
-    def _then(self, view: Any, table: list[list[int]]) -> _Pairs:
+    def _then(self, view: FbiView, table: list[list[int]]) -> _Pairs:
         """The pairs on the table as it was when the agents were chosen: this
         turn's arrests put back, last first (restores the stacks exactly, F15;
         without the variant each colour stays sorted best first): the pairs
@@ -546,7 +549,7 @@ class ExpertStrategy(FbiStrategy):
                     stack[i] = v
         return _pairs(before, comps, view.rules)
 
-    def _agents_held(self, view: Any, table: list[list[int]]) -> list[list[int]]:
+    def _agents_held(self, view: FbiView, table: list[list[int]]) -> list[list[int]]:
         """Per seat, the agents it still holds for this turn's arrests: mine;
         none for a seat that has played both; the rule player's best pair on
         the table as it was when the agents were chosen for a seat that has
@@ -569,7 +572,7 @@ class ExpertStrategy(FbiStrategy):
                 agents.append(then.partner(played[0], colours)[:])
         return agents
 
-    def _held_samples(self, view: Any, table: list[list[int]]) -> list[list[list[int]]]:
+    def _held_samples(self, view: FbiView, table: list[list[int]]) -> list[list[list[int]]]:
         """Tables of the agents each seat still holds (as ``_agents_held``),
         ``samples`` of them, each rival's drawn from my stream: by the arrest
         odds ``_rival_model`` gave him when the agents were chosen (the
@@ -620,7 +623,7 @@ class ExpertStrategy(FbiStrategy):
             return then.partner_mix(p, float(self.params["rival_temperature"]))
         return kept, weights
 
-    def on_arrest(self, view: Any, decision: Any) -> Any:
+    def on_arrest(self, view: FbiView, decision: Decision) -> Any:
         comps = view.comps
         table = table_values(view)
         stacked = view.rules.stacked
@@ -643,7 +646,7 @@ class ExpertStrategy(FbiStrategy):
                 best, best_v = opt, v
         return best
 
-    def _arrest_sums(self, view: Any, options: list[Any], table: list[list[int]], totals: list[list[int]],
+    def _arrest_sums(self, view: FbiView, options: list[Any], table: list[list[int]], totals: list[list[int]],
                      points: list[int]) -> list[float]:
         """Each option's end scores summed over the tables of the agents held
         (``_held_samples``): from my first arrest of a turn (``first_scores``;
@@ -676,7 +679,7 @@ class ExpertStrategy(FbiStrategy):
                 self._rest_values(view, options, table, tables[j], totals, points, sums)
         return sums
 
-    def _rest_values(self, view: Any, options: list[Any], table: list[list[int]], agents: list[list[int]],
+    def _rest_values(self, view: FbiView, options: list[Any], table: list[list[int]], agents: list[list[int]],
                      totals: list[list[int]], points: list[int], sums: list[float]) -> None:
         """Adds to ``sums`` each option's end score, the rest of the turn
         played out (``play_out``) with these agents held."""
@@ -691,7 +694,7 @@ class ExpertStrategy(FbiStrategy):
             play_out(seq, a, t, tot, pts, stacked, first=colours.index(options[j]))
             sums[j] += self._score(view, tot, pts)
 
-    def _first_inputs(self, view: Any, options: list[Any], table: list[list[int]]) -> tuple[list[int], list[int],
+    def _first_inputs(self, view: FbiView, options: list[Any], table: list[list[int]]) -> tuple[list[int], list[int],
                                                                                          list[list[int]], float]:
         """What ``first_scores`` reads the same for every sample of an
         arrest: each option's colour, my two agents, the front of the table
@@ -700,7 +703,7 @@ class ExpertStrategy(FbiStrategy):
         return ([colours.index(o) for o in options], list(view.my_agents), front_first(table, view.rules.stacked),
                 self._weight(view))
 
-    def _first_values(self, view: Any, inputs: tuple[list[int], list[int], list[list[int]], float],
+    def _first_values(self, view: FbiView, inputs: tuple[list[int], list[int], list[list[int]], float],
                       agents: list[list[int]], totals: list[list[int]], points: list[int], sums: list[float]) -> None:
         """My first arrest of the turn: the seats before me keep one agent for
         the second round; the rounds play as ``play_out`` would. Adds each
@@ -711,7 +714,7 @@ class ExpertStrategy(FbiStrategy):
         for j in range(len(scores)):
             sums[j] += scores[j]
 
-    def _later_bids(self, view: Any) -> list[int]:
+    def _later_bids(self, view: FbiView) -> list[int]:
         """Per seat, its bid: made, or for a later bidder the rule player's
         (each dumps his worst bystander, the first of equals; ``NO_CARD`` when
         he holds none he may bid); mine ``NOT_YET``."""
@@ -736,7 +739,7 @@ class ExpertStrategy(FbiStrategy):
             out[s] = worst
         return out
 
-    def _my_places(self, view: Any, bid_val: list[int], values: list[int]) -> tuple[list[int], list[int]]:
+    def _my_places(self, view: FbiView, bid_val: list[int], values: list[int]) -> tuple[list[int], list[int]]:
         """The others in their order of arrests (F4: highest bid first, ties
         from the holder; it does not depend on my bid), and for each of my
         bid values the place my bid gives me among them."""
@@ -767,7 +770,7 @@ class ExpertStrategy(FbiStrategy):
             places.append(p)
         return rest, places
 
-    def on_bid(self, view: Any, decision: Any) -> Any:
+    def on_bid(self, view: FbiView, decision: Decision) -> Any:
         comps = view.comps
         # typed once here: compiled, the loops below then index natively
         val: tuple[int, ...] = comps.card_value

@@ -10,6 +10,8 @@ import math
 from collections.abc import Callable
 from typing import Any, Final
 
+from rnsim.games.fbi.view import FbiView
+
 # Written as loops over typed lists, not max()/count()/index(): compiled
 # (scripts/build_native.py) a loop is native code, a builtin call generic.
 _NEG_INF: Final = -math.inf
@@ -49,7 +51,7 @@ def second_value(cards: list[int], stacked: bool) -> int:
     return take_value(rest, stacked)
 
 
-def table_values(view: Any) -> list[list[int]]:
+def table_values(view: FbiView) -> list[list[int]]:
     """Per colour, the values on the table: in placement order with the variant
     (F15), else sorted best first (only the best card is ever taken, F8)."""
     value: tuple[int, ...] = view.comps.card_value

@@ -33,6 +33,7 @@ from typing import Any
 from rnsim_strategies.fbi.expert import NO_CARD, NOT_YET, ExpertStrategy
 from rnsim_strategies.fbi.model import pair_colours, table_values
 
+from rnsim.games.fbi.state import Decision
 from rnsim.games.fbi.view import FbiView
 
 
@@ -76,18 +77,9 @@ class _Reader(ExpertStrategy):
             if s == self.seat:
                 out.append([])
                 continue
-            got = self._as(s).on_agents(rival_view(view, s, table, slammers), _Ask(s, "agents", options))
+            got = self._as(s).on_agents(rival_view(view, s, table, slammers), Decision(s, "agents", options))
             out.append(pair_colours(got, comps.colours, comps.doubler))
         return out
-
-
-class _Ask:
-    """A decision as a strategy reads it (its options)."""
-
-    __slots__ = ("seat", "kind", "options")
-
-    def __init__(self, seat: int, kind: str, options: list[Any]) -> None:
-        self.seat, self.kind, self.options = seat, kind, options
 
 
 class PairReader(_Reader):
@@ -182,7 +174,7 @@ class BidReader(_Reader):
                 continue
             options = bid_options(view, s)
             got = options[0] if len(options) == 1 else self._as(s).on_bid(
-                rival_view(view, s, bids=tuple(bids)), _Ask(s, "bid", options))
+                rival_view(view, s, bids=tuple(bids)), Decision(s, "bid", options))
             bids[s] = out[s] = NO_CARD if got == "none" else got
         return out
 
