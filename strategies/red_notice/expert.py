@@ -128,6 +128,9 @@ _PROXIMITY: Final = (1.0, 0.7, 0.35, 0.12, 0.03)
 # per read. _HALF_KEYS are the halves a table values, for the dict views.
 _HALF_KEYS: Final = ((BANK, 1), (MOVEMENT, 1), (MOVEMENT, 2), (MOVEMENT, 3), (CHECK, 1), (CHECK, 2), (CHECK, 3),
                      (SECURITY, 1), (SECURITY, 2), (SECURITY, 3), (JOKER, 1))
+# a Joker's actions after Bank, in the order a tie goes to the first
+_JOKER_ACTIONS: Final[tuple[tuple[int, JokerOption], ...]] = (
+    (MOVEMENT, "movement"), (CHECK, "check"), (SECURITY, "security"))
 
 
 def _half_index(half: tuple[int, int]) -> int:
@@ -1584,14 +1587,17 @@ class Expert(Strategy):
     def on_joker(self, view: View, decision: Decision[JokerOption]) -> JokerOption:
         b = self._b(view)
         if view.seat == ANGELA:
-            vals = self._angela_half_values(view, b)
+            t = self._angela_half_table(view, b)  # a fresh table: changed here only
             if self._joker_round and self._joker_bank_spare(view, b):
-                vals[(BANK, 1)] = 0.0
+                t[BANK * 4 + 1] = 0.0
         else:
-            vals = self._jessah_half_values(view, b, -1)
-        choice = {"bank": (BANK, 1), "movement": (MOVEMENT, 1), "check": (CHECK, 1), "security": (SECURITY, 1)}
-        actions: tuple[JokerOption, ...] = ("bank", "movement", "check", "security")
-        best = max(actions, key=lambda o: vals.get(choice[o], 0.0))
+            t = self._jessah_half_table(view, b, -1)
+        # the first of the best, in this order (R4: a Joker is one icon of any action)
+        best: JokerOption = "bank"
+        top = t[BANK * 4 + 1]
+        for a, name in _JOKER_ACTIONS:
+            if t[a * 4 + 1] > top:
+                best, top = name, t[a * 4 + 1]
         return best if best in decision.options else decision.options[0]
 
     @staticmethod
