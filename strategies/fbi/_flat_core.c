@@ -210,27 +210,30 @@ static inline void arrest(long *st, int seat, int c, const Front *f, int n, int 
     }
 }
 
-/* flat_step */
-static inline void step_(long *st, int seat, const Agents *ag, const Front *f, int n, int k) {
-    int c;
+/* The colour my pair ``ag`` arrests in first from st0 (-1: none) and the
+   agent it keeps for the second round (``keep0``, st0's, when it keeps
+   none): what step_ does, read without playing. */
+static inline int first_of(const long *st0, const Agents *ag, const Front *f, int n, int k, long keep0, long *keep) {
+    *keep = keep0;
     if (ag->len == 2) {
         long taken = (long)k * n + n;
         int a = ag->a, b = ag->b;
-        long ka = st[taken + a], kb = st[taken + b];
+        long ka = st0[taken + a], kb = st0[taken + b];
         long va = ka < f->off[a + 1] - f->off[a] ? f->val[f->off[a] + ka] : 0;
         long vb = kb < f->off[b + 1] - f->off[b] ? f->val[f->off[b] + kb] : 0;
-        if (vb > va) {
-            c = b;
-            st[taken + k + seat] = a;
-        } else {
-            c = a;
-            st[taken + k + seat] = b;
-        }
-    } else if (ag->len == 1) {
-        c = ag->a;
-    } else {
-        return;
+        *keep = vb > va ? a : b;
+        return vb > va ? b : a;
     }
+    return ag->len == 1 ? ag->a : -1;
+}
+
+/* flat_step: my pair's first arrest, the other agent kept for the second round */
+static inline void step_(long *st, int seat, const Agents *ag, const Front *f, int n, int k) {
+    long kept = (long)k * n + n + k + seat;
+    long keep;
+    int c = first_of(st, ag, f, n, k, st[kept], &keep);
+    if (c < 0) return;
+    st[kept] = keep;
     arrest(st, seat, c, f, n, k);
 }
 
@@ -364,23 +367,6 @@ static void play_pair(const Turns *t, const long *st0, const Agents *held, int i
 static void play_before(const Turns *t, const Agents *held, long *st0) {
     memcpy(st0, t->base, sizeof(long) * (size_t)(t->k * t->n + 2 * t->n + t->k));
     for (int j = 0; j < t->p; j++) step_(st0, t->order[j], &held[t->order[j]], &t->f, t->n, t->k);
-}
-
-/* The colour my pair ``ag`` arrests in first from st0 (-1: none) and the
-   agent it keeps for the second round (``keep0``, st0's, when it keeps
-   none): what step_ does, read without playing. */
-static int first_of(const long *st0, const Agents *ag, const Front *f, int n, int k, long keep0, long *keep) {
-    *keep = keep0;
-    if (ag->len == 2) {
-        long taken = (long)k * n + n;
-        int a = ag->a, b = ag->b;
-        long ka = st0[taken + a], kb = st0[taken + b];
-        long va = ka < f->off[a + 1] - f->off[a] ? f->val[f->off[a] + ka] : 0;
-        long vb = kb < f->off[b + 1] - f->off[b] ? f->val[f->off[b] + kb] : 0;
-        *keep = vb > va ? a : b;
-        return vb > va ? b : a;
-    }
-    return ag->len == 1 ? ag->a : -1;
 }
 
 /* Each of my pairs' end position, scored into out[i] (its leaders into
