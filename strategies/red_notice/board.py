@@ -22,6 +22,33 @@ FAR: Final = 99
 MEMO_SIZE = 30_000
 
 
+
+def _layered_dist(n: int, starts: Sequence[int], masks: list[int]) -> list[int]:
+    """Per city of ``n``, the least k + steps from a city of ``starts[k]``
+    over the neighbour bitmasks ``masks`` (FAR if none): one breadth-first
+    search on bitmasks, the cities of ``starts[k]`` joining at layer k
+    (``masks`` a list: compiled, its items are read as machine ints)."""
+    d = [FAR] * n
+    late = len(starts)
+    reached = 0
+    frontier = 0
+    dist = 0
+    while frontier or dist < late:
+        if dist < late:
+            frontier |= starts[dist] & ~reached
+        reached |= frontier
+        nxt = 0
+        m = frontier
+        while m:
+            low = m & -m
+            x = low.bit_length() - 1
+            d[x] = dist
+            nxt |= masks[x]
+            m ^= low
+        frontier = nxt & ~reached
+        dist += 1
+    return d
+
 class Board:
     """Distances, neighbour lists and masks of one component set."""
 
@@ -103,24 +130,8 @@ class Board:
         got = self.dist_to_mask_cache.get(mask)
         if got is not None:
             return got
-        # breadth-first from every city of the mask at once, on bitmasks:
-        # the least of their distances, without a row per city
-        d = [FAR] * self.n
-        nbr = self.nbr_mask
-        reached = frontier = mask
-        step = 0
-        while frontier:
-            nxt = 0
-            m = frontier
-            while m:
-                low = m & -m
-                x = low.bit_length() - 1
-                d[x] = step
-                nxt |= nbr[x]
-                m ^= low
-            frontier = nxt & ~reached
-            reached |= frontier
-            step += 1
+        # from every city of the mask at once: the least of their distances
+        d = _layered_dist(self.n, (mask,), list(self.nbr_mask))
         out = tuple(d)
         if len(self.dist_to_mask_cache) < 4096:
             self.dist_to_mask_cache[mask] = out
@@ -186,27 +197,7 @@ class Board:
         steps from t over routes without a barrier (FAR if none): a
         breadth-first search from every start at once, those of ``starts[k]``
         joining at layer k."""
-        d = [FAR] * self.n
-        om = self.open_masks(barriers)
-        late = len(starts)
-        reached = 0
-        frontier = 0
-        dist = 0
-        while frontier or dist < late:
-            if dist < late:
-                frontier |= starts[dist] & ~reached
-            reached |= frontier
-            nxt = 0
-            m = frontier
-            while m:
-                low = m & -m
-                x = low.bit_length() - 1
-                d[x] = dist
-                nxt |= om[x]
-                m ^= low
-            frontier = nxt & ~reached
-            dist += 1
-        return d
+        return _layered_dist(self.n, starts, self.open_masks(barriers))
 
     def remember(self, key: Any, value: Any) -> Any:
         """Store a map-only result in ``memo`` (bounded: cleared when full)."""
