@@ -65,10 +65,10 @@ from rnsim_strategies.red_notice import dossier as _dossier
 from rnsim_strategies.red_notice.base import RedNoticeStrategy as Strategy
 from rnsim_strategies.red_notice.board import BANK as _BANK
 from rnsim_strategies.red_notice.board import CHECK as _CHECK
-from rnsim_strategies.red_notice.board import FAR, Board, bits, board_for
 from rnsim_strategies.red_notice.board import JOKER as _JOKER
 from rnsim_strategies.red_notice.board import MOVEMENT as _MOVEMENT
 from rnsim_strategies.red_notice.board import SECURITY as _SECURITY
+from rnsim_strategies.red_notice.board import Board, bits, board_for
 from rnsim_strategies.red_notice.dossier import Dossier
 
 from rnsim.games.red_notice.engine.belief import expand
@@ -168,6 +168,62 @@ def _generic_angela_table() -> list[float]:
 
 
 _GENERIC_ANGELA: Final = tuple(_generic_angela_table())
+
+
+def _token_odds(tokens: tuple[int, ...], spent: tuple[int, ...]) -> tuple[list[float], list[float], int, bool]:
+    """Expert._count_odds's answer for the token set ``tokens`` with ``spent``
+    revealed: the chances to win and to tie of each token value (lists by
+    value, POW!'s last), the opponent's unrevealed tokens, and whether her
+    POW! is among them (shared lists: do not mutate)."""
+    top = 0
+    for v in tokens:
+        if v != POW and v > top:
+            top = v
+    pow_j = top + 1
+    left = [0] * (top + 2)
+    for v in tokens:
+        j = pow_j if v == POW else v
+        left[j] = left[j] + 1
+    for v in spent:
+        j = pow_j if v == POW else v
+        left[j] = left[j] - 1
+    n_left = len(tokens) - len(spent)
+    n_opp = max(1, n_left)
+    win = [0.0] * (top + 2)
+    tie = [0.0] * (top + 2)
+    below = 0  # her tokens of a lower value than j
+    for j in range(top + 2):
+        same = left[j]
+        if j == pow_j:
+            p_tie = same / n_opp
+            win[j] = 1.0 - p_tie
+            tie[j] = p_tie
+        else:
+            win[j] = below / n_opp
+            tie[j] = same / n_opp
+        below += same
+    return win, tie, n_left, left[pow_j] > 0
+
+
+class _OddsMemo:
+    """_token_odds's answers by the spent tokens (sorted), for the token set ``tokens``."""
+
+    def __init__(self) -> None:
+        self.tokens: tuple[int, ...] | None = None
+        self.memo: dict[tuple[int, ...], tuple[list[float], list[float], int, bool]] = {}
+
+
+_ODDS: Final = _OddsMemo()
+
+
+class _LastBoard:
+    """The board Expert._b handed out last (None before the first)."""
+
+    def __init__(self) -> None:
+        self.board: Board | None = None
+
+
+_LAST_BOARD: Final = _LastBoard()
 # sqrt(k) for k = max(1, min(cities in the belief, 4)), as the Python ** gives it
 _ROOTS: Final = tuple(max(1, k) ** 0.5 for k in range(5))
 
@@ -592,10 +648,27 @@ class Expert(Strategy):
             if self.dossier is not None:
                 # every view, so that no public event is missed
                 self.hunt_weights = self.dossier.observe(view)
-        handler = self._handlers.get(decision.kind)
+        # The frequent kinds by native method calls (compiled, a call through
+        # the class's table: a subclass's override is what runs), not through
+        # a handler object and its argument parsing; the rest by the class's
+        # handler, looked up once.
+        kind = decision.kind
+        if kind == "place_token":
+            return self.on_place_token(view, decision)
+        if kind == "angela_move":
+            return self.on_angela_move(view, decision)
+        if kind == "jessah_move":
+            return self.on_jessah_move(view, decision)
+        if kind == "jessah_security":
+            return self.on_jessah_security(view, decision)
+        if kind == "angela_security":
+            return self.on_angela_security(view, decision)
+        if kind == "check":
+            return self.on_check(view, decision)
+        handler = self._handlers.get(kind)
         if handler is None:
-            handler = getattr(type(self), "on_" + decision.kind, None) or type(self).default
-            self._handlers[decision.kind] = handler
+            handler = getattr(type(self), "on_" + kind, None) or type(self).default
+            self._handlers[kind] = handler
         return handler(self, view, decision)
 
     def _watch(self, view: View) -> None:
@@ -628,7 +701,16 @@ class Expert(Strategy):
 
     @staticmethod
     def _b(view: View) -> Board:
-        return board_for(view.comps)
+        # A game's views all hold one component set: the board asked for
+        # last is kept, so a decision reads it without board_for's dict of
+        # boxed ids (one lookup and an int made per call).
+        comps = view.comps
+        last = _LAST_BOARD
+        b = last.board
+        if b is None or b.comps is not comps:
+            b = board_for(comps)
+            last.board = b
+        return b
 
     def on_check(self, view: View, decision: Decision[CheckOption]) -> CheckOption:
         # Angela wants colours; Jessah takes checks out of Angela's reach and
@@ -638,11 +720,26 @@ class Expert(Strategy):
     def on_start(self, view: View, decision: Decision[StartOption]) -> StartOption:
         b = self._b(view)
         if view.seat != ANGELA:
-            # A central post, showing the check whose colour is the least useful to keep.
-            return min(decision.options, key=lambda o: (b.centrality[o[1]], -b.check_value[o[0]], o))
+            # A central post, showing the check whose colour is the least
+            # useful to keep; ties: the lowest (check, city).
+            post = decision.options[0]
+            for o in decision.options:
+                c_o = b.centrality[o[1]]
+                c_p = b.centrality[post[1]]
+                v_o = b.check_value[o[0]]
+                v_p = b.check_value[post[0]]
+                if c_o < c_p or (c_o == c_p and (v_o > v_p or (v_o == v_p and (
+                        o[0] < post[0] or (o[0] == post[0] and o[1] < post[1]))))):
+                    post = o
+            return post
         best, best_key = decision.options[0], None
+        # her cashes' distances by the check shown (the options pair each with many cities)
+        dists: dict[int, tuple[int, ...]] = {}
         for chk, city in decision.options:
-            d = b.dist_to_mask(b.cash_targets(view.hand, shown=chk))[city]
+            dm = dists.get(chk)
+            if dm is None:
+                dm = dists[chk] = b.dist_to_mask(b.cash_targets(view.hand, shown=chk))
+            d = dm[city]
             dj = b.dist[view.jessah_city][city]
             radar = 1.5 if view.radars[b.cont[city]] else 0.0
             score = -1.0 * min(d, 4) + 0.6 * min(dj, 4) - radar - 0.3 * (b.check_value[chk] > 100_000)
@@ -655,8 +752,17 @@ class Expert(Strategy):
         # Angela's start continent is one of her checks' colours; the big,
         # central continents hold most of her options.
         b = self._b(view)
-        return max(decision.options, key=lambda k: (b.cont_mask[k].bit_count(),
-                                                    -sum(b.centrality[c] for c in view.comps.continents[k].cities), -k))
+        # the continents' keys depend on the map only: kept with the board
+        keys = b.memo.get("setup_radar")
+        if keys is None:
+            keys = b.remember("setup_radar", tuple(
+                (b.cont_mask[k].bit_count(), -sum(b.centrality[c] for c in cont.cities), -k)
+                for k, cont in enumerate(view.comps.continents)))
+        best = decision.options[0]
+        for k in decision.options:
+            if keys[k] > keys[best]:
+                best = k
+        return best
 
     # ------------------------------------------------------------- tokens
 
@@ -685,7 +791,18 @@ class Expert(Strategy):
                 can_cash = True
                 if b.check_value[c] >= need:
                     win_now = True
-        d_open = _open_dist(b, targets, view.barriers)[here] if targets else FAR
+        # her steps to a cash over open routes, capped at 3 (all the table
+        # reads: no movement of a round goes farther), by expanding from her
+        # city rather than every city's distance
+        d_open = 3
+        if targets:
+            om = b.open_masks(view.barriers)
+            w = 1 << here
+            for d in range(3):
+                if w & targets:
+                    d_open = d
+                    break
+                w = expand(w, om)
         dj = b.dist[view.jessah_city][here]
         threat = _PROXIMITY[dj] if dj < len(_PROXIMITY) else 0.0
         t = [0.0] * 20
@@ -793,41 +910,21 @@ class Expert(Strategy):
         """_odds's chances for this round, as lists by token value (POW!'s
         last), from how many of the opponent's unrevealed tokens have each
         value: her set less the tokens she has spent this cycle (as
-        View.opponent_tokens_left)."""
+        View.opponent_tokens_left). Remembered by the tokens spent, in
+        order of value (the counts do not depend on the order they came in),
+        for the token set they were counted on: the same few come back in
+        every game, to both seats."""
         tokens = view.comps.tokens
-        spent = view.spent[1 - view.seat]
-        top = 0
-        for v in tokens:
-            if v != POW and v > top:
-                top = v
-        pow_j = top + 1
-        left = [0] * (top + 2)
-        for v in tokens:
-            j = pow_j if v == POW else v
-            left[j] = left[j] + 1
-        for v in spent:
-            j = pow_j if v == POW else v
-            left[j] = left[j] - 1
-        n_left = len(tokens) - len(spent)
-        n_opp = max(1, n_left)
-        win = [0.0] * (top + 2)
-        tie = [0.0] * (top + 2)
-        below = 0  # her tokens of a lower value than j
-        for j in range(top + 2):
-            same = left[j]
-            if j == pow_j:
-                p_tie = same / n_opp
-                win[j] = 1.0 - p_tie
-                tie[j] = p_tie
-            else:
-                win[j] = below / n_opp
-                tie[j] = same / n_opp
-            below += same
+        key = tuple(sorted(view.spent[1 - view.seat]))
+        odds = _ODDS
+        if tokens is not odds.tokens or len(odds.memo) >= 4096:
+            odds.tokens = tokens
+            odds.memo = {}
+        got = odds.memo.get(key)
+        if got is None:
+            got = odds.memo[key] = _token_odds(tokens, key)
         self._odds_round = view.round
-        self._odds_win = win
-        self._odds_tie = tie
-        self._opp_unrevealed = n_left
-        self._opp_has_pow = left[pow_j] > 0
+        self._odds_win, self._odds_tie, self._opp_unrevealed, self._opp_has_pow = got
 
     def _half_values(self, view: View, b: Board) -> tuple[list[float], list[float], list[float]]:
         """Per half of this round's cards (card * 2 + half): my value of it, my
@@ -838,22 +935,27 @@ class Expert(Strategy):
         # by identity of the table (mypyc hands a fixed-size tuple back as a new object)
         if self._hv_src is mine and self._hv_cards == cards:
             return self._hv
-        m_h: list[float] = []
-        m_o: list[float] = []
-        o_h: list[float] = []
+        # The tables' float objects are shared, not read as doubles and boxed
+        # again (typed Any, compiled code copies the references).
+        my_t: list[Any] = mine
+        their_t: list[Any] = theirs
+        zero: Any = 0.0
+        m_h: list[Any] = []
+        m_o: list[Any] = []
+        o_h: list[Any] = []
         halves = b.halves
         for c in cards:
             card = halves[c]
             k0 = _half_index(card[0])
             k1 = _half_index(card[1])
-            v0 = mine[k0] if k0 >= 0 else 0.0
-            v1 = mine[k1] if k1 >= 0 else 0.0
+            v0 = my_t[k0] if k0 >= 0 else zero
+            v1 = my_t[k1] if k1 >= 0 else zero
             m_h.append(v0)
             m_o.append(v1)
-            o_h.append(theirs[k0] if k0 >= 0 else 0.0)
+            o_h.append(their_t[k0] if k0 >= 0 else zero)
             m_h.append(v1)
             m_o.append(v0)
-            o_h.append(theirs[k1] if k1 >= 0 else 0.0)
+            o_h.append(their_t[k1] if k1 >= 0 else zero)
         self._hv_src = mine
         self._hv_cards = cards
         self._hv = (m_h, m_o, o_h)
@@ -1653,15 +1755,23 @@ class Expert(Strategy):
         return banks >= cashable
 
     def on_bank(self, view: View, decision: Decision[BankOption]) -> BankOption:
+        # The best check by a loop (ties: the lowest id), not max() with a key
+        # function and a tuple per check.
         b = self._b(view)
-        cashable = [o for o in decision.options if o != "pass"]
+        cashable = [o for o in decision.options if isinstance(o, int)]
+        best = cashable[0]
         if view.seat != ANGELA:
             # Jessah cashes for the effects: an upgrade of her choice, or a move.
-            return max(cashable, key=lambda c: (b.check_value[c], -c))
+            top = b.check_value[best]
+            for c in cashable:
+                val = b.check_value[c]
+                if val > top or (val == top and c < best):
+                    best, top = c, val
+            return best
         need = view.rules.money_target - view.cash_total[ANGELA]
-        winning = [c for c in cashable if b.check_value[c] >= need]
-        if winning:
-            return winning[0]
+        for c in cashable:
+            if b.check_value[c] >= need:
+                return c
         here = view.angela_city
         dj = b.dist[view.jessah_city][here]
         last = not view.identities_up
@@ -1669,18 +1779,20 @@ class Expert(Strategy):
         if self._last_cash_pass and last and dj <= 1 and self.risk < 0.9:
             return "pass"
         bonus = view.rules.bonus_move_check_value
+        upgrade = view.rules.upgrade_check_value
         frozen = "frozen_accounts" in view.permanents
-
-        def pref(c: int) -> tuple[float, int]:
+        near = _PROXIMITY[dj] if dj < len(_PROXIMITY) else 0.0
+        top_s = 0.0
+        for n, c in enumerate(cashable):
             val = b.check_value[c]
             s = val / 100_000 * (0.5 + self.greed)
             if val == bonus and not frozen:
-                s += 1.5 * (_PROXIMITY[dj] if dj < len(_PROXIMITY) else 0.0) + 0.2
-            if val == view.rules.upgrade_check_value:
+                s += 1.5 * near + 0.2
+            if val == upgrade:
                 s -= 0.4
-            return (s, -c)
-
-        return max(cashable, key=pref)
+            if n == 0 or s > top_s or (s == top_s and c < best):
+                best, top_s = c, s
+        return best
 
     # ------------------------------------------------------------ Angela
 
