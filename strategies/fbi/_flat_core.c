@@ -82,11 +82,12 @@ typedef struct {
 static int get_long(PyObject *o, long *out) {
 #if PY_VERSION_HEX < 0x030C0000
     /* An exact int of at most one digit (below 2**30, inside BIG): its
-       value read from its one digit, without the general conversion. */
+       value read from its one digit, without the general conversion (0
+       reads no digit). */
     if (PyLong_CheckExact(o)) {
         Py_ssize_t size = Py_SIZE(o);
         if (size >= -1 && size <= 1) {
-            *out = (long)size * (long)((PyLongObject *)o)->ob_digit[0];
+            *out = size ? (long)size * (long)((PyLongObject *)o)->ob_digit[0] : 0;
             return OK;
         }
     }
