@@ -12,7 +12,8 @@
      copied; the draws call the stream's random());
    - contest(): model.contest, the field-agent pick's mean end score of each
      candidate pair over sampled tables of rival pairs (the draws call the
-     stream's random(), the scores of a table are kept in the memo dict);
+     stream's random(), the scores of a table are kept in the memo dict as
+     the bytes of its doubles);
    - first_sums(): model.first_sums, first_scores of each of the arrests'
      sampled tables, summed;
    - first_scores(): model.first_scores, the arrests' look-ahead from my first
@@ -79,6 +80,18 @@ typedef struct {
 } Agents;
 
 static int get_long(PyObject *o, long *out) {
+#if PY_VERSION_HEX < 0x030C0000
+    /* An exact int of at most one digit (below 2**30, inside BIG): its
+       value read from its one digit, without the general conversion (0
+       reads no digit). */
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size >= -1 && size <= 1) {
+            *out = size ? (long)size * (long)((PyLongObject *)o)->ob_digit[0] : 0;
+            return OK;
+        }
+    }
+#endif
     if (!PyLong_Check(o)) return OUT;
     int overflow = 0;
     long v = PyLong_AsLongAndOverflow(o, &overflow);
@@ -986,6 +999,30 @@ static int get_cums(PyObject *cums, const Turns *t, double cum[][MAXCUM], int *c
     return OK;
 }
 
+/* list.pop's C function (set when the module loads): the pick model's fixed
+   stream is a bound list.pop (expert._zero_stream). */
+static PyCFunction list_pop = NULL;
+
+/* The stream's next draw into *u. A bound list.pop is popped here as
+   list.pop pops (its last item; the list one shorter, its storage kept),
+   without a call through the interpreter; any other stream is called. */
+static int next_draw(PyObject *random, double *u) {
+    PyObject *got;
+    PyObject *self = PyCFunction_Check(random) ? PyCFunction_GET_SELF(random) : NULL;
+    if (list_pop && self && PyList_CheckExact(self) && PyCFunction_GET_FUNCTION(random) == list_pop &&
+        PyList_GET_SIZE(self) > 0) {
+        Py_ssize_t last = PyList_GET_SIZE(self) - 1;
+        got = PyList_GET_ITEM(self, last); /* its reference passes to got */
+        Py_SET_SIZE(self, last);
+    } else {
+        got = PyObject_CallNoArgs(random);
+        if (!got) return -1;
+    }
+    *u = PyFloat_AsDouble(got);
+    Py_DECREF(got);
+    return *u == -1.0 && PyErr_Occurred() ? -1 : OK;
+}
+
 /* One table of rival pairs: each rival's drawn from the stream by his
    chances into held, in seat order; *key: the memo's key of the table. */
 static int draw_table(const Turns *t, double cum[][MAXCUM], const int *clen, PyObject *random, Agents *held,
@@ -993,11 +1030,8 @@ static int draw_table(const Turns *t, double cum[][MAXCUM], const int *clen, PyO
     *key = t->me;
     for (int s = 0; s < t->n; s++) {
         if (s == t->me) continue;
-        PyObject *u = PyObject_CallNoArgs(random);
-        if (!u) return -1;
-        double du = PyFloat_AsDouble(u);
-        Py_DECREF(u);
-        if (du == -1.0 && PyErr_Occurred()) return -1;
+        double du;
+        if (next_draw(random, &du) < 0) return -1;
         int d = draw(cum[s], clen[s], du);
         held[s] = t->mine[d];
         *key = *key * (long)t->m + d;
@@ -1010,33 +1044,24 @@ static int draw_table(const Turns *t, double cum[][MAXCUM], const int *clen, PyO
 static int recall(PyObject *memo, PyObject *key, Py_ssize_t m, double *sums) {
     PyObject *kept = PyDict_GetItemWithError(memo, key); /* borrowed */
     if (!kept) return PyErr_Occurred() ? -1 : 0;
-    if (!PyTuple_Check(kept) || PyTuple_GET_SIZE(kept) < m) {
+    if (!PyBytes_Check(kept) || PyBytes_GET_SIZE(kept) != (Py_ssize_t)sizeof(double) * m) {
         PyErr_SetString(PyExc_TypeError, "contest: the memo holds a value it did not put there");
         return -1;
     }
-    for (Py_ssize_t i = 0; i < m; i++) {
-        double x = PyFloat_AsDouble(PyTuple_GET_ITEM(kept, i));
-        if (x == -1.0 && PyErr_Occurred()) return -1;
-        sums[i] += x;
-    }
+    double got[MAXPAIRS];
+    memcpy(got, PyBytes_AS_STRING(kept), sizeof(double) * (size_t)m);
+    for (Py_ssize_t i = 0; i < m; i++) sums[i] += got[i];
     return 1;
 }
 
-/* Keeps a table's scores in the memo (a tuple of floats) and adds them to sums. */
+/* Keeps a table's scores in the memo (the bytes of m doubles, as
+   array("d").tobytes() gives them) and adds them to sums. */
 static int remember(PyObject *memo, PyObject *key, const double *got, Py_ssize_t m, double *sums) {
-    PyObject *tup = PyTuple_New(m);
-    if (!tup) return -1;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        PyObject *f = PyFloat_FromDouble(got[i]);
-        if (!f) {
-            Py_DECREF(tup);
-            return -1;
-        }
-        PyTuple_SET_ITEM(tup, i, f);
-        sums[i] += got[i];
-    }
-    int r = PyDict_SetItem(memo, key, tup);
-    Py_DECREF(tup);
+    PyObject *raw = PyBytes_FromStringAndSize((const char *)got, (Py_ssize_t)sizeof(double) * m);
+    if (!raw) return -1;
+    for (Py_ssize_t i = 0; i < m; i++) sums[i] += got[i];
+    int r = PyDict_SetItem(memo, key, raw);
+    Py_DECREF(raw);
     return r < 0 ? -1 : OK;
 }
 
@@ -1441,6 +1466,10 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_flat_core",
                                     methods};
 
 PyMODINIT_FUNC PyInit__flat_core(void) {
+    PyObject *pop = PyObject_GetAttrString((PyObject *)&PyList_Type, "pop");
+    if (!pop) return NULL;
+    if (Py_IS_TYPE(pop, &PyMethodDescr_Type)) list_pop = ((PyMethodDescrObject *)pop)->d_method->ml_meth;
+    Py_DECREF(pop);
     PyObject *m = PyModule_Create(&module);
     if (m != NULL && PyModule_AddIntConstant(m, "WIDE", WIDE) < 0) {
         Py_DECREF(m);

@@ -18,11 +18,11 @@ def flat_given_up(me: int, states: list[list[int]], n: int, k: int, bonus: tuple
                   needs_positive: bool, lead: list[int], c: int, x: int, scores: list[float] | None,
                   leads: list[list[int]]) -> float | None: ...
 def contest(order: tuple[int, ...], me: int, mine: list[list[int]], cums: list[list[float]],
-            memo: dict[int, tuple[float, ...]], samples: int, random: Callable[[], float], front: list[list[int]],
+            memo: dict[int, bytes], samples: int, random: Callable[[], float], front: list[list[int]],
             totals: list[list[int]], points: list[int], bonus: tuple[int, ...], bonus_weight: float,
             needs_positive: bool) -> list[float] | None: ...
 def fictitious_play(order: tuple[int, ...], mine: list[list[int]], start: list[float],
-                    memo: dict[int, tuple[float, ...]], samples: int, random: Callable[[], float],
+                    memo: dict[int, bytes], samples: int, random: Callable[[], float],
                     front: list[list[int]], totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
                     bonus_weight: float, needs_positive: bool, rounds: int, temperature: float,
                     pick_temperature: float, arrest_mix: float) -> tuple[list[list[float]], list[list[float]]] | None: ...

@@ -237,20 +237,20 @@ class _Model:
     colours) and, per seat, cumulative weights of picking each; ``ends``
     keeps ``_contest``'s scores of one table of rival pairs (by seat and the
     candidates drawn), shared by every model of the same table and
-    position; emptied when the next table's model is built (floats in
-    tuples: no work for the cyclic collector)."""
+    position; emptied when the next table's model is built (bytes: no work
+    for the cyclic collector)."""
 
     __slots__ = ("index", "cols", "cums", "odds", "ends")
 
     def __init__(self, index: list[int], cols: list[list[int]], cums: list[list[float]],
-                 ends: dict[int, tuple[float, ...]] | None = None, odds: list[list[float]] | None = None) -> None:
+                 ends: dict[int, bytes] | None = None, odds: list[list[float]] | None = None) -> None:
         self.index = index
         self.cols = cols
         self.cums = cums
         # per seat, cumulative odds of the pair it holds in the arrests
         # (``_rival_model``); its mix when none are given
         self.odds = cums if odds is None else odds
-        self.ends: dict[int, tuple[float, ...]] = {} if ends is None else ends
+        self.ends: dict[int, bytes] = {} if ends is None else ends
 
 
 # Pure functions of their keys, so a cache changes no choice; emptied when
@@ -431,7 +431,7 @@ class ExpertStrategy(FbiStrategy):
         index = f.top_index(size)
         cols = [f.cols[i] for i in index]
         start = softmax_cumulative([float(f.score[i]) for i in index], float(params["rival_temperature"]))
-        ends: dict[int, tuple[float, ...]] = {}
+        ends: dict[int, bytes] = {}
         stream = _zero_stream(rounds * n * samples * (n - 1))  # the draws the rounds make
         cums, odds = fictitious_play(view.order, cols, start, ends, samples, stream, f.front, totals,
                                      points, view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
+from array import array
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -795,7 +796,7 @@ def held_scores(order: tuple[int, ...], me: int, my_pairs: list[list[int]], held
 
 
 def contest(order: tuple[int, ...], me: int, mine: list[list[int]], cums: list[list[float]],
-            memo: dict[int, tuple[float, ...]], samples: int, random: Callable[[], float], front: list[list[int]],
+            memo: dict[int, bytes], samples: int, random: Callable[[], float], front: list[list[int]],
             totals: list[list[int]], points: list[int], bonus: tuple[int, ...], bonus_weight: float,
             needs_positive: bool) -> list[float]:
     """Seat ``me``'s mean end score of each of its candidate pairs ``mine``
@@ -805,8 +806,9 @@ def contest(order: tuple[int, ...], me: int, mine: list[list[int]], cums: list[l
     candidates (``held_scores``) in the order of arrests ``order`` from the
     colour totals and points. ``memo`` keeps each table's scores by one int
     (me, then each rival's index, base ``len(mine)``; only this function
-    fills it): a table met again is not played again, its scores are added
-    as they were. The reference for _flat_core.c's ``contest``."""
+    fills it), as the bytes of an array of doubles (one object a table, not
+    a float each): a table met again is not played again, its scores are
+    added as they were. The reference for _flat_core.c's ``contest``."""
     if core is not None:
         got: list[float] | None = core.contest(order, me, mine, cums, memo, samples, random, front, totals, points,
                                                bonus, bonus_weight, needs_positive)
@@ -824,19 +826,21 @@ def contest(order: tuple[int, ...], me: int, mine: list[list[int]], cums: list[l
                 d = draw_index(cums[s], random())
                 held[s] = mine[d]
                 key = key * m + d
-        scores = memo.get(key)
-        if scores is None:
+        kept = memo.get(key)
+        if kept is None:
             if base is None:
                 base = flat_position(totals, points)
-            scores = held_scores(order, me, mine, held, front, base, bonus, bonus_weight, needs_positive)
-            memo[key] = scores
+            scores = array("d", held_scores(order, me, mine, held, front, base, bonus, bonus_weight, needs_positive))
+            memo[key] = scores.tobytes()
+        else:
+            scores = array("d", kept)
         for i in range(m):
             sums[i] += scores[i]
     return [x / samples for x in sums]
 
 
 def fictitious_play(order: tuple[int, ...], mine: list[list[int]], start: list[float],
-                    memo: dict[int, tuple[float, ...]], samples: int, random: Callable[[], float],
+                    memo: dict[int, bytes], samples: int, random: Callable[[], float],
                     front: list[list[int]], totals: list[list[int]], points: list[int], bonus: tuple[int, ...],
                     bonus_weight: float, needs_positive: bool, rounds: int, temperature: float,
                     pick_temperature: float, arrest_mix: float) -> tuple[list[list[float]], list[list[float]]]:

@@ -156,8 +156,8 @@ def test_contest_draws_and_scores_as_its_twin(data: st.DataObject, table: list[l
     m = len(pairs)
     temperature = data.draw(st.sampled_from([0.0, 0.5, 2.0]))
     cums = [softmax_cumulative([float(data.draw(values)) for _ in range(m)], temperature) for _ in range(n)]
-    memo: dict[int, tuple[float, ...]] = {}
-    twin_memo: dict[int, tuple[float, ...]] = {}
+    memo: dict[int, bytes] = {}
+    twin_memo: dict[int, bytes] = {}
     rng, twin_rng = random.Random(seed), random.Random(seed)
     for _ in range(2):  # the second call meets tables the first kept
         got = _core().contest(order, me, pairs, cums, memo, samples, rng.random, front, totals, points,
@@ -183,8 +183,8 @@ def test_fictitious_play_draws_and_mixes_as_its_twin(data: st.DataObject, table:
     temperatures = st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0])
     start = softmax_cumulative([float(data.draw(values)) for _ in pairs], data.draw(temperatures))
     knobs = (rounds, data.draw(temperatures), data.draw(temperatures), data.draw(st.sampled_from([0.0, 0.3, 0.5, 1.0])))
-    memo: dict[int, tuple[float, ...]] = {}
-    twin_memo: dict[int, tuple[float, ...]] = {}
+    memo: dict[int, bytes] = {}
+    twin_memo: dict[int, bytes] = {}
     rng, twin_rng = random.Random(seed), random.Random(seed)
     got = _core().fictitious_play(order, pairs, start, memo, samples, rng.random, front, totals, points, COMPS.bonus,
                                   weight, needs, *knobs)
@@ -270,7 +270,7 @@ def test_outside_its_range_the_c_leaves_the_call_to_python() -> None:
     assert core.held_scores((0, 1, 2), 3, [[0, 1]], [[], [], []], front, base, COMPS.bonus, 0.5, True) is None
     assert core.flat_turns((0, 1, 2), 0, [[0, 9]], [1], front, base) is None
     assert core.held_scores((0, 1, 2), 0, [[0, 1]], [[], [1], [2]], front, base, COMPS.bonus, 1, True) is None
-    memo: dict[int, tuple[float, ...]] = {}
+    memo: dict[int, bytes] = {}
     rng = random.Random(1)
     state = rng.getstate()
     assert core.contest((0, 1, 2), 0, [[0, 1]], [[1.0]] * 3, memo, 0, rng.random, front,
