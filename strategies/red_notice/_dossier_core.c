@@ -732,13 +732,65 @@ static double fsum_partials(const double *xs, int count) {
 /* math.fsum. The exact sum correctly rounded is one number however it is
    found, so the common case here (non-negative normal numbers, as weights
    and softmax terms are) adds their mantissas exactly into a fixed-point
-   integer of 64-bit limbs, then rounds it once, half to even; anything else
-   goes through CPython's partials. */
+   integer (one of 128 bits when their exponents span at most 57, most sums
+   here: fsum_narrow; else 64-bit limbs), then rounds it once, half to even;
+   anything else goes through CPython's partials. */
 #define LIMBS 40 /* 2,560 bits: any span of normal exponents, plus carries */
+
+/* The 128-bit case in one pass: each term's mantissa shifted by its
+   exponent above the smallest met so far (the sum shifted up when a smaller
+   one comes), while the exponents met span at most 57: every term is then
+   below 2^110 and at most 65,536 of them below 2^126: the integer is the
+   exact sum in units of 2^(emin - 1075). 0 when the terms leave that case
+   (fsum takes them from the start then). */
+static int fsum_narrow(const double *xs, int count, double *out) {
+    unsigned __int128 acc = 0;
+    int emin = 0, emax = -1; /* emax < 0: no term yet */
+    for (int i = 0; i < count; i++) {
+        double x = xs[i];
+        if (x == 0.0) continue;
+        uint64_t b;
+        memcpy(&b, &x, sizeof b);
+        int be = (int)(b >> 52 & 0x7ff);
+        if ((b >> 63) || be == 0 || be == 0x7ff) return 0; /* negative, subnormal, inf, nan */
+        uint64_t m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
+        if (emax < 0) {
+            emin = emax = be;
+        } else if (be < emin) {
+            if (emax - be > 57) return 0;
+            acc <<= emin - be;
+            emin = be;
+        } else if (be > emax) {
+            if (be - emin > 57) return 0;
+            emax = be;
+        }
+        acc += (unsigned __int128)m << (be - emin);
+    }
+    if (emax < 0) {
+        *out = 0.0;
+        return 1;
+    }
+    if (emax > 0x7fe - 20) return 0; /* near overflow */
+    uint64_t hi = (uint64_t)(acc >> 64), lo = (uint64_t)acc;
+    int top = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);
+    if (top <= 52) {
+        *out = ldexp((double)lo, emin - 1075);
+        return 1;
+    }
+    int sh = top - 52;
+    unsigned __int128 q = acc >> sh;
+    unsigned __int128 rem = acc & ((((unsigned __int128)1) << sh) - 1);
+    unsigned __int128 half = ((unsigned __int128)1) << (sh - 1);
+    if (rem > half || (rem == half && (q & 1))) q++;
+    *out = ldexp((double)(uint64_t)q, emin - 1075 + sh);
+    return 1;
+}
 
 static double fsum(const double *xs, int count) {
     int emin = INT_MAX, emax = INT_MIN;
     if (count > 65536) return fsum_partials(xs, count);
+    double narrow;
+    if (fsum_narrow(xs, count, &narrow)) return narrow;
     for (int i = 0; i < count; i++) {
         double x = xs[i];
         if (x == 0.0) continue;
@@ -751,26 +803,7 @@ static double fsum(const double *xs, int count) {
     }
     if (emax == INT_MIN) return 0.0;
     if (emax > 0x7fe - 20) return fsum_partials(xs, count); /* near overflow */
-    if (emax - emin <= 57) {
-        /* within 2^57 of each other (most sums here): one 128-bit integer */
-        unsigned __int128 acc = 0;
-        for (int i = 0; i < count; i++) {
-            if (xs[i] == 0.0) continue;
-            uint64_t b;
-            memcpy(&b, &xs[i], sizeof b);
-            uint64_t m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
-            acc += (unsigned __int128)m << ((int)(b >> 52 & 0x7ff) - emin);
-        }
-        uint64_t hi = (uint64_t)(acc >> 64), lo = (uint64_t)acc;
-        int top = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);
-        if (top <= 52) return ldexp((double)lo, emin - 1075);
-        int sh = top - 52;
-        unsigned __int128 q = acc >> sh;
-        unsigned __int128 rem = acc & ((((unsigned __int128)1) << sh) - 1);
-        unsigned __int128 half = ((unsigned __int128)1) << (sh - 1);
-        if (rem > half || (rem == half && (q & 1))) q++;
-        return ldexp((double)(uint64_t)q, emin - 1075 + sh);
-    }
+    /* past fsum_narrow: the exponents span more than 57 */
     /* bit k of the integer is worth 2^(emin - 1075 + k) */
     uint64_t L[LIMBS];
     int nl = (emax - emin + 53 + 17) / 64 + 1;

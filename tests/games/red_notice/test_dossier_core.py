@@ -463,14 +463,25 @@ def _ties(draw: Any) -> list[float]:
         [5e-324, 1.0],  # a subnormal value: CPython's partials
         [0.1] * 10,
         [3.0, -1.0],  # a negative value: the partials
+        [1.0, 2.0**-57, 2.0**-20],  # a smaller exponent after a larger: the sum shifted up
+        [2.0**-57, 1.0 + 2.0**-52, 2.0**-58],  # a span of 57, then of 58: the limbs
+        [1.5, 2.0**-30, 2.0**-57 * 1.5, 2.0**-54],  # half an ulp and a bit, met smallest last
     ]))
+
+
+def _spans(draw: Any) -> list[float]:
+    """Terms whose exponents span about 57, in any order: the one-pass sum
+    shifts its integer up whenever a smaller one comes, or leaves the case
+    when the span passes 57."""
+    n = draw(st.integers(1, 60))
+    return [math.ldexp(draw(st.floats(1.0, 2.0, exclude_max=True)), draw(st.integers(-62, 0))) for _ in range(n)]
 
 
 @settings(max_examples=400, deadline=None)
 @given(xs=st.one_of(st.lists(st.floats(0.0, 1e6), max_size=120),
                     st.lists(st.floats(0.0, 1.0).map(lambda x: x * 2.0**-40), max_size=40),
                     st.lists(st.floats(-1e3, 1e3), max_size=40),
-                    st.composite(_ties)()))
+                    st.composite(_ties)(), st.composite(_spans)()))
 def test_the_c_fsum_is_math_fsum(xs):
     """Every sum in the C loops is math.fsum's: bit for bit, ties included
     (the exact sum correctly rounded, found another way)."""
