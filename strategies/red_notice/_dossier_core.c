@@ -251,13 +251,13 @@ static int draw_random(PyObject *rand, double *out) {
 
 /* A METH_FASTCALL function's arguments, one letter of ``fmt`` each, as
    PyArg_ParseTuple's would read them: O an object, T a tuple, L a list, N an
-   int (these four stored as PyObject *), i an int, p a truth value (int),
-   d a float (double). Parsing a format for every call cost more than some
+   int (these four stored as PyObject *), i an int, l a long, p a truth
+   value (int), d a float (double). Parsing a format for every call cost more than some
    of the loops called; -1 with an exception set on a wrong argument. */
 static int fast_args(const char *name, PyObject *const *args, Py_ssize_t nargs, const char *fmt, ...) {
     Py_ssize_t want = (Py_ssize_t)strlen(fmt);
     if (nargs != want) {
-        PyErr_Format(PyExc_TypeError, "%s: %zd arguments, not %zd", name, want, nargs);
+        PyErr_Format(PyExc_TypeError, "%s: takes %zd argument(s), given %zd", name, want, nargs);
         return -1;
     }
     va_list ap;
@@ -286,6 +286,10 @@ static int fast_args(const char *name, PyObject *const *args, Py_ssize_t nargs, 
             } else {
                 *va_arg(ap, int *) = (int)v;
             }
+        } else if (f == 'l') {
+            long v = PyLong_AsLong(o);
+            if (v == -1 && PyErr_Occurred()) rc = -1;
+            else *va_arg(ap, long *) = v;
         } else if (f == 'p') {
             int v = PyObject_IsTrue(o);
             if (v < 0) rc = -1;
@@ -1142,10 +1146,10 @@ static long below(PyObject *getrandbits, long n) {
 
 /* systematic(w, n, random) -> n indices of w (weights summing to 1), each
    about n x its weight times, from one draw (dossier._systematic). */
-static PyObject *py_systematic(PyObject *self, PyObject *args) {
+static PyObject *py_systematic(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *w, *rand;
     int n;
-    if (!PyArg_ParseTuple(args, "O!iO", &PyList_Type, &w, &n, &rand)) return NULL;
+    if (fast_args("systematic", args, nargs, "LiO", &w, &n, &rand)) return NULL;
     Py_ssize_t len = PyList_GET_SIZE(w);
     if (len < 1 || n < 0) {
         PyErr_SetString(PyExc_ValueError, "systematic: no weights");
@@ -1353,10 +1357,10 @@ static int mask_items(PyObject *seq, uint64_t *out, int n) {
    ``steps`` steps of a walker who stays or takes an open route, each with the
    same chance (masks: each city's open routes); None when w is longer than
    64, holds other than floats, or a mask reaches past w. */
-static PyObject *py_spread(PyObject *self, PyObject *args) {
+static PyObject *py_spread(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *w_o, *masks_o;
     int steps;
-    if (!PyArg_ParseTuple(args, "O!Oi", &PyList_Type, &w_o, &masks_o, &steps)) return NULL;
+    if (fast_args("spread", args, nargs, "LOi", &w_o, &masks_o, &steps)) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(w_o);
     if (n > MAXN) Py_RETURN_NONE;
     double a[MAXN], b[MAXN], *cur = a, *out = b;
@@ -1394,11 +1398,11 @@ static PyObject *py_spread(PyObject *self, PyObject *args) {
    continents), else 1, over its open exits (masks: each city's open routes;
    none counts 1). None when w is not the map's n floats, a mask reaches past
    the map, or the map's routes are not ``nroutes`` routes of two ends. */
-static PyObject *py_barriers(PyObject *self, PyObject *args) {
+static PyObject *py_barriers(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *cap, *w_o, *masks_o;
     int nroutes;
     double scale;
-    if (!PyArg_ParseTuple(args, "OO!Oid", &cap, &PyList_Type, &w_o, &masks_o, &nroutes, &scale)) return NULL;
+    if (fast_args("barriers", args, nargs, "OLOid", &cap, &w_o, &masks_o, &nroutes, &scale)) return NULL;
     const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
     if (!t) return NULL;
     int n = t->n;
@@ -2037,11 +2041,11 @@ static int check_items(PyObject *list, long *v) {
 /* cash(check, miss, getrandbits) -> None, once each hand that held
    ``check`` has given it up and each other guess has kept ``miss`` of its
    weight and lost a check drawn at random (Dossier._cash_each). */
-static PyObject *g_cash(Guesses *g, PyObject *args) {
+static PyObject *g_cash(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     long check;
     double miss;
     PyObject *getrandbits;
-    if (!PyArg_ParseTuple(args, "ldO", &check, &miss, &getrandbits)) return NULL;
+    if (fast_args("cash", args, nargs, "ldO", &check, &miss, &getrandbits)) return NULL;
     for (Py_ssize_t i = 0; i < g->n; i++) {
         int nh = g->hlen[i], at = -1;
         for (int j = 0; j < nh && at < 0; j++)
@@ -2061,10 +2065,10 @@ static PyObject *g_cash(Guesses *g, PyObject *args) {
 /* draw(pool, drawn, getrandbits) -> True once each hand has drawn ``drawn``
    checks of ``pool`` it did not hold (Dossier._draw_each); False, touching
    nothing, when a check of the pool is outside 0..63. */
-static PyObject *g_draw(Guesses *g, PyObject *args) {
+static PyObject *g_draw(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *pool_o, *getrandbits;
     int drawn;
-    if (!PyArg_ParseTuple(args, "O!iO", &PyList_Type, &pool_o, &drawn, &getrandbits)) return NULL;
+    if (fast_args("draw", args, nargs, "LiO", &pool_o, &drawn, &getrandbits)) return NULL;
     long pool[64], free_[64];
     int np = check_items(pool_o, pool);
     if (np == -1) return NULL;
@@ -2093,9 +2097,9 @@ static PyObject *g_draw(Guesses *g, PyObject *args) {
    bitmask: Jessah drew them) in a hand is replaced by one of ``pool`` the
    hand does not hold, drawn at random (Dossier._jessah_drew); False,
    touching nothing, when a check of the pool is outside 0..63. */
-static PyObject *g_replace(Guesses *g, PyObject *args) {
+static PyObject *g_replace(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *got_o, *pool_o, *getrandbits;
-    if (!PyArg_ParseTuple(args, "OO!O", &got_o, &PyList_Type, &pool_o, &getrandbits)) return NULL;
+    if (fast_args("replace", args, nargs, "OLO", &got_o, &pool_o, &getrandbits)) return NULL;
     uint64_t got;
     if (as_u64(got_o, &got)) return NULL;
     long pool[64], free_[64];
@@ -2126,10 +2130,10 @@ static PyObject *g_replace(Guesses *g, PyObject *args) {
    outside 0..63 (Dossier._fit_each, which then does it). A hand that needs
    fixing loses Jessah's checks, then checks drawn at random down to
    ``size``, then draws from ``pool`` up to it. */
-static PyObject *g_fit(Guesses *g, PyObject *args) {
+static PyObject *g_fit(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *mine_o, *pool_o, *getrandbits;
     long size;
-    if (!PyArg_ParseTuple(args, "lOOO", &size, &mine_o, &pool_o, &getrandbits)) return NULL;
+    if (fast_args("fit", args, nargs, "lOOO", &size, &mine_o, &pool_o, &getrandbits)) return NULL;
     uint64_t mine;
     if (as_u64(mine_o, &mine)) {
         if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
@@ -2182,9 +2186,9 @@ static PyObject *g_fit(Guesses *g, PyObject *args) {
 /* reveal(city) -> None: she is seen in ``city``; the guesses elsewhere
    lose their weight unless that leaves none, and every guess has her there
    (Dossier._reveal_each). */
-static PyObject *g_reveal(Guesses *g, PyObject *args) {
+static PyObject *g_reveal(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     long city;
-    if (!PyArg_ParseTuple(args, "l", &city)) return NULL;
+    if (fast_args("reveal", args, nargs, "l", &city)) return NULL;
     Py_ssize_t n = g->n;
     double *x = malloc((n + 1) * sizeof(double));
     if (!x) return PyErr_NoMemory();
@@ -2199,11 +2203,11 @@ static PyObject *g_reveal(Guesses *g, PyObject *args) {
    performed without cashing; each guess whose hand holds a check of its
    city's continent keeps ``decline`` of its weight, unless ``last`` (her
    last identity) and Jessah is at most one step away (Dossier._decline_each). */
-static PyObject *g_decline(Guesses *g, PyObject *args) {
+static PyObject *g_decline(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *cap, *cc_o;
     int jessah, last;
     double d;
-    if (!PyArg_ParseTuple(args, "OOipd", &cap, &cc_o, &jessah, &last, &d)) return NULL;
+    if (fast_args("decline", args, nargs, "OOipd", &cap, &cc_o, &jessah, &last, &d)) return NULL;
     const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
     if (!t) return NULL;
     if (jessah < 0 || jessah >= t->n) {
@@ -2245,12 +2249,15 @@ static PyMethodDef guesses_methods[] = {
      "Dossier._answer's probability per city (see the module)."},
     {"settle", (PyCFunction)(void (*)(void))g_settle, METH_FASTCALL,
      "Dossier._settle, in place (see the module)."},
-    {"cash", (PyCFunction)g_cash, METH_VARARGS, "Dossier._cash_each, in place (see the module)."},
-    {"draw", (PyCFunction)g_draw, METH_VARARGS, "Dossier._draw_each, in place (see the module)."},
-    {"fit", (PyCFunction)g_fit, METH_VARARGS, "Dossier._fit_each, in place (see the module)."},
-    {"replace", (PyCFunction)g_replace, METH_VARARGS, "Dossier._jessah_drew, in place (see the module)."},
-    {"reveal", (PyCFunction)g_reveal, METH_VARARGS, "Dossier._reveal_each, in place (see the module)."},
-    {"decline", (PyCFunction)g_decline, METH_VARARGS, "Dossier._decline_each, in place (see the module)."},
+    {"cash", (PyCFunction)(void (*)(void))g_cash, METH_FASTCALL, "Dossier._cash_each, in place (see the module)."},
+    {"draw", (PyCFunction)(void (*)(void))g_draw, METH_FASTCALL, "Dossier._draw_each, in place (see the module)."},
+    {"fit", (PyCFunction)(void (*)(void))g_fit, METH_FASTCALL, "Dossier._fit_each, in place (see the module)."},
+    {"replace", (PyCFunction)(void (*)(void))g_replace, METH_FASTCALL,
+     "Dossier._jessah_drew, in place (see the module)."},
+    {"reveal", (PyCFunction)(void (*)(void))g_reveal, METH_FASTCALL,
+     "Dossier._reveal_each, in place (see the module)."},
+    {"decline", (PyCFunction)(void (*)(void))g_decline, METH_FASTCALL,
+     "Dossier._decline_each, in place (see the module)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2269,12 +2276,14 @@ static PyMethodDef methods[] = {
      "rng.getstate()[1][:k], read in place for a random.Random; None for any other stream."},
     {"guesses", py_guesses, METH_VARARGS, "The guesses (cities, hands, weights) as one C object, or None."},
     {"start", py_start, METH_VARARGS, "Dossier._start_guesses (see the module)."},
-    {"systematic", py_systematic, METH_VARARGS, "dossier._systematic's indices (see the module)."},
+    {"systematic", (PyCFunction)(void (*)(void))py_systematic, METH_FASTCALL,
+     "dossier._systematic's indices (see the module)."},
     {"fsum", py_fsum, METH_VARARGS, "math.fsum of finite floats, as the dossier's loops sum (for the tests)."},
     {"tables", py_tables, METH_VARARGS, "The map's tables for announce(), or None when the map is too big."},
     {"hunt", (PyCFunction)(void (*)(void))py_hunt, METH_FASTCALL, "Expert._weighted_path (see the module)."},
-    {"spread", py_spread, METH_VARARGS, "Expert._spread (see the module)."},
-    {"barriers", py_barriers, METH_VARARGS, "Expert._weighted_barriers (see the module)."},
+    {"spread", (PyCFunction)(void (*)(void))py_spread, METH_FASTCALL, "Expert._spread (see the module)."},
+    {"barriers", (PyCFunction)(void (*)(void))py_barriers, METH_FASTCALL,
+     "Expert._weighted_barriers (see the module)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -704,9 +704,10 @@ def test_a_stream_with_methods_of_its_own_is_called():
 
 
 def test_the_c_calls_check_their_arguments():
-    """announce, answer, settle and hunt read their arguments without a
-    format: a wrong count or a wrong kind is a TypeError, as a format's
-    parsing gives, never a read past the arguments."""
+    """The guesses' methods and the functions the dossier and the expert call
+    read their arguments without a format: a wrong count or a wrong kind is
+    a TypeError, as a format's parsing gives, never a read past the
+    arguments."""
     core = _core()
     g = _guesses([0, 1], [[1], [2]], [0.5, 0.5])
     t = dossier_module._tables(B)
@@ -733,6 +734,17 @@ def test_the_c_calls_check_their_arguments():
         core.hunt(t, 1, 0, 2, [1.0] * B.n, 0.5, 0.0, 1)
     with pytest.raises(TypeError):
         core.hunt(t, 1, 0, 2, (1.0,) * B.n, 0.5, 0.0, 1, [])  # the weights must be a list
+    bits = random.Random(0).getrandbits
+    with pytest.raises(TypeError):
+        g.reveal()
+    with pytest.raises(TypeError):
+        g.fit(1, 0, None)
+    with pytest.raises(TypeError):
+        g.draw((1, 2), 1, bits)  # the pool must be a list
+    with pytest.raises(TypeError):
+        core.spread((1.0,) * B.n, [0] * B.n, 1)  # the weights must be a list
+    with pytest.raises(TypeError):
+        core.systematic([1.0], 1)
     assert g.answer(3, B.n, 0.1) is not None
     assert g.settle(2, None, rand) is True
     assert g.announce(*ok) is True
