@@ -47,6 +47,7 @@
 #include <Python.h>
 #include <math.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,6 +75,7 @@ typedef struct {
     int ncont;
     uint64_t *cont_mask;
     uint64_t *check_mask;
+    uint64_t nbr_mask[MAXN];      /* each city's neighbours, every route open */
     int nroutes;   /* routes 0..nroutes-1, each between two cities of nbr; -1: not so */
     int *route_end; /* route r joins route_end[2r] and route_end[2r+1] */
 } Tables;
@@ -144,6 +146,7 @@ typedef struct {
 } MTObject;
 
 static PyTypeObject *mt_type;        /* _random.Random, when its layout is MTObject's */
+static PyObject *mt_py_type;         /* random.Random (its getstate() is state_words' twin) */
 static PyMethodDef *mt_random_def;   /* its random() */
 static PyMethodDef *mt_bits_def;     /* its getrandbits() */
 
@@ -175,6 +178,14 @@ static void mt_setup(void) {
     mt_random_def = ((PyMethodDescrObject *)r)->d_method;
     mt_bits_def = ((PyMethodDescrObject *)b)->d_method;
     mt_type = (PyTypeObject *)tp; /* kept for the module's life */
+    PyObject *rmod = PyImport_ImportModule("random");
+    PyObject *py = rmod ? PyObject_GetAttrString(rmod, "Random") : NULL;
+    Py_XDECREF(rmod);
+    if (py && PyType_Check(py) && PyType_IsSubtype((PyTypeObject *)py, mt_type))
+        mt_py_type = py; /* kept for the module's life */
+    else
+        Py_XDECREF(py);
+    PyErr_Clear();
 }
 
 /* The stream behind ``bound`` when it is _random.Random's method ``def``
@@ -236,6 +247,91 @@ static int draw_random(PyObject *rand, double *out) {
     *out = PyFloat_AsDouble(u);
     Py_DECREF(u);
     return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* A METH_FASTCALL function's arguments, one letter of ``fmt`` each, as
+   PyArg_ParseTuple's would read them: O an object, T a tuple, L a list, N an
+   int (these four stored as PyObject *), i an int, l a long, p a truth
+   value (int), d a float (double). Parsing a format for every call cost more than some
+   of the loops called; -1 with an exception set on a wrong argument. */
+static int fast_args(const char *name, PyObject *const *args, Py_ssize_t nargs, const char *fmt, ...) {
+    Py_ssize_t want = (Py_ssize_t)strlen(fmt);
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "%s: takes %zd argument(s), given %zd", name, want, nargs);
+        return -1;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = 0;
+    for (Py_ssize_t i = 0; i < want && !rc; i++) {
+        PyObject *o = args[i];
+        char f = fmt[i];
+        if (f == 'O' || f == 'T' || f == 'L' || f == 'N') {
+            int ok = f == 'O' || (f == 'T' && PyTuple_Check(o)) || (f == 'L' && PyList_Check(o)) ||
+                     (f == 'N' && PyLong_Check(o));
+            if (!ok) {
+                PyErr_Format(PyExc_TypeError, "%s: argument %zd must be a %s", name, i + 1,
+                             f == 'T' ? "tuple" : f == 'L' ? "list" : "int");
+                rc = -1;
+            } else {
+                *va_arg(ap, PyObject **) = o;
+            }
+        } else if (f == 'i') {
+            long v = PyLong_AsLong(o);
+            if (v == -1 && PyErr_Occurred()) {
+                rc = -1;
+            } else if (v < INT_MIN || v > INT_MAX) {
+                PyErr_Format(PyExc_OverflowError, "%s: argument %zd is out of an int's range", name, i + 1);
+                rc = -1;
+            } else {
+                *va_arg(ap, int *) = (int)v;
+            }
+        } else if (f == 'l') {
+            long v = PyLong_AsLong(o);
+            if (v == -1 && PyErr_Occurred()) rc = -1;
+            else *va_arg(ap, long *) = v;
+        } else if (f == 'p') {
+            int v = PyObject_IsTrue(o);
+            if (v < 0) rc = -1;
+            else *va_arg(ap, int *) = v;
+        } else { /* 'd' */
+            double v = PyFloat_AsDouble(o);
+            if (v == -1.0 && PyErr_Occurred()) rc = -1;
+            else *va_arg(ap, double *) = v;
+        }
+    }
+    va_end(ap);
+    return rc;
+}
+
+/* state_words(rng, k) -> rng.getstate()[1][:k] (0 <= k <= 624), read in
+   place when rng is a random.Random itself (getstate() builds a tuple of
+   625 ints to be cut to k); None for any other stream (a subclass may
+   have a getstate of its own): the caller asks getstate() then. */
+static PyObject *py_state_words(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "state_words: two arguments, rng and k");
+        return NULL;
+    }
+    long k = PyLong_AsLong(args[1]);
+    if (k == -1 && PyErr_Occurred()) return NULL;
+    if (k < 0 || k > 624) {
+        PyErr_SetString(PyExc_ValueError, "state_words: k must be in 0..624");
+        return NULL;
+    }
+    if (!mt_py_type || (PyObject *)Py_TYPE(args[0]) != mt_py_type) Py_RETURN_NONE;
+    const MTObject *s = (const MTObject *)args[0];
+    PyObject *out = PyTuple_New(k);
+    if (!out) return NULL;
+    for (long i = 0; i < k; i++) {
+        PyObject *x = PyLong_FromUnsignedLong(s->state[i]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, x);
+    }
+    return out;
 }
 
 /* Item i of two result lists, stealing both new references; -1 (both
@@ -357,6 +453,7 @@ static PyObject *py_tables(PyObject *self, PyObject *args) {
             Py_DECREF(pair);
             t->nbr[c][j] = (int)a;
             t->route[c][j] = (int)r;
+            if (a >= 0 && a < 64) t->nbr_mask[c] |= (uint64_t)1 << a;
         }
         Py_DECREF(row);
         if (seq_int(cont, c, &v)) goto fail;
@@ -639,13 +736,65 @@ static double fsum_partials(const double *xs, int count) {
 /* math.fsum. The exact sum correctly rounded is one number however it is
    found, so the common case here (non-negative normal numbers, as weights
    and softmax terms are) adds their mantissas exactly into a fixed-point
-   integer of 64-bit limbs, then rounds it once, half to even; anything else
-   goes through CPython's partials. */
+   integer (one of 128 bits when their exponents span at most 57, most sums
+   here: fsum_narrow; else 64-bit limbs), then rounds it once, half to even;
+   anything else goes through CPython's partials. */
 #define LIMBS 40 /* 2,560 bits: any span of normal exponents, plus carries */
+
+/* The 128-bit case in one pass: each term's mantissa shifted by its
+   exponent above the smallest met so far (the sum shifted up when a smaller
+   one comes), while the exponents met span at most 57: every term is then
+   below 2^110 and at most 65,536 of them below 2^126: the integer is the
+   exact sum in units of 2^(emin - 1075). 0 when the terms leave that case
+   (fsum takes them from the start then). */
+static int fsum_narrow(const double *xs, int count, double *out) {
+    unsigned __int128 acc = 0;
+    int emin = 0, emax = -1; /* emax < 0: no term yet */
+    for (int i = 0; i < count; i++) {
+        double x = xs[i];
+        if (x == 0.0) continue;
+        uint64_t b;
+        memcpy(&b, &x, sizeof b);
+        int be = (int)(b >> 52 & 0x7ff);
+        if ((b >> 63) || be == 0 || be == 0x7ff) return 0; /* negative, subnormal, inf, nan */
+        uint64_t m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
+        if (emax < 0) {
+            emin = emax = be;
+        } else if (be < emin) {
+            if (emax - be > 57) return 0;
+            acc <<= emin - be;
+            emin = be;
+        } else if (be > emax) {
+            if (be - emin > 57) return 0;
+            emax = be;
+        }
+        acc += (unsigned __int128)m << (be - emin);
+    }
+    if (emax < 0) {
+        *out = 0.0;
+        return 1;
+    }
+    if (emax > 0x7fe - 20) return 0; /* near overflow */
+    uint64_t hi = (uint64_t)(acc >> 64), lo = (uint64_t)acc;
+    int top = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);
+    if (top <= 52) {
+        *out = ldexp((double)lo, emin - 1075);
+        return 1;
+    }
+    int sh = top - 52;
+    unsigned __int128 q = acc >> sh;
+    unsigned __int128 rem = acc & ((((unsigned __int128)1) << sh) - 1);
+    unsigned __int128 half = ((unsigned __int128)1) << (sh - 1);
+    if (rem > half || (rem == half && (q & 1))) q++;
+    *out = ldexp((double)(uint64_t)q, emin - 1075 + sh);
+    return 1;
+}
 
 static double fsum(const double *xs, int count) {
     int emin = INT_MAX, emax = INT_MIN;
     if (count > 65536) return fsum_partials(xs, count);
+    double narrow;
+    if (fsum_narrow(xs, count, &narrow)) return narrow;
     for (int i = 0; i < count; i++) {
         double x = xs[i];
         if (x == 0.0) continue;
@@ -658,26 +807,7 @@ static double fsum(const double *xs, int count) {
     }
     if (emax == INT_MIN) return 0.0;
     if (emax > 0x7fe - 20) return fsum_partials(xs, count); /* near overflow */
-    if (emax - emin <= 57) {
-        /* within 2^57 of each other (most sums here): one 128-bit integer */
-        unsigned __int128 acc = 0;
-        for (int i = 0; i < count; i++) {
-            if (xs[i] == 0.0) continue;
-            uint64_t b;
-            memcpy(&b, &xs[i], sizeof b);
-            uint64_t m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
-            acc += (unsigned __int128)m << ((int)(b >> 52 & 0x7ff) - emin);
-        }
-        uint64_t hi = (uint64_t)(acc >> 64), lo = (uint64_t)acc;
-        int top = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);
-        if (top <= 52) return ldexp((double)lo, emin - 1075);
-        int sh = top - 52;
-        unsigned __int128 q = acc >> sh;
-        unsigned __int128 rem = acc & ((((unsigned __int128)1) << sh) - 1);
-        unsigned __int128 half = ((unsigned __int128)1) << (sh - 1);
-        if (rem > half || (rem == half && (q & 1))) q++;
-        return ldexp((double)(uint64_t)q, emin - 1075 + sh);
-    }
+    /* past fsum_narrow: the exponents span more than 57 */
     /* bit k of the integer is worth 2^(emin - 1075 + k) */
     uint64_t L[LIMBS];
     int nl = (emax - emin + 53 + 17) / 64 + 1;
@@ -961,11 +1091,20 @@ static int long_items(PyObject *seq, long *out, Py_ssize_t max) {
     return (int)n;
 }
 
+static PyObject *zero_float; /* 0.0, shared by every list below (the answers' cities outside the belief) */
+
 /* A new list of the floats v[0..n). */
 static PyObject *float_list(const double *v, Py_ssize_t n) {
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t bits;
+        memcpy(&bits, &v[i], sizeof bits);
+        if (!bits && zero_float) { /* +0.0 alone: -0.0 is another float */
+            Py_INCREF(zero_float);
+            PyList_SET_ITEM(out, i, zero_float);
+            continue;
+        }
         PyObject *x = PyFloat_FromDouble(v[i]);
         if (!x) {
             Py_DECREF(out);
@@ -1007,10 +1146,10 @@ static long below(PyObject *getrandbits, long n) {
 
 /* systematic(w, n, random) -> n indices of w (weights summing to 1), each
    about n x its weight times, from one draw (dossier._systematic). */
-static PyObject *py_systematic(PyObject *self, PyObject *args) {
+static PyObject *py_systematic(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *w, *rand;
     int n;
-    if (!PyArg_ParseTuple(args, "O!iO", &PyList_Type, &w, &n, &rand)) return NULL;
+    if (fast_args("systematic", args, nargs, "LiO", &w, &n, &rand)) return NULL;
     Py_ssize_t len = PyList_GET_SIZE(w);
     if (len < 1 || n < 0) {
         PyErr_SetString(PyExc_ValueError, "systematic: no weights");
@@ -1218,10 +1357,10 @@ static int mask_items(PyObject *seq, uint64_t *out, int n) {
    ``steps`` steps of a walker who stays or takes an open route, each with the
    same chance (masks: each city's open routes); None when w is longer than
    64, holds other than floats, or a mask reaches past w. */
-static PyObject *py_spread(PyObject *self, PyObject *args) {
+static PyObject *py_spread(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *w_o, *masks_o;
     int steps;
-    if (!PyArg_ParseTuple(args, "O!Oi", &PyList_Type, &w_o, &masks_o, &steps)) return NULL;
+    if (fast_args("spread", args, nargs, "LOi", &w_o, &masks_o, &steps)) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(w_o);
     if (n > MAXN) Py_RETURN_NONE;
     double a[MAXN], b[MAXN], *cur = a, *out = b;
@@ -1259,11 +1398,11 @@ static PyObject *py_spread(PyObject *self, PyObject *args) {
    continents), else 1, over its open exits (masks: each city's open routes;
    none counts 1). None when w is not the map's n floats, a mask reaches past
    the map, or the map's routes are not ``nroutes`` routes of two ends. */
-static PyObject *py_barriers(PyObject *self, PyObject *args) {
+static PyObject *py_barriers(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *cap, *w_o, *masks_o;
     int nroutes;
     double scale;
-    if (!PyArg_ParseTuple(args, "OO!Oid", &cap, &PyList_Type, &w_o, &masks_o, &nroutes, &scale)) return NULL;
+    if (fast_args("barriers", args, nargs, "OLOid", &cap, &w_o, &masks_o, &nroutes, &scale)) return NULL;
     const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
     if (!t) return NULL;
     int n = t->n;
@@ -1426,12 +1565,12 @@ static PyObject *hunt_search(const Tables *t, uint64_t belief, int start, int st
    when this code cannot search it (a belief or mask past the map, weights
    other than n floats, more than HUNT_STEPS steps, a negative reach, a map
    whose balls it does not hold). */
-static PyObject *py_hunt(PyObject *self, PyObject *args) {
+static PyObject *py_hunt(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *cap, *belief_o, *w_o, *open_o;
     int start, steps, reach;
     double mix, ahead;
-    if (!PyArg_ParseTuple(args, "OO!iiO!ddiO", &cap, &PyLong_Type, &belief_o, &start, &steps, &PyList_Type, &w_o,
-                          &mix, &ahead, &reach, &open_o))
+    if (fast_args("hunt", args, nargs, "ONiiLddiO", &cap, &belief_o, &start, &steps, &w_o, &mix, &ahead, &reach,
+                  &open_o))
         return NULL;
     const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
     if (!t) return NULL;
@@ -1587,12 +1726,12 @@ done:
    Dossier._read_guesses); None, touching nothing and drawing nothing, when
    this code cannot read it. The open routes' masks are the barriers' (engine
    belief.open_masks: a barred route closes its two ends to each other). */
-static PyObject *g_announce(Guesses *g, PyObject *args) {
+static PyObject *g_announce(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *cap, *ann, *radars_o, *barriers_o, *rand, *pub_o;
     int steps, journalist, escape, jessah, up, precise;
     double tau, eps;
-    if (!PyArg_ParseTuple(args, "OO!ippOiiOOpOdd", &cap, &PyTuple_Type, &ann, &steps, &journalist, &escape,
-                          &pub_o, &jessah, &up, &radars_o, &barriers_o, &precise, &rand, &tau, &eps))
+    if (fast_args("announce", args, nargs, "OTippOiiOOpOdd", &cap, &ann, &steps, &journalist, &escape, &pub_o,
+                  &jessah, &up, &radars_o, &barriers_o, &precise, &rand, &tau, &eps))
         return NULL;
     const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
     if (!t) return NULL;
@@ -1639,12 +1778,8 @@ static PyObject *g_announce(Guesses *g, PyObject *args) {
     R.radars = radars;
     R.barriers = barriers;
     R.nbarriers = nbar;
-    uint64_t nbr[MAXN]; /* every route open */
-    for (int x = 0; x < t->n; x++) {
-        nbr[x] = 0;
-        for (int j = 0; j < t->deg[x]; j++) nbr[x] |= (uint64_t)1 << t->nbr[x][j];
-        open[x] = nbr[x];
-    }
+    const uint64_t *nbr = t->nbr_mask; /* every route open */
+    memcpy(open, nbr, t->n * sizeof(uint64_t));
     for (int r = 0; r < nbar; r++)
         if (barriers[r]) {
             int x = t->route_end[2 * r], y = t->route_end[2 * r + 1];
@@ -1672,17 +1807,27 @@ static PyObject *g_announce(Guesses *g, PyObject *args) {
     /* every city's plans first: nothing is drawn or written before this code
        is sure to read the whole announcement */
     uint64_t tried = 0;
+    uint64_t *targets = arena_alloc(&R.arena, (n + 1) * sizeof(uint64_t)); /* per guess, Dossier._targets */
+    if (!targets) {
+        PyErr_NoMemory();
+        goto done;
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         long c = g->city[i];
         if (c >= t->n) {
             PyErr_SetString(PyExc_ValueError, "announce: a guess's city is off the map");
             goto done;
         }
-        for (int j = 0; j < g->hlen[i]; j++)
-            if (g->hand[i * MAXH + j] >= t->ncheck) {
+        uint64_t ti = 0;
+        const unsigned char *h = &g->hand[i * MAXH];
+        for (int j = 0; j < g->hlen[i]; j++) {
+            if (h[j] >= t->ncheck) {
                 PyErr_SetString(PyExc_ValueError, "announce: a guess holds an unknown check");
                 goto done;
             }
+            ti |= t->check_mask[h[j]];
+        }
+        targets[i] = ti;
         if (tried >> c & 1) continue;
         int rc = make_place(&R, (int)c, &places[c]);
         if (rc == -2) {
@@ -1696,18 +1841,25 @@ static PyObject *g_announce(Guesses *g, PyObject *args) {
         }
         tried |= (uint64_t)1 << c;
     }
+    /* copies of a guess sit side by side after a resampling: one with the
+       previous guess's city and targets takes its outcome without a search */
+    long last_c = -1;
+    uint64_t last_t = 0;
+    Outcome *o = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         long c = g->city[i];
-        uint64_t targets = 0;
-        for (int j = 0; j < g->hlen[i]; j++) targets |= t->check_mask[g->hand[i * MAXH + j]];
         Place *pl = places[c];
         long pick = c;
         double wi = 0.0;
         if (pl) {
-            Outcome *o = outcome_for(&R, pl, (int)c, targets);
-            if (!o) {
-                PyErr_NoMemory();
-                goto done;
+            if (c != last_c || targets[i] != last_t) {
+                o = outcome_for(&R, pl, (int)c, targets[i]);
+                if (!o) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                last_c = c;
+                last_t = targets[i];
             }
             if (o->p_ann > 0) {
                 double r;
@@ -1737,11 +1889,11 @@ done:
 
 /* answer(belief, n, floor) -> the probability of each of the n cities, or
    None when no guess in the belief has weight (Dossier._answer). */
-static PyObject *g_answer(Guesses *g, PyObject *args) {
+static PyObject *g_answer(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *belief_o;
     int n;
     double fl;
-    if (!PyArg_ParseTuple(args, "Oid", &belief_o, &n, &fl)) return NULL;
+    if (fast_args("answer", args, nargs, "Oid", &belief_o, &n, &fl)) return NULL;
     if (n < 1 || n > MAXN) {
         PyErr_SetString(PyExc_ValueError, "answer: at most 64 cities");
         return NULL;
@@ -1771,10 +1923,10 @@ static PyObject *g_answer(Guesses *g, PyObject *args) {
    the guesses resampled to ``particles`` when the weights have degenerated
    (effective sample size under half the guesses); False, touching nothing,
    when no weight is left (Dossier._settle). */
-static PyObject *g_settle(Guesses *g, PyObject *args) {
+static PyObject *g_settle(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *keep_o, *rand;
     int particles;
-    if (!PyArg_ParseTuple(args, "iOO", &particles, &keep_o, &rand)) return NULL;
+    if (fast_args("settle", args, nargs, "iOO", &particles, &keep_o, &rand)) return NULL;
     if (particles < 1) {
         PyErr_SetString(PyExc_ValueError, "settle: no guesses");
         return NULL;
@@ -1889,11 +2041,11 @@ static int check_items(PyObject *list, long *v) {
 /* cash(check, miss, getrandbits) -> None, once each hand that held
    ``check`` has given it up and each other guess has kept ``miss`` of its
    weight and lost a check drawn at random (Dossier._cash_each). */
-static PyObject *g_cash(Guesses *g, PyObject *args) {
+static PyObject *g_cash(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     long check;
     double miss;
     PyObject *getrandbits;
-    if (!PyArg_ParseTuple(args, "ldO", &check, &miss, &getrandbits)) return NULL;
+    if (fast_args("cash", args, nargs, "ldO", &check, &miss, &getrandbits)) return NULL;
     for (Py_ssize_t i = 0; i < g->n; i++) {
         int nh = g->hlen[i], at = -1;
         for (int j = 0; j < nh && at < 0; j++)
@@ -1913,10 +2065,10 @@ static PyObject *g_cash(Guesses *g, PyObject *args) {
 /* draw(pool, drawn, getrandbits) -> True once each hand has drawn ``drawn``
    checks of ``pool`` it did not hold (Dossier._draw_each); False, touching
    nothing, when a check of the pool is outside 0..63. */
-static PyObject *g_draw(Guesses *g, PyObject *args) {
+static PyObject *g_draw(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *pool_o, *getrandbits;
     int drawn;
-    if (!PyArg_ParseTuple(args, "O!iO", &PyList_Type, &pool_o, &drawn, &getrandbits)) return NULL;
+    if (fast_args("draw", args, nargs, "LiO", &pool_o, &drawn, &getrandbits)) return NULL;
     long pool[64], free_[64];
     int np = check_items(pool_o, pool);
     if (np == -1) return NULL;
@@ -1945,9 +2097,9 @@ static PyObject *g_draw(Guesses *g, PyObject *args) {
    bitmask: Jessah drew them) in a hand is replaced by one of ``pool`` the
    hand does not hold, drawn at random (Dossier._jessah_drew); False,
    touching nothing, when a check of the pool is outside 0..63. */
-static PyObject *g_replace(Guesses *g, PyObject *args) {
+static PyObject *g_replace(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *got_o, *pool_o, *getrandbits;
-    if (!PyArg_ParseTuple(args, "OO!O", &got_o, &PyList_Type, &pool_o, &getrandbits)) return NULL;
+    if (fast_args("replace", args, nargs, "OLO", &got_o, &pool_o, &getrandbits)) return NULL;
     uint64_t got;
     if (as_u64(got_o, &got)) return NULL;
     long pool[64], free_[64];
@@ -1978,10 +2130,10 @@ static PyObject *g_replace(Guesses *g, PyObject *args) {
    outside 0..63 (Dossier._fit_each, which then does it). A hand that needs
    fixing loses Jessah's checks, then checks drawn at random down to
    ``size``, then draws from ``pool`` up to it. */
-static PyObject *g_fit(Guesses *g, PyObject *args) {
+static PyObject *g_fit(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *mine_o, *pool_o, *getrandbits;
     long size;
-    if (!PyArg_ParseTuple(args, "lOOO", &size, &mine_o, &pool_o, &getrandbits)) return NULL;
+    if (fast_args("fit", args, nargs, "lOOO", &size, &mine_o, &pool_o, &getrandbits)) return NULL;
     uint64_t mine;
     if (as_u64(mine_o, &mine)) {
         if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
@@ -2034,9 +2186,9 @@ static PyObject *g_fit(Guesses *g, PyObject *args) {
 /* reveal(city) -> None: she is seen in ``city``; the guesses elsewhere
    lose their weight unless that leaves none, and every guess has her there
    (Dossier._reveal_each). */
-static PyObject *g_reveal(Guesses *g, PyObject *args) {
+static PyObject *g_reveal(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     long city;
-    if (!PyArg_ParseTuple(args, "l", &city)) return NULL;
+    if (fast_args("reveal", args, nargs, "l", &city)) return NULL;
     Py_ssize_t n = g->n;
     double *x = malloc((n + 1) * sizeof(double));
     if (!x) return PyErr_NoMemory();
@@ -2051,11 +2203,11 @@ static PyObject *g_reveal(Guesses *g, PyObject *args) {
    performed without cashing; each guess whose hand holds a check of its
    city's continent keeps ``decline`` of its weight, unless ``last`` (her
    last identity) and Jessah is at most one step away (Dossier._decline_each). */
-static PyObject *g_decline(Guesses *g, PyObject *args) {
+static PyObject *g_decline(Guesses *g, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *cap, *cc_o;
     int jessah, last;
     double d;
-    if (!PyArg_ParseTuple(args, "OOipd", &cap, &cc_o, &jessah, &last, &d)) return NULL;
+    if (fast_args("decline", args, nargs, "OOipd", &cap, &cc_o, &jessah, &last, &d)) return NULL;
     const Tables *t = PyCapsule_GetPointer(cap, "rnsim.announce.tables");
     if (!t) return NULL;
     if (jessah < 0 || jessah >= t->n) {
@@ -2091,15 +2243,21 @@ static PyObject *g_decline(Guesses *g, PyObject *args) {
 
 static PyMethodDef guesses_methods[] = {
     {"lists", (PyCFunction)g_lists, METH_NOARGS, "(cities, hands, w): new lists of the guesses."},
-    {"announce", (PyCFunction)g_announce, METH_VARARGS, "Dossier._read_guesses, in place (see the module)."},
-    {"answer", (PyCFunction)g_answer, METH_VARARGS, "Dossier._answer's probability per city (see the module)."},
-    {"settle", (PyCFunction)g_settle, METH_VARARGS, "Dossier._settle, in place (see the module)."},
-    {"cash", (PyCFunction)g_cash, METH_VARARGS, "Dossier._cash_each, in place (see the module)."},
-    {"draw", (PyCFunction)g_draw, METH_VARARGS, "Dossier._draw_each, in place (see the module)."},
-    {"fit", (PyCFunction)g_fit, METH_VARARGS, "Dossier._fit_each, in place (see the module)."},
-    {"replace", (PyCFunction)g_replace, METH_VARARGS, "Dossier._jessah_drew, in place (see the module)."},
-    {"reveal", (PyCFunction)g_reveal, METH_VARARGS, "Dossier._reveal_each, in place (see the module)."},
-    {"decline", (PyCFunction)g_decline, METH_VARARGS, "Dossier._decline_each, in place (see the module)."},
+    {"announce", (PyCFunction)(void (*)(void))g_announce, METH_FASTCALL,
+     "Dossier._read_guesses, in place (see the module)."},
+    {"answer", (PyCFunction)(void (*)(void))g_answer, METH_FASTCALL,
+     "Dossier._answer's probability per city (see the module)."},
+    {"settle", (PyCFunction)(void (*)(void))g_settle, METH_FASTCALL,
+     "Dossier._settle, in place (see the module)."},
+    {"cash", (PyCFunction)(void (*)(void))g_cash, METH_FASTCALL, "Dossier._cash_each, in place (see the module)."},
+    {"draw", (PyCFunction)(void (*)(void))g_draw, METH_FASTCALL, "Dossier._draw_each, in place (see the module)."},
+    {"fit", (PyCFunction)(void (*)(void))g_fit, METH_FASTCALL, "Dossier._fit_each, in place (see the module)."},
+    {"replace", (PyCFunction)(void (*)(void))g_replace, METH_FASTCALL,
+     "Dossier._jessah_drew, in place (see the module)."},
+    {"reveal", (PyCFunction)(void (*)(void))g_reveal, METH_FASTCALL,
+     "Dossier._reveal_each, in place (see the module)."},
+    {"decline", (PyCFunction)(void (*)(void))g_decline, METH_FASTCALL,
+     "Dossier._decline_each, in place (see the module)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2114,14 +2272,18 @@ static PyTypeObject GuessesType = {
 };
 
 static PyMethodDef methods[] = {
+    {"state_words", (PyCFunction)(void (*)(void))py_state_words, METH_FASTCALL,
+     "rng.getstate()[1][:k], read in place for a random.Random; None for any other stream."},
     {"guesses", py_guesses, METH_VARARGS, "The guesses (cities, hands, weights) as one C object, or None."},
     {"start", py_start, METH_VARARGS, "Dossier._start_guesses (see the module)."},
-    {"systematic", py_systematic, METH_VARARGS, "dossier._systematic's indices (see the module)."},
+    {"systematic", (PyCFunction)(void (*)(void))py_systematic, METH_FASTCALL,
+     "dossier._systematic's indices (see the module)."},
     {"fsum", py_fsum, METH_VARARGS, "math.fsum of finite floats, as the dossier's loops sum (for the tests)."},
     {"tables", py_tables, METH_VARARGS, "The map's tables for announce(), or None when the map is too big."},
-    {"hunt", py_hunt, METH_VARARGS, "Expert._weighted_path (see the module)."},
-    {"spread", py_spread, METH_VARARGS, "Expert._spread (see the module)."},
-    {"barriers", py_barriers, METH_VARARGS, "Expert._weighted_barriers (see the module)."},
+    {"hunt", (PyCFunction)(void (*)(void))py_hunt, METH_FASTCALL, "Expert._weighted_path (see the module)."},
+    {"spread", (PyCFunction)(void (*)(void))py_spread, METH_FASTCALL, "Expert._spread (see the module)."},
+    {"barriers", (PyCFunction)(void (*)(void))py_barriers, METH_FASTCALL,
+     "Expert._weighted_barriers (see the module)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2132,5 +2294,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_dossier_core",
 PyMODINIT_FUNC PyInit__dossier_core(void) {
     if (PyType_Ready(&GuessesType) < 0) return NULL;
     mt_setup();
+    zero_float = PyFloat_FromDouble(0.0);
+    if (!zero_float) return NULL;
     return PyModule_Create(&module);
 }

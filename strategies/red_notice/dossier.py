@@ -155,6 +155,25 @@ def _tables(b: Board) -> Any:
     return t
 
 
+def state_words(rng: random.Random, k: int) -> tuple[int, ...]:
+    """``rng.getstate()[1][:k]``: the first ``k`` words of the stream's
+    Mersenne Twister state. The C code reads them in place from a
+    random.Random (getstate() builds a tuple of 625 ints to be cut to k);
+    any other stream is asked its getstate()."""
+    if core is not None:
+        got: tuple[int, ...] | None = core.state_words(rng, k)
+        if got is not None:
+            return got
+    return rng.getstate()[1][:k]  # type: ignore[no-any-return]
+
+
+def stream_from(name: str, rng: random.Random) -> random.Random:
+    """A stream of its own for ``name``, seeded from ``rng``'s state without
+    drawing from it: ``random.Random(name + " " + the state's first 16
+    words, joined by spaces)``."""
+    return random.Random(name + " " + " ".join(map(str, state_words(rng, 16))))
+
+
 def _below(getrandbits: Callable[[int], int], n: int) -> int:
     """``rng.randrange(n)`` for n > 0, drawn as CPython's Random draws it
     (getrandbits(n.bit_length()) until one is below n), without the Python-

@@ -609,7 +609,7 @@ class Expert(Strategy):
                 self.dossier = Dossier(particles=self._particles, **model)
             # Its own stream, seeded from the seat's without drawing from it,
             # so the rest of her play draws what it drew without a dossier.
-            self.dossier.reset(random.Random("dossier " + " ".join(map(str, rng.getstate()[1][:16]))))
+            self.dossier.reset(_dossier.stream_from("dossier", rng))
         else:
             self.dossier = None
 

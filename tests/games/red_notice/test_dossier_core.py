@@ -226,6 +226,13 @@ class _Checked:
         self.kinds["guesses"] += 1
         return _CheckedGuesses(g, self.kinds)
 
+    def state_words(self, rng: random.Random, k: int) -> Any:
+        got = self.core.state_words(rng, k)
+        assert got is not None  # the seats' streams are random.Random's own
+        assert got == rng.getstate()[1][:k]
+        self.kinds["state words"] += 1
+        return got
+
     def fsum(self, xs: list[float]) -> float:
         got = self.core.fsum(xs)
         assert got == math.fsum(xs)
@@ -302,7 +309,7 @@ def test_every_call_of_the_c_guesses_in_expert_games_is_the_python_one(monkeypat
     for kind in ("movement", "escape", "journalist", "precise", "black radar", "triggers", "barriers", "answer",
                  "normalise", "resample", "draw", "replace", "replaced", "cash", "restrict", "fit", "fit, pool wanted", "start", "reveal",
                  "decline", "declined", "guesses", "hunt", "hunt, near-equal firsts", "hunt, nothing in reach",
-                 "spread", "barrier scores", "barrier scores, some cut"):
+                 "spread", "barrier scores", "barrier scores, some cut", "state words"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 
@@ -456,14 +463,25 @@ def _ties(draw: Any) -> list[float]:
         [5e-324, 1.0],  # a subnormal value: CPython's partials
         [0.1] * 10,
         [3.0, -1.0],  # a negative value: the partials
+        [1.0, 2.0**-57, 2.0**-20],  # a smaller exponent after a larger: the sum shifted up
+        [2.0**-57, 1.0 + 2.0**-52, 2.0**-58],  # a span of 57, then of 58: the limbs
+        [1.5, 2.0**-30, 2.0**-57 * 1.5, 2.0**-54],  # half an ulp and a bit, met smallest last
     ]))
+
+
+def _spans(draw: Any) -> list[float]:
+    """Terms whose exponents span about 57, in any order: the one-pass sum
+    shifts its integer up whenever a smaller one comes, or leaves the case
+    when the span passes 57."""
+    n = draw(st.integers(1, 60))
+    return [math.ldexp(draw(st.floats(1.0, 2.0, exclude_max=True)), draw(st.integers(-62, 0))) for _ in range(n)]
 
 
 @settings(max_examples=400, deadline=None)
 @given(xs=st.one_of(st.lists(st.floats(0.0, 1e6), max_size=120),
                     st.lists(st.floats(0.0, 1.0).map(lambda x: x * 2.0**-40), max_size=40),
                     st.lists(st.floats(-1e3, 1e3), max_size=40),
-                    st.composite(_ties)()))
+                    st.composite(_ties)(), st.composite(_spans)()))
 def test_the_c_fsum_is_math_fsum(xs):
     """Every sum in the C loops is math.fsum's: bit for bit, ties included
     (the exact sum correctly rounded, found another way)."""
@@ -627,6 +645,36 @@ def test_the_c_draws_advance_the_stream_as_its_own_methods_do(seed, draws, n):
     assert rng.getstate() == ref.getstate()
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**64), draws=st.integers(0, 1500), k=st.integers(0, 624))
+def test_the_c_state_words_are_getstates(seed, draws, k):
+    """The first k words of a random.Random's twister state, read in place,
+    are getstate()'s (past the 624-word refills too), and a dossier's
+    stream seeded from them is the one seeded from getstate()."""
+    core = _core()
+    rng = random.Random(seed)
+    for _ in range(draws):
+        rng.random()
+    state = rng.getstate()
+    assert core.state_words(rng, k) == state[1][:k]
+    assert rng.getstate() == state
+    want = random.Random("dossier " + " ".join(map(str, state[1][:16])))
+    assert dossier_module.stream_from("dossier", rng).getstate() == want.getstate()
+
+
+class _OwnState(random.Random):
+    def getstate(self) -> Any:
+        return (3, tuple(range(625)), None)
+
+
+def test_a_stream_of_another_class_gives_its_getstate():
+    core = _core()
+    assert core.state_words(_OwnState(0), 16) is None
+    assert dossier_module.state_words(_OwnState(0), 4) == (0, 1, 2, 3)
+    with pytest.raises(ValueError):
+        core.state_words(random.Random(0), 625)
+
+
 class _Counting(random.Random):
     """A stream whose random() and getrandbits() are its own: the C code
     must call them, not read the state beneath them."""
@@ -653,3 +701,50 @@ def test_a_stream_with_methods_of_its_own_is_called():
     assert rng.calls == 3 and rng.getstate() == state
     with pytest.raises(TypeError):  # another C method of the stream is called, not read as random()
         core.systematic([1.0], 1, random.Random(0).getrandbits)
+
+
+def test_the_c_calls_check_their_arguments():
+    """The guesses' methods and the functions the dossier and the expert call
+    read their arguments without a format: a wrong count or a wrong kind is
+    a TypeError, as a format's parsing gives, never a read past the
+    arguments."""
+    core = _core()
+    g = _guesses([0, 1], [[1], [2]], [0.5, 0.5])
+    t = dossier_module._tables(B)
+    rand = random.Random(0).random
+    with pytest.raises(TypeError):
+        g.answer(1, B.n)
+    with pytest.raises(TypeError):
+        g.answer(1, B.n, 0.1, 0)
+    with pytest.raises(TypeError):
+        g.answer(1, 2.5, 0.1)
+    with pytest.raises(TypeError):
+        g.settle(2, None)
+    with pytest.raises(TypeError):
+        g.settle(2, None, rand, rand)
+    ok = (t, (), 1, False, False, 3, 0, 1, [0] * len(COMPS.continents), (0,) * len(COMPS.routes), False, rand,
+          0.3, 0.1)
+    with pytest.raises(TypeError):
+        g.announce(*ok[:-1])
+    with pytest.raises(TypeError):
+        g.announce(*ok, 0)
+    with pytest.raises(TypeError):
+        g.announce(ok[0], [], *ok[2:])  # the announcement must be a tuple
+    with pytest.raises(TypeError):
+        core.hunt(t, 1, 0, 2, [1.0] * B.n, 0.5, 0.0, 1)
+    with pytest.raises(TypeError):
+        core.hunt(t, 1, 0, 2, (1.0,) * B.n, 0.5, 0.0, 1, [])  # the weights must be a list
+    bits = random.Random(0).getrandbits
+    with pytest.raises(TypeError):
+        g.reveal()
+    with pytest.raises(TypeError):
+        g.fit(1, 0, None)
+    with pytest.raises(TypeError):
+        g.draw((1, 2), 1, bits)  # the pool must be a list
+    with pytest.raises(TypeError):
+        core.spread((1.0,) * B.n, [0] * B.n, 1)  # the weights must be a list
+    with pytest.raises(TypeError):
+        core.systematic([1.0], 1)
+    assert g.answer(3, B.n, 0.1) is not None
+    assert g.settle(2, None, rand) is True
+    assert g.announce(*ok) is True
