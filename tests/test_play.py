@@ -6,11 +6,12 @@ import gc
 import random
 import weakref
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rnsim import GameResult, play_game
+from rnsim import GameResult, play_game, seeding
 from rnsim.errors import ConfigError
 from rnsim.games import get_game
 from rnsim.play import StrategyError, fewer_collections, play_out, run_game
@@ -30,6 +31,19 @@ def test_a_seats_stream_does_not_depend_on_the_number_of_seats(master: int, inde
     assert n.seats[:2] == two.seats[:seats]
     assert len(set(n.seats) | {n.chance}) == seats + 1  # independent streams
     assert all(0 <= x < 2**63 for x in (n.chance, *n.seats, n.copies))
+
+
+@settings(max_examples=300, deadline=None)
+@given(master=st.integers(0, 2**200), index=st.integers(0, 2**80), words=st.integers(1, 12))
+def test_the_seeds_are_numpys_seed_sequence_words(master: int, index: int, words: int) -> None:
+    """game_seeds computes SeedSequence's words itself (rnsim.seeding): the
+    words numpy gives, for any master seed, game index and count, game after
+    game of one master seed (its pool is kept) and after another seed."""
+    ss = np.random.SeedSequence(master, spawn_key=(index,))
+    want = [int(w) for w in ss.generate_state(words, dtype=np.uint64)]
+    assert [seeding._seed_words(master, index, words) for _ in range(3)] == [want] * 3
+    seeding._seed_words(master + 1, index, 1)
+    assert seeding._seed_words(master, index, words) == want
 
 
 def test_seeds_refuse_negative_input_and_no_seats() -> None:
