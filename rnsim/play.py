@@ -131,6 +131,21 @@ def play_out(game: Any, state: Any, strategies: Sequence[Strategy], stop: Any = 
     # is interpreted): its strategy, its view builder (None: it reads no
     # view) and its choose.
     seats = [(s, _view_builder(game, s) if s.uses_view else None, s.choose) for s in strategies]
+    fast = getattr(game, "play_decisions", None) if stop is None else None
+    if fast is not None:
+        # The game's own loop (Red Notice's is compiled): the same decisions, views and calls.
+        at: list[Any] = [None, False]  # the decision playing, and whether its answer is being applied
+        try:
+            decisions = fast(state, [v for _, v, _ in seats], [c for _, _, c in seats], at)
+        except IllegalOption as e:
+            if not at[1]:
+                raise _strategy_raised(game, state, seats, at[0], e) from e
+            raise _illegal(game, state, seats, at[0], e) from e
+        except Exception as e:
+            if at[1]:
+                raise
+            raise _strategy_raised(game, state, seats, at[0], e) from e
+        return game.outcome(state, decisions)
     apply = state.apply
     decisions = 0
     while not state.over:
@@ -138,27 +153,40 @@ def play_out(game: Any, state: Any, strategies: Sequence[Strategy], stop: Any = 
             break
         d = state.pending
         assert d is not None
-        strat, view_of, choose = seats[d.seat]
+        _, view_of, choose = seats[d.seat]
         try:
             opt = choose(None if view_of is None else view_of(state, d.seat), d)
         except Exception as e:
-            seat = seat_names(game, state)[d.seat]
-            rnd = getattr(state, "round", None)
-            raise StrategyError(
-                f"strategy {type(strat).__name__} ({seat}) raised {type(e).__name__}: {e} "
-                f"in a {d.kind!r} decision{'' if rnd is None else f', round {rnd}'}, game seed {state.seed}",
-                seat, type(strat).__name__, d.kind, state.seed, traceback.format_exc(),
-            ) from e
+            raise _strategy_raised(game, state, seats, d, e) from e
         try:
             apply(opt)
         except IllegalOption as e:
-            seat = seat_names(game, state)[d.seat]
-            raise StrategyError(
-                f"strategy {type(strat).__name__} ({seat}): {e}",
-                seat, type(strat).__name__, d.kind, state.seed, traceback.format_exc(),
-            ) from e
+            raise _illegal(game, state, seats, d, e) from e
         decisions += 1
     return game.outcome(state, decisions)
+
+
+def _strategy_raised(game: Any, state: Any, seats: Sequence[tuple[Any, Any, Any]], d: Any,
+                     e: Exception) -> StrategyError:
+    # Called in the handler of ``e``: traceback.format_exc() is its traceback.
+    strat = seats[d.seat][0]
+    seat = seat_names(game, state)[d.seat]
+    rnd = getattr(state, "round", None)
+    return StrategyError(
+        f"strategy {type(strat).__name__} ({seat}) raised {type(e).__name__}: {e} "
+        f"in a {d.kind!r} decision{'' if rnd is None else f', round {rnd}'}, game seed {state.seed}",
+        seat, type(strat).__name__, d.kind, state.seed, traceback.format_exc(),
+    )
+
+
+def _illegal(game: Any, state: Any, seats: Sequence[tuple[Any, Any, Any]], d: Any, e: Exception) -> StrategyError:
+    # As _strategy_raised, for an answer the game refused.
+    strat = seats[d.seat][0]
+    seat = seat_names(game, state)[d.seat]
+    return StrategyError(
+        f"strategy {type(strat).__name__} ({seat}): {e}",
+        seat, type(strat).__name__, d.kind, state.seed, traceback.format_exc(),
+    )
 
 
 def seat_strategies(game: Any, seats: Sequence[str], options: Mapping[str, Any],

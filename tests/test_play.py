@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import gc
+import random
 import weakref
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rnsim import GameResult, play_game
+from rnsim import GameResult, play_game, seeding
 from rnsim.errors import ConfigError
 from rnsim.games import get_game
-from rnsim.play import fewer_collections, run_game
+from rnsim.play import StrategyError, fewer_collections, play_out, run_game
 from rnsim.seeding import game_seeds
 from rnsim.strategy import load_strategy
 
@@ -29,6 +31,19 @@ def test_a_seats_stream_does_not_depend_on_the_number_of_seats(master: int, inde
     assert n.seats[:2] == two.seats[:seats]
     assert len(set(n.seats) | {n.chance}) == seats + 1  # independent streams
     assert all(0 <= x < 2**63 for x in (n.chance, *n.seats, n.copies))
+
+
+@settings(max_examples=300, deadline=None)
+@given(master=st.integers(0, 2**200), index=st.integers(0, 2**80), words=st.integers(1, 12))
+def test_the_seeds_are_numpys_seed_sequence_words(master: int, index: int, words: int) -> None:
+    """game_seeds computes SeedSequence's words itself (rnsim.seeding): the
+    words numpy gives, for any master seed, game index and count, game after
+    game of one master seed (its pool is kept) and after another seed."""
+    ss = np.random.SeedSequence(master, spawn_key=(index,))
+    want = [int(w) for w in ss.generate_state(words, dtype=np.uint64)]
+    assert [seeding._seed_words(master, index, words) for _ in range(3)] == [want] * 3
+    seeding._seed_words(master + 1, index, 1)
+    assert seeding._seed_words(master, index, words) == want
 
 
 def test_seeds_refuse_negative_input_and_no_seats() -> None:
@@ -127,3 +142,60 @@ def test_fewer_collections_leaves_a_collector_frozen_by_its_caller_alone() -> No
         assert 0.9 * frozen <= gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
+
+
+class _Fails:
+    """Wraps a strategy: raises at its ``at``-th decision, or (``illegal``)
+    answers it with an option no decision offers."""
+
+    def __init__(self, inner: object, at: int, illegal: bool) -> None:
+        self.inner, self.at, self.illegal, self.n = inner, at, illegal, 0
+        self.uses_view = True
+
+    def new_game(self, seat: int, rng: random.Random) -> None:
+        self.n = 0
+        self.inner.new_game(seat, rng)  # type: ignore[attr-defined]
+
+    def reads_history(self) -> bool:
+        return True
+
+    def choose(self, view: object, decision: object) -> object:
+        self.n += 1
+        if self.n == self.at:
+            if self.illegal:
+                return ("no such option",)
+            raise ZeroDivisionError("boom")
+        return self.inner.choose(view, decision)  # type: ignore[attr-defined]
+
+
+def _both_loops(strategies: list[object]) -> list[object]:
+    """Game 2 of seed 7 played by Red Notice's own loop (play_out without
+    ``stop``) and by the generic loop (a ``stop`` that never stops): the
+    outcome, or the StrategyError's message, seat, decision and seed."""
+    game = get_game("red_notice")
+    got: list[object] = []
+    for stop in (None, lambda state: False):
+        seeds = game_seeds(7, 2, 2)
+        for seat, (s, x) in enumerate(zip(strategies, seeds.seats, strict=True)):
+            s.new_game(seat, random.Random(x))  # type: ignore[attr-defined]
+        state = game.new_state(game.rules(), random.Random(seeds.chance), seed=seeds.chance)
+        try:
+            got.append(play_out(game, state, strategies, stop))  # type: ignore[arg-type]
+        except StrategyError as e:
+            got.append((str(e), e.seat, e.strategy, e.decision, e.seed))
+    return got
+
+
+def test_red_notices_own_loop_plays_and_fails_as_the_generic_loop() -> None:
+    """Red Notice plays its decisions in its own (compiled) loop
+    (``Game.play_decisions``): the same games, decision counts and
+    StrategyErrors as rnsim.play's loop, for a raising strategy and for an
+    illegal answer."""
+    game = get_game("red_notice")
+    expert, rule = (load_strategy(x, None, game) for x in ("expert", "rule"))
+    own, generic = _both_loops([expert, rule])
+    assert own == generic and own.decisions > 0  # type: ignore[attr-defined]
+    for illegal in (False, True):
+        own, generic = _both_loops([expert, _Fails(rule, 9, illegal)])
+        assert isinstance(own, tuple) and own == generic
+        assert ("boom" in own[0]) != illegal and own[1] == "jessah"

@@ -23,7 +23,7 @@ from rnsim.errors import ConfigError, RnsimError
 from rnsim.game import Knob, Lever, Outcome
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, OPTION_TYPES, SEATS
 from rnsim.games.red_notice.engine.state import GameState
-from rnsim.games.red_notice.engine.view import build_view, build_view_alone
+from rnsim.games.red_notice.engine.view import build_view, build_view_alone, play_decisions
 from rnsim.games.red_notice.rules.components import Components
 from rnsim.games.red_notice.rules.ruleset import KNOBS, RuleSet
 
@@ -100,6 +100,9 @@ class RedNotice:
     view = staticmethod(build_view)
     # ... and for a strategy that never samples View.worlds (play.py).
     view_without_worlds = staticmethod(build_view_alone)
+    # The play loop's decisions, compiled (rnsim.play.play_out): the
+    # interpreted loop costs more per decision than the engine's own step.
+    play_decisions = staticmethod(play_decisions)
 
     def __init__(self) -> None:
         self._comps: dict[RuleSet, Components] = {}

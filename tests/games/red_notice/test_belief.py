@@ -70,3 +70,25 @@ def test_after_movement_is_exact(radars, barriers, start_cities, steps, precise,
             exact |= 1 << end
     got = bel.after_movement(start, steps, masks, radars, COMPS.continent_mask, list(ann))
     assert got == exact
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    radars=st.lists(st.sampled_from([0, 0, 1, 2]), min_size=6, max_size=6),
+    barriers=st.frozensets(st.integers(0, len(COMPS.routes) - 1), max_size=4),
+    start_cities=st.lists(st.integers(0, N - 1), min_size=1, max_size=5, unique=True),
+    steps=st.integers(1, 4),
+)
+def test_a_movement_announcing_nothing_is_exact(radars, barriers, start_cities, steps):
+    """A movement that triggered no radar (after_movement's path without
+    layers): every city some path from the start reaches without a trigger."""
+    masks = _open_masks(barriers)
+    start = 0
+    exact = 0
+    for c in start_cities:
+        start |= 1 << c
+        for a, end in _paths(c, steps, masks, radars, False):
+            if not a:
+                exact |= 1 << end
+    if exact:  # else no path announces nothing
+        assert bel.after_movement(start, steps, masks, radars, COMPS.continent_mask, []) == exact

@@ -74,6 +74,8 @@ def after_movement(
     the ordered list of (continent, city or -1) triggers.
     """
     n = len(announced)
+    if n == 0:
+        return _untriggered(start, steps, nbr, radars, continent_mask)
     # Continents whose radar is still active after the first k triggers: a
     # white radar is deactivated by its trigger, a black one never (R12, R14).
     active: list[int] = []
@@ -118,6 +120,24 @@ def after_movement(
             break
         layers = new
         final |= layers[n]
+    return final
+
+
+def _untriggered(start: int, steps: int, nbr: Sequence[int], radars: Sequence[int],
+                 continent_mask: Sequence[int]) -> int:
+    """``after_movement`` with nothing announced, without its per-step lists:
+    the cities reached from ``start`` through cities under no radar."""
+    barred = 0
+    for k, r in enumerate(radars):
+        if r:
+            barred |= continent_mask[k]
+    cur = final = start
+    for _ in range(steps):
+        nxt = expand(cur, nbr) & ~barred
+        if nxt == cur:
+            break
+        cur = nxt
+        final |= cur
     return final
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Final, overload
+from typing import Any, Final, overload
 
 from rnsim.games.red_notice.engine.decision import ANGELA, JESSAH, Decision
 from rnsim.games.red_notice.engine.frames import Card, Frame, Move
@@ -446,6 +446,39 @@ def build_view_alone(state: GameState, seat: int) -> View:
     """The view of ``seat`` without worlds (``View.worlds`` None): the view a
     strategy that never samples them is handed (``Strategy.samples_worlds``)."""
     return build_view(state, seat, False)
+
+
+def play_decisions(state: GameState, views: list[Any], chooses: list[Any], at: list[Any]) -> int:
+    """rnsim.play's decision loop for a Red Notice state, compiled: each
+    pending decision is shown to its seat's ``chooses[seat]`` with the view
+    ``views[seat]`` builds (None: no view; this module's builders are called
+    natively) and its answer applied, until the game is over. Returns the
+    number of decisions answered. Before each decision ``at`` holds the
+    decision and False, True once its answer is being applied, so that the
+    caller can tell a strategy's failure from the engine's when one raises."""
+    modes: list[int] = []
+    for v in views:
+        modes.append(0 if v is None else 1 if v is build_view else 2 if v is build_view_alone else 3)
+    decisions = 0
+    while not state.over:
+        d = state.pending
+        assert d is not None
+        seat = d.seat
+        at[0] = d
+        at[1] = False
+        mode = modes[seat]
+        view: object = None  # a builder of mode 3 may give any object
+        if mode == 1:
+            view = build_view(state, seat, True)
+        elif mode == 2:
+            view = build_view(state, seat, False)
+        elif mode == 3:
+            view = views[seat](state, seat)
+        opt = chooses[seat](view, d)
+        at[1] = True
+        state.apply(opt)
+        decisions += 1
+    return decisions
 
 
 def _world_facts(state: GameState, d: Decision, mine: bool, revealed: int) -> WorldFacts | None:
