@@ -48,6 +48,7 @@ def _hash_constants(init: int, mult: int, n: int) -> tuple[int, ...]:
 
 
 # enough for seeds and game indexes of up to 500 words and 1,000 words drawn
+# (longer ones are seeded by numpy itself)
 _HASH_A = _hash_constants(0x43B0D7E5, 0x931E8875, 2048)  # mixing the entropy
 _HASH_B = _hash_constants(0x8B51F9DD, 0x58F38DED, 2048)  # drawing the words
 
@@ -104,7 +105,7 @@ def _seed_words(master_seed: int, game_index: int, n: int) -> list[int]:
     k = _POOL * _POOL
     words = extra + _uint32_words(game_index)
     if k + _POOL * len(words) >= len(_HASH_A) or 2 * n >= len(_HASH_B):
-        raise ValueError(f"seeds of at most 500 words each and 1,000 streams, got {n} streams")
+        return _numpy_words(master_seed, game_index, n)  # past the tables: numpy's own
     for w in words:
         for dst in range(_POOL):
             pool[dst] = _mix(pool[dst], _hashmix(w, k))
@@ -115,6 +116,13 @@ def _seed_words(master_seed: int, game_index: int, n: int) -> list[int]:
         hi = (pool[(i + 1) % _POOL] ^ _HASH_B[i + 1]) * _HASH_B[i + 2] & _M32
         out.append((lo ^ lo >> 16) | (hi ^ hi >> 16) << 32)
     return out
+
+
+def _numpy_words(master_seed: int, game_index: int, n: int) -> list[int]:
+    import numpy as np
+
+    seq = np.random.SeedSequence(master_seed, spawn_key=(game_index,))
+    return [int(w) for w in seq.generate_state(n, dtype=np.uint64)]
 
 
 class GameSeeds(NamedTuple):

@@ -46,6 +46,15 @@ def test_the_seeds_are_numpys_seed_sequence_words(master: int, index: int, words
     assert seeding._seed_words(master, index, words) == want
 
 
+@pytest.mark.parametrize(("master", "index", "words"), [(2**(32 * 600) - 1, 3, 2), (5, 2**(32 * 600), 1), (7, 1, 1200)],
+                         ids=["long master seed", "long game index", "many words"])
+def test_seeds_past_the_hash_tables_are_still_numpys(master: int, index: int, words: int) -> None:
+    """A master seed or game index longer than the precomputed hash constants,
+    or more words than they draw, is seeded by numpy itself: the same words."""
+    ss = np.random.SeedSequence(master, spawn_key=(index,))
+    assert seeding._seed_words(master, index, words) == [int(w) for w in ss.generate_state(words, dtype=np.uint64)]
+
+
 def test_seeds_refuse_negative_input_and_no_seats() -> None:
     with pytest.raises(ValueError, match="non-negative"):
         game_seeds(-1, 0)
