@@ -271,9 +271,10 @@ def _total(w: list[float]) -> float:
 
 def _popcount(x: int) -> int:
     """``x.bit_count()`` of a non-negative ``x``: compiled, a few operations
-    on machine ints cost less than the method call. Below 2**62 (a machine
-    int's range compiled, every mask below too) the bits are summed in
-    parallel, by pairs, nibbles and bytes; above, one at a time."""
+    on machine ints cost less than the method call. Below 2**62 (where a
+    compiled int is a machine int: every mask of a map of up to 62 cities)
+    the bits are summed in parallel, by pairs, nibbles and bytes; above,
+    one at a time."""
     if x >> 62:
         n = 0
         while x:
