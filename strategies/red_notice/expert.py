@@ -316,115 +316,217 @@ def _walk_masks(b: Board, barriers: tuple[int, ...], radars: tuple[int, ...], jo
     return b.barred(barriers), ok, on_radar
 
 
+def _total(w: list[float]) -> float:
+    """``sum(w)``: the same additions in the same order, on machine floats
+    when compiled (no call of the builtin)."""
+    t = 0.0
+    for x in w:
+        t += x
+    return t
+
+
 def _popcount(x: int) -> int:
-    """``x.bit_count()`` of a non-negative ``x``: compiled, a loop on machine
-    ints costs less than the method call for the few bits it meets here."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """``x.bit_count()`` of a non-negative ``x``: compiled, a few operations
+    on machine ints cost less than the method call. Below 2**62 (where a
+    compiled int is a machine int: every mask of a map of up to 62 cities)
+    the bits are summed in parallel, by pairs, nibbles and bytes; above,
+    one at a time."""
+    if x >> 62:
+        n = 0
+        while x:
+            x &= x - 1
+            n += 1
+        return n
+    x -= (x >> 1) & 0x1555555555555555
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
-class _Plan:
+class _Ends:
+    """Where a movement's walk (``_walk``) reports each end it meets."""
+
+    __slots__ = ()
+
+    def end(self, c: int, n_trig: int, seen_by: int, j: int) -> None:
+        """An end: its city, its radar triggers, the cities its last trigger
+        points at and its first step's index in the walk's first steps."""
+        raise NotImplementedError
+
+
+def _walk(b: Board, here: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
+          precise: bool, journalist: bool, first_ok: set[int], sink: _Ends) -> list[Option]:
+    """Walks the states of a movement of up to ``left`` steps from ``here``
+    breadth-first, reports each end to ``sink`` in the order met, and
+    returns the first steps ("stop", then each move out of ``here`` that
+    ``first_ok`` allows, in the order met). Only the states a further
+    layer expands are kept: the last layer's go to ``sink`` alone."""
+    cont = b.cont
+    n = b.n
+    ball = b.ball
+    cont_mask = b.cont_mask
+    nbr_routes = b.nbr_routes
+    firsts: list[Option] = ["stop"]
+    sink.end(here, 0, 0, 0)
+    # A state is (city, triggers announced so far). The triggers are an
+    # int, one digit per trigger in base ``base``: (continent, city it
+    # points at or -1) as continent * (n + 1) + city + 2 (at least 1),
+    # so that two sequences never share a code; the state's key is
+    # code * n + city. Beside it: the continents tripped (bits), the
+    # number of triggers, the cities the last one points at, the first step.
+    base = len(cont_mask) * (n + 1) + 2
+    # The states without a trigger are their city alone: a bitmask of
+    # them spares the set its hashing on the common walk.
+    seen0 = 1 << here
+    seen: set[int] = set()
+    bar, ok, on_radar = _walk_masks(b, barriers, radars, journalist, first_ok)
+    # The states to expand, in the order met: a layer is a run of them.
+    cities = [here]
+    codes = [0]
+    trippeds = [0]
+    trigs = [0]
+    seen_bys = [0]
+    first = [0]
+    lo = 0
+    for step in range(left):
+        keep = step + 1 < left  # a further layer expands this one's states
+        hi = len(cities)
+        for i in range(lo, hi):
+            c = cities[i]
+            code = codes[i]
+            tripped = trippeds[i]
+            n_trig = trigs[i]
+            seen_by = seen_bys[i]
+            j = first[i]
+            start = j == 0
+            for nx, r in nbr_routes[c]:
+                if start:
+                    if not ok >> nx & 1:
+                        continue
+                elif bar >> r & 1:
+                    continue
+                code2 = code
+                tripped2 = tripped
+                n2 = n_trig
+                seen2 = seen_by
+                if on_radar >> nx & 1:
+                    k = cont[nx]
+                    rk = radars[k]
+                    if rk == 2 or (rk == 1 and not tripped >> k & 1):
+                        tc = nx if precise else -1
+                        code2 = code * base + k * (n + 1) + tc + 2
+                        tripped2 = tripped | 1 << k
+                        n2 = n_trig + 1
+                        seen2 = ball[tc][1] if tc >= 0 else cont_mask[k]
+                if code2 == 0:
+                    if seen0 >> nx & 1:
+                        continue
+                    seen0 |= 1 << nx
+                else:
+                    key = code2 * n + nx
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                j2 = j
+                if start:
+                    j2 = len(firsts)
+                    firsts.append(("move", nx))
+                sink.end(nx, n2, seen2, j2)
+                if keep:
+                    cities.append(nx)
+                    codes.append(code2)
+                    trippeds.append(tripped2)
+                    trigs.append(n2)
+                    seen_bys.append(seen2)
+                    first.append(j2)
+        if len(cities) == hi:
+            break
+        lo = hi
+    return firsts
+
+
+class _Plan(_Ends):
     """The ends of a movement of up to ``left`` steps from ``here``, as
-    flat lists in the order a breadth-first walk over its states meets
-    them: per end its city, its radar triggers, the cities its last
-    trigger points at and its first step's index in ``firsts`` ("stop",
-    then each move out of ``here`` that ``first_ok`` allows)."""
+    flat lists in the order a breadth-first walk over its states
+    (``_walk``) meets them: per end its city, its radar triggers, the
+    cities its last trigger points at and its first step's index in
+    ``firsts`` ("stop", then each move out of ``here`` that ``first_ok``
+    allows)."""
 
     __slots__ = ("cities", "trigs", "seen_by", "first", "firsts")
 
     def __init__(self, b: Board, here: int, left: int, barriers: tuple[int, ...], radars: tuple[int, ...],
                  precise: bool, journalist: bool, first_ok: set[int]) -> None:
-        cont = b.cont
-        n = b.n
-        ball = b.ball
-        cont_mask = b.cont_mask
-        nbr_routes = b.nbr_routes
-        cities = [here]
-        trigs = [0]
-        seen_bys = [0]
-        first = [0]
-        firsts: list[Option] = ["stop"]
-        # A state is (city, triggers announced so far). The triggers are an
-        # int, one digit per trigger in base ``base``: (continent, city it
-        # points at or -1) as continent * (n + 1) + city + 2 (at least 1),
-        # so that two sequences never share a code; the state's key is
-        # code * n + city. Beside it: the continents tripped (bits), the
-        # number of triggers, the cities the last one points at, the first step.
-        base = len(cont_mask) * (n + 1) + 2
-        # The states without a trigger are their city alone: a bitmask of
-        # them spares the set its hashing on the common walk.
-        seen0 = 1 << here
-        seen: set[int] = set()
-        bar, ok, on_radar = _walk_masks(b, barriers, radars, journalist, first_ok)
-        # The states in the order met, the codes and tripped continents
-        # beside the ends' lists: a layer of the walk is a run of them.
-        codes = [0]
-        trippeds = [0]
-        lo = 0
-        for _ in range(left):
-            hi = len(cities)
-            for i in range(lo, hi):
-                c = cities[i]
-                code = codes[i]
-                tripped = trippeds[i]
-                n_trig = trigs[i]
-                seen_by = seen_bys[i]
-                j = first[i]
-                start = j == 0
-                for nx, r in nbr_routes[c]:
-                    if start:
-                        if not ok >> nx & 1:
-                            continue
-                    elif bar >> r & 1:
-                        continue
-                    code2 = code
-                    tripped2 = tripped
-                    n2 = n_trig
-                    seen2 = seen_by
-                    if on_radar >> nx & 1:
-                        k = cont[nx]
-                        rk = radars[k]
-                        if rk == 2 or (rk == 1 and not tripped >> k & 1):
-                            tc = nx if precise else -1
-                            code2 = code * base + k * (n + 1) + tc + 2
-                            tripped2 = tripped | 1 << k
-                            n2 = n_trig + 1
-                            seen2 = ball[tc][1] if tc >= 0 else cont_mask[k]
-                    if code2 == 0:
-                        if seen0 >> nx & 1:
-                            continue
-                        seen0 |= 1 << nx
-                    else:
-                        key = code2 * n + nx
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                    j2 = j
-                    if start:
-                        j2 = len(firsts)
-                        firsts.append(("move", nx))
-                    cities.append(nx)
-                    trigs.append(n2)
-                    seen_bys.append(seen2)
-                    first.append(j2)
-                    codes.append(code2)
-                    trippeds.append(tripped2)
-            if len(cities) == hi:
-                break
-            lo = hi
-        self.cities = cities
-        self.trigs = trigs
-        self.seen_by = seen_bys
-        self.first = first
-        self.firsts = firsts
+        self.cities: list[int] = []
+        self.trigs: list[int] = []
+        self.seen_by: list[int] = []
+        self.first: list[int] = []
+        self.firsts = _walk(b, here, left, barriers, radars, precise, journalist, first_ok, self)
+
+    def end(self, c: int, n_trig: int, seen_by: int, j: int) -> None:
+        self.cities.append(c)
+        self.trigs.append(n_trig)
+        self.seen_by.append(seen_by)
+        self.first.append(j)
 
     def ends(self) -> list[tuple[int, int, int, Option]]:
         """(end city, radar triggers, cities the last trigger points at, first step) per end."""
         return [(self.cities[e], self.trigs[e], self.seen_by[e], self.firsts[self.first[e]])
                 for e in range(len(self.cities))]
+
+
+class _PlanScores(_Ends):
+    """The scores of a movement's ends as ``Expert._plan_scores`` weighs
+    them, taken as the walk meets them (no list of the ends): per first
+    step its best score (``by``), and the first end that scores best."""
+
+    __slots__ = ("djrow", "ball", "reach", "quiet", "w_danger", "own", "prox", "dt", "w_way", "escape", "by",
+                 "best_j", "best_s")
+
+    def __init__(self, djrow: tuple[int, ...], ball: tuple[int, ...], reach: int, quiet: int, w_danger: float,
+                 own: float, prox: tuple[float, ...], dt: list[int] | None, w_way: float, escape: bool) -> None:
+        self.djrow = djrow
+        self.ball = ball
+        self.reach = reach
+        self.quiet = quiet
+        self.w_danger = w_danger
+        self.own = own
+        self.prox = prox
+        self.dt = dt
+        self.w_way = w_way
+        self.escape = escape
+        self.by: list[float] = []
+        self.best_j = 0
+        self.best_s = -1e18
+
+    def end(self, c: int, n_trig: int, seen_by: int, j: int) -> None:
+        s = -0.1 * n_trig
+        d = self.djrow[c]
+        prox = self.prox
+        if d < len(prox):
+            # Jessah searches the belief cities nearest her first; she
+            # finds Angela if few of them are at least as near as her city.
+            bp = ((seen_by & self.reach) if n_trig else self.quiet) | (1 << c)
+            crowd = _popcount(bp & self.ball[d])
+            s -= self.w_danger * (self.own if d == 0 else prox[d]) * min(1.0, 2.0 / crowd)
+        dt = self.dt
+        if dt is not None:
+            s -= self.w_way * min(dt[c], 8)
+        if self.escape:
+            s += 0.2 * min(d, 5)
+        if j == 0:  # "stop"
+            s += 0.01
+        by = self.by
+        if j == len(by):  # the first end through this first step (s is finite)
+            by.append(s)
+        elif s > by[j]:
+            by[j] = s
+        if s > self.best_s + 1e-9:
+            self.best_j = j
+            self.best_s = s
 
 
 # Designers subclass the expert to model play styles, also when it is compiled.
@@ -1571,9 +1673,13 @@ class Expert(Strategy):
     def _best_free(barriers: tuple[int, ...], scores: list[float]) -> int:
         """The free route with the best score, the lowest among equals (-1: none free)."""
         target = -1
-        for r, x in enumerate(barriers):
-            if not x and (target < 0 or scores[r] > scores[target]):
-                target = r
+        best = 0.0  # scores[target]
+        for r in range(len(barriers)):
+            if not barriers[r]:
+                sc = scores[r]
+                if target < 0 or sc > best:
+                    target = r
+                    best = sc
         return target
 
     def on_jessah_security(self, view: View, decision: Decision[JessahSecurityOption]) -> JessahSecurityOption:
@@ -1583,7 +1689,7 @@ class Expert(Strategy):
         best_s = 0.02
         # the dossier's weights, when she places her security on them
         w = self.hunt_weights if self.SECURITY_WEIGHT > 0 else None
-        if w is not None and not sum(w) > 0:
+        if w is not None and not _total(w) > 0:
             w = None
         masks = b.open_masks(view.barriers) if w is not None else []
         if view.radar_supply:
@@ -1906,53 +2012,21 @@ class Expert(Strategy):
         here = view.angela_city
         radars = view.radars
         precise = "precise_radars" in view.permanents
-        plan = _Plan(b, here, left, barriers, radars, precise, journalist, first_ok)
         reach, quiet = _belief_reach(b, view.belief, left, barriers, radars, journalist)
         jc = view.jessah_city
-        djrow = b.dist[jc]
-        ball = b.ball[jc]
         last = not view.identities_up
         w_danger = (10.0 if last else 4.0) * (1.4 - self.risk)
         w_way = 0.3 if escape else 1.0
-        own = self._own_city_danger
         # Bound once: compiled code rebuilds a Final tuple at each use.
         prox: tuple[float, ...] = _PROXIMITY
-        n_prox = len(prox)
-        # Typed lists, so that the loop runs on machine ints and floats when compiled.
-        cities: list[int] = plan.cities
-        trigs: list[int] = plan.trigs
-        seen_bys: list[int] = plan.seen_by
-        first_of: list[int] = plan.first
-        by: list[float] = [-1e18] * len(plan.firsts)
-        best_j = 0
-        best_s = -1e18
-        for e in range(len(cities)):
-            c = cities[e]
-            n_trig = trigs[e]
-            j = first_of[e]
-            s = -0.1 * n_trig
-            d = djrow[c]
-            if d < n_prox:
-                # Jessah searches the belief cities nearest her first; she
-                # finds Angela if few of them are at least as near as her city.
-                bp = ((seen_bys[e] & reach) if n_trig else quiet) | (1 << c)
-                crowd = _popcount(bp & ball[d])
-                s -= w_danger * (own if d == 0 else prox[d]) * min(1.0, 2.0 / crowd)
-            if dt is not None:
-                s -= w_way * min(dt[c], 8)
-            if escape:
-                s += 0.2 * min(d, 5)
-            if j == 0:  # "stop"
-                s += 0.01
-            if s > by[j]:
-                by[j] = s
-            if s > best_s + 1e-9:
-                best_j, best_s = j, s
-        firsts = plan.firsts
+        scores = _PlanScores(b.dist[jc], b.ball[jc], reach, quiet, w_danger, self._own_city_danger, prox, dt, w_way,
+                             escape)
+        firsts = _walk(b, here, left, barriers, radars, precise, journalist, first_ok, scores)
+        by = scores.by
         by_first: dict[Option, float] = {}
         for j in range(len(firsts)):
             by_first[firsts[j]] = by[j]
-        return firsts[best_j], best_s, by_first
+        return firsts[scores.best_j], scores.best_s, by_first
 
     def _unbox(self, view: View, b: Board, opts: Sequence[Option], dt: list[int] | None) -> Option | None:
         """A white barrier to remove (R11) when Jessah's barriers close at

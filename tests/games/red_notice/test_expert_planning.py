@@ -203,3 +203,10 @@ def test_the_checked_expert_plays_as_the_expert():
     a = play_game(seed=43, game_index=3, angela=_Checked(), jessah="expert", log=True)
     b = play_game(seed=43, game_index=3, angela="expert", jessah="expert", log=True)
     assert a.events == b.events
+
+
+@settings(max_examples=500, deadline=None)
+@given(x=st.one_of(st.integers(0, 2**64), st.integers(0, 62).map(lambda k: (1 << k) - 1),
+                   st.integers(0, 70).map(lambda k: 1 << k)))
+def test_popcount_counts_the_bits_below_and_above_a_machine_int(x):
+    assert expert_module._popcount(x) == bin(x).count("1")
