@@ -50,7 +50,7 @@ BID: Final = 0
 AGENTS: Final = 1
 ARREST: Final = 2
 OVER: Final = 3
-PHASES = ("bid", "agents", "arrest", "over")
+PHASES: Final = ("bid", "agents", "arrest", "over")
 NOT_YET: Final = -2  # bids[seat] before bidding
 NO_CARD: Final = -1  # bids[seat] after bidding no card
 
@@ -108,6 +108,36 @@ _AGENT_OPTIONS: Final[dict[tuple[Components, bool, int], tuple[tuple[str, ...], 
 _OPTIONS_CACHE: Final = 4096
 
 
+def _purple_card(comps: Components, value: int) -> int:
+    """``comps.purple_card(value)`` over the typed tuples (compiled: no
+    interpreted method call; a set without the card raises there)."""
+    purple: tuple[int, ...] = comps.purple
+    values: tuple[int, ...] = comps.card_value
+    for c in purple:
+        if values[c] == value:
+            return c
+    return comps.purple_card(value)
+
+
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for n > 0, the same draws (CPython's
+    ``_randbelow_with_getrandbits``) without its Python-level frames."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, the same draws and swaps (see ``below``): the
+    setup's deck shuffle is most of a new game's cost run by the library's
+    Python-level shuffle (tests/games/fbi/test_rulebook.py holds them equal)."""
+    for i in range(len(x) - 1, 0, -1):
+        j = below(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
 class FbiState:
     """The full (omniscient) state of one FBI game. Strategies never see it."""
 
@@ -137,6 +167,17 @@ class FbiState:
     scores: list[int]
     bonus_to: list[int]  # per colour: the seat given the bonus card, or -1
     decisions: int
+    # The public fields as views hand them out (view.build_view): tuples,
+    # built by the first view after a change and shared by the views until
+    # the next one; each rule that changes a field drops its tuple (None).
+    # A turn's agents decisions change none of them, its bids only the bids.
+    shown_table: tuple[tuple[int, ...], ...] | None = None
+    shown_slammers: tuple[tuple[int, ...], ...] | None = None
+    shown_released: tuple[int, ...] | None = None
+    shown_bids: tuple[int, ...] | None = None
+    shown_order: tuple[int, ...] | None = None
+    shown_played: tuple[tuple[int, ...], ...] | None = None
+    shown_arrests: tuple[tuple[int, int], ...] | None = None
 
     # ------------------------------------------------------------------ setup
 
@@ -151,10 +192,10 @@ class FbiState:
         # Setup: the purple villains 1..n are shuffled and dealt, each with its
         # bystander twin; the other purple cards are set aside.
         villains = list(range(1, n + 1))
-        chance.shuffle(villains)
-        s.slammer = [[comps.purple_card(v), comps.purple_card(-v)] for v in villains]
+        shuffle(chance, villains)
+        s.slammer = [[_purple_card(comps, v), _purple_card(comps, -v)] for v in villains]
         s.deck = list(comps.coloured)
-        chance.shuffle(s.deck)
+        shuffle(chance, s.deck)
         s.table = [[] for _ in comps.colours]
         s.released = []
         s.turn = 0
@@ -255,19 +296,33 @@ class FbiState:
                 self._end_turn()
                 return None
             seat = self.arrest_seat(self.step)
-            names = self.comps.colours
-            opts = [names[c] for c in sorted(set(self.agents[seat]))]
+            opts = self.arrest_options(seat)
             if not opts:  # FR5: no agent left (a single-agent pick without the 2x): a pass
                 self._event("arrest", seat=SEAT_NAMES[seat], agent=None, card=None)
                 self.arrests.append((seat, -1))
+                self.shown_arrests = None
                 self.step += 1
                 return None
             return Decision(seat, "arrest", opts, {"round": 1 + self.step // n})
         raise AssertionError(f"no decision in phase {PHASES[self.phase]}")
 
+    def arrest_options(self, seat: int) -> list[str]:
+        """The colours of the seat's agents not yet played, in colour order,
+        each once; a pair (a turn's two agents) without building a set and
+        sorting it."""
+        names = self.comps.colours
+        held = self.agents[seat]
+        if len(held) == 2:
+            a, b = held[0], held[1]
+            if a == b:
+                return [names[a]]
+            return [names[a], names[b]] if a < b else [names[b], names[a]]
+        return [names[c] for c in sorted(set(held))]
+
     def _answer(self, d: Decision, option: Any) -> None:
         if d.kind == "bid":
             self.bids[d.seat] = NO_CARD if option == "none" else option
+            self.shown_bids = None
             if self.log is not None:  # no event text to build when nobody logs
                 self._event("bid", seat=SEAT_NAMES[d.seat], card=None if option == "none" else self.comps.card_name(option))
         elif d.kind == "agents":
@@ -285,8 +340,9 @@ class FbiState:
             self.handcuffs = (self.handcuffs + 1) % self.n  # to the left (F1)
         k = self.rules.cards_per_player * self.n
         placed, self.deck = self.deck[:k], self.deck[k:]
+        colour: tuple[int, ...] = self.comps.card_colour
         for card in placed:
-            self.table[self.comps.card_colour[card]].append(card)
+            self.table[colour[card]].append(card)
         # F9: the turn that empties the deck is the last one, played in full.
         self.last_turn = not self.deck
         self.bids = [NOT_YET] * self.n
@@ -295,6 +351,8 @@ class FbiState:
         self.agents = [[] for _ in range(self.n)]
         self.played = [[] for _ in range(self.n)]
         self.arrests = []
+        self.shown_table = self.shown_bids = self.shown_order = None
+        self.shown_played = self.shown_arrests = None
         self.phase, self.step = BID, 0
         if self.log is not None:  # no event text to build when nobody logs
             self._event("turn", handcuffs=SEAT_NAMES[self.handcuffs], placed=[self.comps.card_name(c) for c in placed],
@@ -335,12 +393,26 @@ class FbiState:
         """Highest bid first; "none" is 0; ties in seat order from the holder (F4).
         Bid cards leave the game (F3)."""
         n, h = self.n, self.handcuffs
-        self.order = sorted(range(n), key=lambda s: (-self.bid_value(s), (s - h) % n))
+        value: tuple[int, ...] = self.comps.card_value
+        # sort key (-bid value, seat distance from the holder) as one int:
+        # the distances are 0..n-1, each once, so no two keys tie and an
+        # insertion sort of the n seats gives sorted()'s order
+        keys = [0] * n
+        order: list[int] = []
+        for s in range(n):
+            b = self.bids[s]
+            k = keys[s] = (0 if b < 0 else -value[b]) * n + (s - h) % n
+            i = len(order)
+            while i > 0 and keys[order[i - 1]] > k:
+                i -= 1
+            order.insert(i, s)
+        self.order = order
         for s in range(n):
             b = self.bids[s]
             if b >= 0:
                 self.slammer[s].remove(b)
                 self.released.append(b)
+        self.shown_order = self.shown_slammers = self.shown_released = None
         if self.log is not None:  # no event text to build when nobody logs
             self._event("order", order=[SEAT_NAMES[s] for s in self.order])
         self.phase, self.step = AGENTS, 0
@@ -403,6 +475,7 @@ class FbiState:
             self.table[colour].remove(card)
             self.slammer[seat].append(card)
         self.arrests.append((seat, -1 if card is None else card))
+        self.shown_table = self.shown_slammers = self.shown_played = self.shown_arrests = None
         if self.log is not None:  # no event text to build when nobody logs
             self._event("arrest", seat=SEAT_NAMES[seat], agent=self.comps.colours[colour],
                         card=None if card is None else self.comps.card_name(card))
