@@ -108,6 +108,15 @@ _AGENT_OPTIONS: Final[dict[tuple[Components, bool, int], tuple[tuple[str, ...], 
 _OPTIONS_CACHE: Final = 4096
 
 
+def colour_index(colours: tuple[str, ...], name: Any) -> int:
+    """``colours.index(name)`` as a compiled loop (no method call); a name
+    not there raises the same ValueError."""
+    for i in range(len(colours)):
+        if colours[i] == name:
+            return i
+    return colours.index(name)
+
+
 def _purple_card(comps: Components, value: int) -> int:
     """``comps.purple_card(value)`` over the typed tuples (compiled: no
     interpreted method call; a set without the card raises there)."""
@@ -317,6 +326,8 @@ class FbiState:
             if a == b:
                 return [names[a]]
             return [names[a], names[b]] if a < b else [names[b], names[a]]
+        if len(held) == 1:
+            return [names[held[0]]]
         return [names[c] for c in sorted(set(held))]
 
     def _answer(self, d: Decision, option: Any) -> None:
@@ -328,7 +339,7 @@ class FbiState:
         elif d.kind == "agents":
             self._choose_agents(d.seat, option)
         else:
-            self._arrest(d.seat, self.comps.colours.index(option))
+            self._arrest(d.seat, colour_index(self.comps.colours, option))
         self.step += 1
 
     # ----------------------------------------------------------------- phases
@@ -440,8 +451,10 @@ class FbiState:
         comps = self.comps
         pair = tuple(pair)
         self.pairs[seat] = pair
-        cols = [comps.colours.index(a) for a in pair if a != comps.doubler]
-        if len(cols) == 1 and comps.doubler in pair:
+        colours: tuple[str, ...] = comps.colours
+        doubler: str = comps.doubler
+        cols = [colour_index(colours, a) for a in pair if a != doubler]
+        if len(cols) == 1 and doubler in pair:
             cols = cols * 2  # F6: 2x doubles its partner
         self.agents[seat] = cols
         if self.log is not None:  # no event text to build when nobody logs
