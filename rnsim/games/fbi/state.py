@@ -108,6 +108,16 @@ _AGENT_OPTIONS: Final[dict[tuple[Components, bool, int], tuple[tuple[str, ...], 
 _OPTIONS_CACHE: Final = 4096
 
 
+def is_option(option: Any, options: list[Any]) -> bool:
+    """``option in options``: the very object among the options first (a
+    strategy answers with one of them), a comparison with each only if it
+    is not there."""
+    for o in options:
+        if o is option:
+            return True
+    return option in options
+
+
 def colour_index(colours: tuple[str, ...], name: Any) -> int:
     """``colours.index(name)`` as a compiled loop (no method call); a name
     not there raises the same ValueError."""
@@ -187,6 +197,18 @@ class FbiState:
     shown_order: tuple[int, ...] | None = None
     shown_played: tuple[tuple[int, ...], ...] | None = None
     shown_arrests: tuple[tuple[int, int], ...] | None = None
+    # What the rules read of the rules and the component set at nearly every
+    # decision, as the state's own (compiled: native) fields; FbiRules and
+    # Components are not compiled, each read of theirs is a Python attribute
+    # lookup. Set with rules and comps, by bind() only.
+    _card_colour: tuple[int, ...]
+    _card_value: tuple[int, ...]
+    _colours: tuple[str, ...]
+    _purple: tuple[int, ...]
+    _doubler_name: str
+    _stacked: bool
+    _bid_cards: str
+    _cards_per_player: int
 
     # ------------------------------------------------------------------ setup
 
@@ -196,7 +218,8 @@ class FbiState:
         comps = comps if comps is not None else rules.load_components()
         n = check_players(players, comps)
         s = cls()
-        s.rules, s.comps, s.n, s.seed = rules, comps, n, seed
+        s.bind(rules, comps)
+        s.n, s.seed = n, seed
         s.log = [] if log else None
         # Setup: the purple villains 1..n are shuffled and dealt, each with its
         # bystander twin; the other purple cards are set aside.
@@ -223,6 +246,14 @@ class FbiState:
         s._advance()
         return s
 
+    def bind(self, rules: FbiRules, comps: Components) -> None:
+        """Set the game's rules and component set (and the fields read of them)."""
+        self.rules, self.comps = rules, comps
+        self._card_colour, self._card_value = comps.card_colour, comps.card_value
+        self._colours, self._purple, self._doubler_name = comps.colours, comps.purple, comps.doubler
+        self._stacked, self._bid_cards = rules.stacked, rules.bid_cards
+        self._cards_per_player = rules.cards_per_player
+
     # --------------------------------------------------------------- protocol
 
     def decision(self) -> Decision:
@@ -234,7 +265,7 @@ class FbiState:
         d = self.pending
         if d is None:
             raise RuntimeError("the game is over: there is no decision to answer")
-        if option not in d.options:
+        if not is_option(option, d.options):
             raise IllegalOption(
                 f"illegal option {option!r} for {SEAT_NAMES[d.seat]}'s {d.kind!r} decision "
                 f"(turn {self.turn}, game seed {self.seed}); legal options: {d.options}"
@@ -246,7 +277,8 @@ class FbiState:
 
     def clone(self) -> FbiState:
         c = FbiState()
-        c.rules, c.comps, c.n, c.seed = self.rules, self.comps, self.n, self.seed
+        c.bind(self.rules, self.comps)
+        c.n, c.seed = self.n, self.seed
         c.log = None if self.log is None else [dict(e) for e in self.log]
         c.deck = self.deck[:]
         c.table = [t[:] for t in self.table]
@@ -319,7 +351,7 @@ class FbiState:
         """The colours of the seat's agents not yet played, in colour order,
         each once; a pair (a turn's two agents) without building a set and
         sorting it."""
-        names = self.comps.colours
+        names = self._colours
         held = self.agents[seat]
         if len(held) == 2:
             a, b = held[0], held[1]
@@ -339,7 +371,7 @@ class FbiState:
         elif d.kind == "agents":
             self._choose_agents(d.seat, option)
         else:
-            self._arrest(d.seat, colour_index(self.comps.colours, option))
+            self._arrest(d.seat, colour_index(self._colours, option))
         self.step += 1
 
     # ----------------------------------------------------------------- phases
@@ -349,9 +381,9 @@ class FbiState:
         self.turn += 1
         if self.turn > 1:
             self.handcuffs = (self.handcuffs + 1) % self.n  # to the left (F1)
-        k = self.rules.cards_per_player * self.n
+        k = self._cards_per_player * self.n
         placed, self.deck = self.deck[:k], self.deck[k:]
-        colour: tuple[int, ...] = self.comps.card_colour
+        colour = self._card_colour
         for card in placed:
             self.table[colour[card]].append(card)
         # F9: the turn that empties the deck is the last one, played in full.
@@ -374,14 +406,13 @@ class FbiState:
         distinct card (FR7): ``Components.bid_options``, written out here
         (compiled, a loop over typed tuples; a slammer holds a few cards, so
         each card is compared with the ones kept instead of hashed)."""
-        mode = self.rules.bid_cards
+        mode = self._bid_cards
         opts: list[Any] = ["none"]
         if mode == "none":
             return opts
-        comps = self.comps
-        colour: tuple[int, ...] = comps.card_colour
-        value: tuple[int, ...] = comps.card_value
-        purple: tuple[int, ...] = comps.purple
+        colour = self._card_colour
+        value = self._card_value
+        purple = self._purple
         only_purple = mode == "purple"
         kept: list[int] = []
         for card in sorted(self.slammer[seat]):
@@ -404,7 +435,7 @@ class FbiState:
         """Highest bid first; "none" is 0; ties in seat order from the holder (F4).
         Bid cards leave the game (F3)."""
         n, h = self.n, self.handcuffs
-        value: tuple[int, ...] = self.comps.card_value
+        value = self._card_value
         # sort key (-bid value, seat distance from the holder) as one int:
         # the distances are 0..n-1, each once, so no two keys tie and an
         # insertion sort of the n seats gives sorted()'s order
@@ -448,11 +479,10 @@ class FbiState:
         return list(got)
 
     def _choose_agents(self, seat: int, pair: tuple[str, ...]) -> None:
-        comps = self.comps
         pair = tuple(pair)
         self.pairs[seat] = pair
-        colours: tuple[str, ...] = comps.colours
-        doubler: str = comps.doubler
+        colours = self._colours
+        doubler = self._doubler_name
         cols = [colour_index(colours, a) for a in pair if a != doubler]
         if len(cols) == 1 and doubler in pair:
             cols = cols * 2  # F6: 2x doubles its partner
@@ -470,9 +500,9 @@ class FbiState:
         cards = self.table[colour]
         if not cards:
             return None
-        if self.rules.stacked:
+        if self._stacked:
             return cards[-1]
-        value = self.comps.card_value
+        value = self._card_value
         best = cards[0]
         for c in cards:
             if value[c] > value[best]:
