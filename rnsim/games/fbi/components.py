@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -107,7 +108,9 @@ class Components:
 
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-_CACHE: dict[str, Components] = {}
+# by resolved folder, and by (source, a Path?, working directory): one dict,
+# so that emptying it (benchmarks/loading.py) empties both
+_CACHE: dict[str | tuple[str, bool, str], Components] = {}
 
 
 def component_folder(source: str | Path) -> Path:
@@ -121,9 +124,16 @@ def component_folder(source: str | Path) -> Path:
 
 
 def load_components(source: str | Path = "classic") -> Components:
+    # every new game asks (FbiState.new): the set loaded before for the same
+    # source from the same directory, without resolving its path again
+    asked = (str(source), isinstance(source, Path), os.getcwd())
+    got = _CACHE.get(asked)
+    if got is not None:
+        return got
     folder = component_folder(source)
     key = str(folder.resolve())
     if key in _CACHE:
+        _CACHE[asked] = _CACHE[key]
         return _CACHE[key]
     if not folder.is_dir():
         known = sorted(d.name for d in DATA_DIR.iterdir() if d.is_dir())
@@ -142,7 +152,7 @@ def load_components(source: str | Path = "classic") -> Components:
         except tomllib.TOMLDecodeError as e:
             raise ComponentError(f"{shown_path(f)}: not valid TOML: {e}") from None
     comps = build_components(raw, name=folder.name, folder=folder)
-    _CACHE[key] = comps
+    _CACHE[key] = _CACHE[asked] = comps
     return comps
 
 

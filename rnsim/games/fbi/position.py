@@ -130,7 +130,8 @@ def _load(data: Mapping[str, Any], rules: FbiRules | None, log: bool, source: st
     n = check_players(data["players"], comps, f"{source}: players")
     ld = _Loader(comps, source)
     s = FbiState()
-    s.rules, s.comps, s.n = rules, comps, n
+    s.bind(rules, comps)
+    s.n = n
     s.seed = int(data.get("seed", 0))
     s.log = [] if log else None
     s.turn = int(data["turn"])

@@ -50,7 +50,7 @@ BID: Final = 0
 AGENTS: Final = 1
 ARREST: Final = 2
 OVER: Final = 3
-PHASES = ("bid", "agents", "arrest", "over")
+PHASES: Final = ("bid", "agents", "arrest", "over")
 NOT_YET: Final = -2  # bids[seat] before bidding
 NO_CARD: Final = -1  # bids[seat] after bidding no card
 
@@ -108,6 +108,55 @@ _AGENT_OPTIONS: Final[dict[tuple[Components, bool, int], tuple[tuple[str, ...], 
 _OPTIONS_CACHE: Final = 4096
 
 
+def is_option(option: Any, options: list[Any]) -> bool:
+    """``option in options``: the very object among the options first (a
+    strategy answers with one of them), a comparison with each only if it
+    is not there."""
+    for o in options:
+        if o is option:
+            return True
+    return option in options
+
+
+def colour_index(colours: tuple[str, ...], name: Any) -> int:
+    """``colours.index(name)`` as a compiled loop (no method call); a name
+    not there raises the same ValueError."""
+    for i in range(len(colours)):
+        if colours[i] == name:
+            return i
+    return colours.index(name)
+
+
+def _purple_card(comps: Components, value: int) -> int:
+    """``comps.purple_card(value)`` over the typed tuples (compiled: no
+    interpreted method call; a set without the card raises there)."""
+    purple: tuple[int, ...] = comps.purple
+    values: tuple[int, ...] = comps.card_value
+    for c in purple:
+        if values[c] == value:
+            return c
+    return comps.purple_card(value)
+
+
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for n > 0, the same draws (CPython's
+    ``_randbelow_with_getrandbits``) without its Python-level frames."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, the same draws and swaps (see ``below``): the
+    setup's deck shuffle is most of a new game's cost run by the library's
+    Python-level shuffle (tests/games/fbi/test_rulebook.py holds them equal)."""
+    for i in range(len(x) - 1, 0, -1):
+        j = below(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
 class FbiState:
     """The full (omniscient) state of one FBI game. Strategies never see it."""
 
@@ -137,6 +186,29 @@ class FbiState:
     scores: list[int]
     bonus_to: list[int]  # per colour: the seat given the bonus card, or -1
     decisions: int
+    # The public fields as views hand them out (view.build_view): tuples,
+    # built by the first view after a change and shared by the views until
+    # the next one; each rule that changes a field drops its tuple (None).
+    # A turn's agents decisions change none of them, its bids only the bids.
+    shown_table: tuple[tuple[int, ...], ...] | None = None
+    shown_slammers: tuple[tuple[int, ...], ...] | None = None
+    shown_released: tuple[int, ...] | None = None
+    shown_bids: tuple[int, ...] | None = None
+    shown_order: tuple[int, ...] | None = None
+    shown_played: tuple[tuple[int, ...], ...] | None = None
+    shown_arrests: tuple[tuple[int, int], ...] | None = None
+    # What the rules read of the rules and the component set at nearly every
+    # decision, as the state's own (compiled: native) fields; FbiRules and
+    # Components are not compiled, each read of theirs is a Python attribute
+    # lookup. Set with rules and comps, by bind() only.
+    _card_colour: tuple[int, ...]
+    _card_value: tuple[int, ...]
+    _colours: tuple[str, ...]
+    _purple: tuple[int, ...]
+    _doubler_name: str
+    _stacked: bool
+    _bid_cards: str
+    _cards_per_player: int
 
     # ------------------------------------------------------------------ setup
 
@@ -146,15 +218,16 @@ class FbiState:
         comps = comps if comps is not None else rules.load_components()
         n = check_players(players, comps)
         s = cls()
-        s.rules, s.comps, s.n, s.seed = rules, comps, n, seed
+        s.bind(rules, comps)
+        s.n, s.seed = n, seed
         s.log = [] if log else None
         # Setup: the purple villains 1..n are shuffled and dealt, each with its
         # bystander twin; the other purple cards are set aside.
         villains = list(range(1, n + 1))
-        chance.shuffle(villains)
-        s.slammer = [[comps.purple_card(v), comps.purple_card(-v)] for v in villains]
+        shuffle(chance, villains)
+        s.slammer = [[_purple_card(comps, v), _purple_card(comps, -v)] for v in villains]
         s.deck = list(comps.coloured)
-        chance.shuffle(s.deck)
+        shuffle(chance, s.deck)
         s.table = [[] for _ in comps.colours]
         s.released = []
         s.turn = 0
@@ -173,6 +246,14 @@ class FbiState:
         s._advance()
         return s
 
+    def bind(self, rules: FbiRules, comps: Components) -> None:
+        """Set the game's rules and component set (and the fields read of them)."""
+        self.rules, self.comps = rules, comps
+        self._card_colour, self._card_value = comps.card_colour, comps.card_value
+        self._colours, self._purple, self._doubler_name = comps.colours, comps.purple, comps.doubler
+        self._stacked, self._bid_cards = rules.stacked, rules.bid_cards
+        self._cards_per_player = rules.cards_per_player
+
     # --------------------------------------------------------------- protocol
 
     def decision(self) -> Decision:
@@ -184,7 +265,7 @@ class FbiState:
         d = self.pending
         if d is None:
             raise RuntimeError("the game is over: there is no decision to answer")
-        if option not in d.options:
+        if not is_option(option, d.options):
             raise IllegalOption(
                 f"illegal option {option!r} for {SEAT_NAMES[d.seat]}'s {d.kind!r} decision "
                 f"(turn {self.turn}, game seed {self.seed}); legal options: {d.options}"
@@ -196,7 +277,8 @@ class FbiState:
 
     def clone(self) -> FbiState:
         c = FbiState()
-        c.rules, c.comps, c.n, c.seed = self.rules, self.comps, self.n, self.seed
+        c.bind(self.rules, self.comps)
+        c.n, c.seed = self.n, self.seed
         c.log = None if self.log is None else [dict(e) for e in self.log]
         c.deck = self.deck[:]
         c.table = [t[:] for t in self.table]
@@ -255,25 +337,41 @@ class FbiState:
                 self._end_turn()
                 return None
             seat = self.arrest_seat(self.step)
-            names = self.comps.colours
-            opts = [names[c] for c in sorted(set(self.agents[seat]))]
+            opts = self.arrest_options(seat)
             if not opts:  # FR5: no agent left (a single-agent pick without the 2x): a pass
                 self._event("arrest", seat=SEAT_NAMES[seat], agent=None, card=None)
                 self.arrests.append((seat, -1))
+                self.shown_arrests = None
                 self.step += 1
                 return None
             return Decision(seat, "arrest", opts, {"round": 1 + self.step // n})
         raise AssertionError(f"no decision in phase {PHASES[self.phase]}")
 
+    def arrest_options(self, seat: int) -> list[str]:
+        """The colours of the seat's agents not yet played, in colour order,
+        each once; a pair (a turn's two agents) without building a set and
+        sorting it."""
+        names = self._colours
+        held = self.agents[seat]
+        if len(held) == 2:
+            a, b = held[0], held[1]
+            if a == b:
+                return [names[a]]
+            return [names[a], names[b]] if a < b else [names[b], names[a]]
+        if len(held) == 1:
+            return [names[held[0]]]
+        return [names[c] for c in sorted(set(held))]
+
     def _answer(self, d: Decision, option: Any) -> None:
         if d.kind == "bid":
             self.bids[d.seat] = NO_CARD if option == "none" else option
+            self.shown_bids = None
             if self.log is not None:  # no event text to build when nobody logs
                 self._event("bid", seat=SEAT_NAMES[d.seat], card=None if option == "none" else self.comps.card_name(option))
         elif d.kind == "agents":
             self._choose_agents(d.seat, option)
         else:
-            self._arrest(d.seat, self.comps.colours.index(option))
+            self._arrest(d.seat, colour_index(self._colours, option))
         self.step += 1
 
     # ----------------------------------------------------------------- phases
@@ -283,10 +381,11 @@ class FbiState:
         self.turn += 1
         if self.turn > 1:
             self.handcuffs = (self.handcuffs + 1) % self.n  # to the left (F1)
-        k = self.rules.cards_per_player * self.n
+        k = self._cards_per_player * self.n
         placed, self.deck = self.deck[:k], self.deck[k:]
+        colour = self._card_colour
         for card in placed:
-            self.table[self.comps.card_colour[card]].append(card)
+            self.table[colour[card]].append(card)
         # F9: the turn that empties the deck is the last one, played in full.
         self.last_turn = not self.deck
         self.bids = [NOT_YET] * self.n
@@ -295,6 +394,8 @@ class FbiState:
         self.agents = [[] for _ in range(self.n)]
         self.played = [[] for _ in range(self.n)]
         self.arrests = []
+        self.shown_table = self.shown_bids = self.shown_order = None
+        self.shown_played = self.shown_arrests = None
         self.phase, self.step = BID, 0
         if self.log is not None:  # no event text to build when nobody logs
             self._event("turn", handcuffs=SEAT_NAMES[self.handcuffs], placed=[self.comps.card_name(c) for c in placed],
@@ -305,14 +406,13 @@ class FbiState:
         distinct card (FR7): ``Components.bid_options``, written out here
         (compiled, a loop over typed tuples; a slammer holds a few cards, so
         each card is compared with the ones kept instead of hashed)."""
-        mode = self.rules.bid_cards
+        mode = self._bid_cards
         opts: list[Any] = ["none"]
         if mode == "none":
             return opts
-        comps = self.comps
-        colour: tuple[int, ...] = comps.card_colour
-        value: tuple[int, ...] = comps.card_value
-        purple: tuple[int, ...] = comps.purple
+        colour = self._card_colour
+        value = self._card_value
+        purple = self._purple
         only_purple = mode == "purple"
         kept: list[int] = []
         for card in sorted(self.slammer[seat]):
@@ -335,12 +435,26 @@ class FbiState:
         """Highest bid first; "none" is 0; ties in seat order from the holder (F4).
         Bid cards leave the game (F3)."""
         n, h = self.n, self.handcuffs
-        self.order = sorted(range(n), key=lambda s: (-self.bid_value(s), (s - h) % n))
+        value = self._card_value
+        # sort key (-bid value, seat distance from the holder) as one int:
+        # the distances are 0..n-1, each once, so no two keys tie and an
+        # insertion sort of the n seats gives sorted()'s order
+        keys = [0] * n
+        order: list[int] = []
+        for s in range(n):
+            b = self.bids[s]
+            k = keys[s] = (0 if b < 0 else -value[b]) * n + (s - h) % n
+            i = len(order)
+            while i > 0 and keys[order[i - 1]] > k:
+                i -= 1
+            order.insert(i, s)
+        self.order = order
         for s in range(n):
             b = self.bids[s]
             if b >= 0:
                 self.slammer[s].remove(b)
                 self.released.append(b)
+        self.shown_order = self.shown_slammers = self.shown_released = None
         if self.log is not None:  # no event text to build when nobody logs
             self._event("order", order=[SEAT_NAMES[s] for s in self.order])
         self.phase, self.step = AGENTS, 0
@@ -365,11 +479,12 @@ class FbiState:
         return list(got)
 
     def _choose_agents(self, seat: int, pair: tuple[str, ...]) -> None:
-        comps = self.comps
         pair = tuple(pair)
         self.pairs[seat] = pair
-        cols = [comps.colours.index(a) for a in pair if a != comps.doubler]
-        if len(cols) == 1 and comps.doubler in pair:
+        colours = self._colours
+        doubler = self._doubler_name
+        cols = [colour_index(colours, a) for a in pair if a != doubler]
+        if len(cols) == 1 and doubler in pair:
             cols = cols * 2  # F6: 2x doubles its partner
         self.agents[seat] = cols
         if self.log is not None:  # no event text to build when nobody logs
@@ -385,9 +500,9 @@ class FbiState:
         cards = self.table[colour]
         if not cards:
             return None
-        if self.rules.stacked:
+        if self._stacked:
             return cards[-1]
-        value = self.comps.card_value
+        value = self._card_value
         best = cards[0]
         for c in cards:
             if value[c] > value[best]:
@@ -403,6 +518,7 @@ class FbiState:
             self.table[colour].remove(card)
             self.slammer[seat].append(card)
         self.arrests.append((seat, -1 if card is None else card))
+        self.shown_table = self.shown_slammers = self.shown_played = self.shown_arrests = None
         if self.log is not None:  # no event text to build when nobody logs
             self._event("arrest", seat=SEAT_NAMES[seat], agent=self.comps.colours[colour],
                         card=None if card is None else self.comps.card_name(card))

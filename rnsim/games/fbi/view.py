@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rnsim.games.fbi.components import Components
 from rnsim.games.fbi.rules import FbiRules
-from rnsim.games.fbi.state import NO_CARD, FbiState
+from rnsim.games.fbi.state import NO_CARD, PHASES, FbiState
 
 _FIELDS = ("seat", "players", "rules", "comps", "turn", "last_turn", "handcuffs", "first_handcuffs", "deck_size",
            "table", "slammers", "released", "bids", "order", "phase", "step", "my_pair", "my_agents", "played",
@@ -86,6 +86,29 @@ class FbiView:
 
 def build_view(state: FbiState, seat: int) -> FbiView:
     mine = state.pairs[seat] if state.pairs else None
+    # the public fields' tuples are the state's (FbiState.shown_*), built here
+    # once after each change and handed to every view until the next one
+    table = state.shown_table
+    if table is None:
+        table = state.shown_table = tuple([tuple(t) for t in state.table])
+    slammers = state.shown_slammers
+    if slammers is None:
+        slammers = state.shown_slammers = tuple([tuple(t) for t in state.slammer])
+    released = state.shown_released
+    if released is None:
+        released = state.shown_released = tuple(state.released)
+    bids = state.shown_bids
+    if bids is None:
+        bids = state.shown_bids = tuple(state.bids)
+    order = state.shown_order
+    if order is None:
+        order = state.shown_order = tuple(state.order)
+    played = state.shown_played
+    if played is None:
+        played = state.shown_played = tuple([tuple(p) for p in state.played])
+    arrests = state.shown_arrests
+    if arrests is None:
+        arrests = state.shown_arrests = tuple(state.arrests)
     return FbiView(
         seat=seat,
         players=state.n,
@@ -96,17 +119,17 @@ def build_view(state: FbiState, seat: int) -> FbiView:
         handcuffs=state.handcuffs,
         first_handcuffs=state.first_handcuffs,
         deck_size=len(state.deck),
-        table=tuple([tuple(t) for t in state.table]),
-        slammers=tuple([tuple(t) for t in state.slammer]),
-        released=tuple(state.released),
-        bids=tuple(state.bids),
-        order=tuple(state.order),
-        phase=("bid", "agents", "arrest", "over")[state.phase],
+        table=table,
+        slammers=slammers,
+        released=released,
+        bids=bids,
+        order=order,
+        phase=PHASES[state.phase],
         step=state.step,
         my_pair=mine,
         my_agents=tuple(state.agents[seat]) if state.agents else (),
-        played=tuple([tuple(p) for p in state.played]),
-        arrests=tuple(state.arrests),
+        played=played,
+        arrests=arrests,
     )
 
 

@@ -137,6 +137,25 @@ def test_conceal_redraws_what_a_seat_cannot_see(seed):
         s.apply(d.options[rng.randrange(len(d.options))])
 
 
+@pytest.mark.parametrize("players,knobs", [(3, {}), (4, {"stacked": True}), (5, {"bid_cards": "purple"}),
+                                            (4, {"doubler": False, "cards_per_player": 1})])
+def test_views_share_the_public_tuples_only_while_nothing_changed(players, knobs):
+    """A view hands out the state's tuples of the public fields, built after
+    each change (FbiState.shown_*): at every decision each seat's view equals
+    one built from a copy holding none of them."""
+    s = FbiState.new(GAME.rules(knobs), players, random.Random(players))
+    rng = random.Random(7)
+    views = 0
+    while not s.over:
+        fresh = s.clone()
+        for seat in range(players):
+            assert build_view(s, seat) == build_view(fresh, seat)
+            views += 1
+        d = s.pending
+        s.apply(d.options[rng.randrange(len(d.options))])
+    assert views > 40
+
+
 def test_views_show_played_agents_after_they_are_played():
     s = FbiState.new(RULES, 3, random.Random(2))
     while s.pending is not None and s.pending.kind != "arrest":
