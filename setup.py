@@ -71,6 +71,12 @@ def _warn(msg: str) -> None:
     print(f"warning: {msg}", file=sys.stderr, flush=True)
 
 
+# A shared library's functions may call each other directly and be inlined into
+# each other (mypyc's runtime helpers, such as a list's item access, are in the
+# same file as the compiled code): nothing replaces them at load time.
+_NO_INTERPOSITION = ["-fno-semantic-interposition"] if sys.platform.startswith("linux") else []
+
+
 def _c_extensions(t: CompiledBuild, folder: Path) -> list[Extension]:
     """The C modules of a target, from ``folder`` (the target's, or staged).
     The floats must be the Python source's: no fused multiply-adds."""
@@ -119,6 +125,8 @@ def _mypyc_extensions(unit: list[CompiledBuild], temp: Path) -> list[Extension]:
             exts = mypycify(paths, opt_level="3", separate=groups, target_dir=str(temp / "c"))
     finally:
         os.chdir(old)
+    for ext in exts:
+        ext.extra_compile_args = [*ext.extra_compile_args, *_NO_INTERPOSITION]
     return [*exts, *(e for t in unit for e in _c_extensions(t, work / Path(*t.package.split("."))))]
 
 
