@@ -75,7 +75,7 @@ from rnsim_strategies.fbi.model import (
     pair_colours,
     play_out,
     softmax_cumulative,
-    table_values,
+    values_of,
 )
 
 from rnsim.games.fbi.state import Decision
@@ -253,6 +253,54 @@ class _Model:
         self.ends: dict[int, bytes] = {} if ends is None else ends
 
 
+class _Kit:
+    """The fields of one game's components and rules the expert reads, each
+    read once: Components and FbiRules are interpreted classes, so every
+    ``comps.X`` or ``rules.Y`` is a Python attribute lookup, where a field
+    of this (compiled) class is a native read. The experts of a game share
+    one (``_kit``), so the caches keyed by it are shared too."""
+
+    __slots__ = ("comps", "rules", "colours", "k", "doubler", "card_colour", "card_value", "bonus", "purple",
+                 "stacked", "with_doubler", "needs", "only_purple")
+
+    def __init__(self, comps: Any, rules: Any) -> None:
+        self.comps = comps
+        self.rules = rules
+        self.colours: tuple[str, ...] = comps.colours
+        self.k = len(self.colours)
+        self.doubler: str = comps.doubler
+        self.card_colour: tuple[int, ...] = comps.card_colour
+        self.card_value: tuple[int, ...] = comps.card_value
+        self.bonus: tuple[int, ...] = comps.bonus
+        self.purple: tuple[int, ...] = comps.purple
+        self.stacked: bool = rules.stacked
+        self.with_doubler: bool = rules.doubler
+        self.needs: bool = rules.bonus_needs_positive
+        self.only_purple: bool = rules.bid_cards == "purple"
+
+
+class _LastKit:
+    """The kit ``_kit`` handed out last (None before the first)."""
+
+    __slots__ = ("kit",)
+
+    def __init__(self) -> None:
+        self.kit: _Kit | None = None
+
+
+_LAST_KIT: Final = _LastKit()
+
+
+def _kit(view: FbiView) -> _Kit:
+    """The kit of the view's components and rules: the last one while they
+    are the same objects (every view of a game holds the state's)."""
+    kit = _LAST_KIT.kit
+    comps, rules = view.comps, view.rules
+    if kit is None or kit.comps is not comps or kit.rules is not rules:
+        kit = _LAST_KIT.kit = _Kit(comps, rules)
+    return kit
+
+
 # Pure functions of their keys, so a cache changes no choice; emptied when
 # full (the keys of one game are never needed by the next).
 _FACTS: Final[dict[Any, _Pairs]] = {}  # by card ids
@@ -277,26 +325,27 @@ def _zero_stream(draws: int) -> Any:
     return _ZERO_DRAWS[len(_ZERO_DRAWS) - draws:].pop
 
 
-def _pairs(values: list[list[int]], comps: Any, rules: Any) -> _Pairs:
-    """The pairs on a table given as ``table_values`` gives it."""
-    key = (tuple(map(tuple, values)), comps, rules.stacked, rules.doubler)
+def _pairs(values: list[list[int]], kit: _Kit) -> _Pairs:
+    """The pairs on a table given as ``table_values`` gives it (the kit
+    stands for the component set and the rules that shape them)."""
+    key = (tuple(map(tuple, values)), kit)
     f = _BY_VALUES.get(key)
     if f is None:
         if len(_BY_VALUES) >= _CACHE_SIZE:
             _BY_VALUES.clear()
-        f = _BY_VALUES[key] = _Pairs(values, comps, rules.stacked, rules.doubler)
+        f = _BY_VALUES[key] = _Pairs(values, kit.comps, kit.stacked, kit.with_doubler)
     return f
 
 
 def _facts(view: FbiView) -> _Pairs:
     """The pairs on the view's table."""
-    comps, rules = view.comps, view.rules
-    key = (view.table, comps, rules.stacked, rules.doubler)
+    kit = _kit(view)
+    key = (view.table, kit)
     f = _FACTS.get(key)
     if f is None:
         if len(_FACTS) >= _CACHE_SIZE:
             _FACTS.clear()
-        f = _FACTS[key] = _pairs(table_values(view), comps, rules)
+        f = _FACTS[key] = _pairs(values_of(view.table, kit.card_value, kit.stacked), kit)
     return f
 
 
@@ -331,6 +380,17 @@ class ExpertStrategy(FbiStrategy):
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         super().new_game(seat, rng)
+        # the params, typed once a game: compiled, a read is a native field,
+        # not a lookup in the params dict
+        params = self.params
+        self._samples = int(params["samples"])
+        self._rounds = int(params["rounds"])
+        self._bid_pairs = int(params["bid_pairs"])
+        self._temperature = float(params["temperature"])
+        self._rival_t = float(params["rival_temperature"])
+        self._pick_t = float(params["pick_temperature"])
+        self._bonus_weight = float(params["bonus_weight"])
+        self._arrest_mix = float(params["arrest_mix"])
         self._model_of: tuple[int, _Model] | None = None  # this turn's model of the pairs (on_agents)
         # the pairs on the table the agents were chosen on (on_agents), with
         # the turn, bids and order that tie them to the turn: ``_then``
@@ -342,24 +402,24 @@ class ExpertStrategy(FbiStrategy):
         """Colour totals (colour-major: totals[colour][seat]) and points per
         seat; the cached lists are shared: copy before changing them. Not
         cached for an arrest: every arrest of a turn sees new slammers."""
-        comps = view.comps
+        kit = _kit(view)
         if view.phase == "arrest":
-            return colour_totals(view.slammers, comps.card_colour, comps.card_value, len(comps.colours))
-        key = (view.slammers, comps)
+            return colour_totals(view.slammers, kit.card_colour, kit.card_value, kit.k)
+        key = (view.slammers, kit)
         got = _POSITIONS.get(key)
         if got is not None:
             return got
         if len(_POSITIONS) >= _CACHE_SIZE:
             _POSITIONS.clear()
-        got = _POSITIONS[key] = colour_totals(view.slammers, comps.card_colour, comps.card_value, len(comps.colours))
+        got = _POSITIONS[key] = colour_totals(view.slammers, kit.card_colour, kit.card_value, kit.k)
         return got
 
     def _weight(self, view: FbiView) -> float:
-        return 1.0 if view.last_turn else float(self.params["bonus_weight"])
+        return 1.0 if view.last_turn else self._bonus_weight
 
     def _score(self, view: FbiView, totals: list[list[int]], points: list[int], rival: float = 1.0) -> float:
-        return evaluate(self.seat, totals, points, view.comps.bonus, self._weight(view),
-                        view.rules.bonus_needs_positive, rival)
+        kit = _kit(view)
+        return evaluate(self.seat, totals, points, kit.bonus, self._weight(view), kit.needs, rival)
 
     @staticmethod
     def _seq(order: list[int] | tuple[int, ...], start: int) -> list[int]:
@@ -369,13 +429,13 @@ class ExpertStrategy(FbiStrategy):
     def _turn_value(self, view: FbiView, order: list[int] | tuple[int, ...], table: list[list[int]],
                     totals: list[list[int]], points: list[int], pair: tuple[str, ...],
                     others: list[list[int]]) -> float:
-        comps = view.comps
+        kit = _kit(view)
         agents = [a[:] for a in others]
-        agents[self.seat] = pair_colours(pair, comps.colours, comps.doubler)
+        agents[self.seat] = pair_colours(pair, kit.colours, kit.doubler)
         t = [x[:] for x in table]
         tot = [x[:] for x in totals]
         pts = points[:]
-        play_out(self._seq(order, 0), agents, t, tot, pts, view.rules.stacked)
+        play_out(self._seq(order, 0), agents, t, tot, pts, kit.stacked)
         return self._score(view, tot, pts, self.AGENTS_RIVAL)
 
     # --------------------------------------------------------------- decisions
@@ -387,13 +447,13 @@ class ExpertStrategy(FbiStrategy):
         f = _facts(view)
         self._then_of = (view.turn, view.bids, view.order, f)
         totals, points = self._position(view)
-        samples = int(self.params["samples"])
+        samples = self._samples
         if samples == 0 or len(options) != len(f.legal):
             return self._agents_alone(view, decision, f.values, totals, points)
         model = self._rival_model(view, f, totals, points, samples)
         self._model_of = (view.turn, model)
         values = self._contest(view, self.seat, f, model, totals, points, samples, self.rng)
-        cum = softmax_cumulative(values, float(self.params["pick_temperature"]))
+        cum = softmax_cumulative(values, self._pick_t)
         return options[model.index[draw_index(cum, self.rng.random())]]
 
     def _rival_model(self, view: FbiView, f: _Pairs, totals: list[list[int]], points: list[int],
@@ -410,19 +470,18 @@ class ExpertStrategy(FbiStrategy):
         same for every seat that sees this table, so computed once (a fixed
         stream draws the samples); each seat answers the others' mixes with
         its own stream (``on_agents``). The rounds: ``fictitious_play``."""
-        params = self.params
-        rounds = int(params["rounds"])
-        t = float(params["temperature"])
-        pick_t = float(params["pick_temperature"])
+        rounds = self._rounds
+        t = self._temperature
+        pick_t = self._pick_t
+        kit = _kit(view)
         n: int = view.players
         size = self.candidates(n)
         # the pairs ``f`` stand for the table's values, the component set and
         # the knobs that shape them, and the model reads no other rule than
         # bonus_needs_positive: the key hashes one object and a bool where it
         # would hash the table's cards and every field of the rules
-        key = (f, view.slammers, view.order, view.last_turn, view.rules.bonus_needs_positive, samples, rounds,
-               t, float(params["rival_temperature"]), float(params["bonus_weight"]), size, pick_t,
-               float(params["arrest_mix"]))
+        key = (f, view.slammers, view.order, view.last_turn, kit.needs, samples, rounds,
+               t, self._rival_t, self._bonus_weight, size, pick_t, self._arrest_mix)
         got = _MODELS.get(key)
         if got is not None:
             return got
@@ -430,12 +489,12 @@ class ExpertStrategy(FbiStrategy):
             _MODELS.clear()
         index = f.top_index(size)
         cols = [f.cols[i] for i in index]
-        start = softmax_cumulative([float(f.score[i]) for i in index], float(params["rival_temperature"]))
+        start = softmax_cumulative([float(f.score[i]) for i in index], self._rival_t)
         ends: dict[int, bytes] = {}
         stream = _zero_stream(rounds * n * samples * (n - 1))  # the draws the rounds make
         cums, odds = fictitious_play(view.order, cols, start, ends, samples, stream, f.front, totals,
-                                     points, view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive,
-                                     rounds, t, pick_t, float(params["arrest_mix"]))
+                                     points, kit.bonus, self._weight(view), kit.needs,
+                                     rounds, t, pick_t, self._arrest_mix)
         belief = _Model(index, cols, cums, ends, odds)
         got = _MODELS[key] = belief
         if _BUILT:
@@ -453,8 +512,9 @@ class ExpertStrategy(FbiStrategy):
         candidates (paired); the turn plays out in the known order (F4, F5).
         A table of rival pairs already scored for ``me`` (``model.ends``) is
         not played again: its scores are added as they were."""
+        kit = _kit(view)
         return contest(view.order, me, model.cols, model.cums, model.ends, samples, rng.random, f.front, totals,
-                       points, view.comps.bonus, self._weight(view), view.rules.bonus_needs_positive)
+                       points, kit.bonus, self._weight(view), kit.needs)
 
     def _agents_alone(self, view: FbiView, decision: Decision, table: list[list[int]], totals: list[list[int]],
                       points: list[int]) -> Any:
@@ -466,9 +526,10 @@ class ExpertStrategy(FbiStrategy):
         away from the best rival). A pair whose bound cannot beat the best so
         far is not scored: it could not have been chosen."""
         me = self.seat
-        bonus: tuple[int, ...] = view.comps.bonus
+        kit = _kit(view)
+        bonus = kit.bonus
         w = self._weight(view)
-        needs: bool = view.rules.bonus_needs_positive
+        needs = kit.needs
         n = len(points)
         k = len(totals)
         flat = flat_position(totals, points)
@@ -529,11 +590,11 @@ class ExpertStrategy(FbiStrategy):
         got = self._then_of
         if got is not None and got[0] == view.turn and got[1] == view.bids and got[2] == view.order:
             return got[3]
-        comps = view.comps
-        col: tuple[int, ...] = comps.card_colour
-        val: tuple[int, ...] = comps.card_value
+        kit = _kit(view)
+        col = kit.card_colour
+        val = kit.card_value
         arrests: tuple[tuple[int, int], ...] = view.arrests
-        stacked: bool = view.rules.stacked
+        stacked = kit.stacked
         before = [t[:] for t in table]
         for j in range(len(arrests) - 1, -1, -1):
             card = arrests[j][1]
@@ -547,14 +608,14 @@ class ExpertStrategy(FbiStrategy):
                         stack[i] = stack[i - 1]
                         i -= 1
                     stack[i] = v
-        return _pairs(before, comps, view.rules)
+        return _pairs(before, kit)
 
     def _agents_held(self, view: FbiView, table: list[list[int]]) -> list[list[int]]:
         """Per seat, the agents it still holds for this turn's arrests: mine;
         none for a seat that has played both; the rule player's best pair on
         the table as it was when the agents were chosen for a seat that has
         played none; the partner it keeps for a seat that has played one."""
-        colours: tuple[str, ...] = view.comps.colours
+        colours = _kit(view).colours
         then = self._then(view, table)
         played_by: tuple[tuple[int, ...], ...] = view.played
         agents: list[list[int]] = []
@@ -579,13 +640,13 @@ class ExpertStrategy(FbiStrategy):
         pairs' points, ``rival_temperature``, when it gave none), among the pairs
         that hold what he has played; with ``samples`` 0, ``_agents_held``'s
         one table."""
-        samples = int(self.params["samples"])
+        samples = self._samples
         if samples == 0:
             return [self._agents_held(view, table)]
         then = self._then(view, table)
         model = self._model_of[1] if self._model_of is not None and self._model_of[0] == view.turn else None
         if model is None:
-            model = _Model(list(range(len(then.cols))), then.cols, [then.mix(float(self.params["rival_temperature"]))] * view.players)
+            model = _Model(list(range(len(then.cols))), then.cols, [then.mix(self._rival_t)] * view.players)
         played_by: tuple[tuple[int, ...], ...] = view.played
         choices: list[list[list[int]]] = []
         cums: list[list[float]] = []
@@ -620,15 +681,15 @@ class ExpertStrategy(FbiStrategy):
                 total = (weights[-1] if weights else 0.0) + w
                 weights.append(total)
         if not kept or weights[-1] <= 0.0:
-            return then.partner_mix(p, float(self.params["rival_temperature"]))
+            return then.partner_mix(p, self._rival_t)
         return kept, weights
 
     def on_arrest(self, view: FbiView, decision: Decision) -> Any:
-        comps = view.comps
-        table = table_values(view)
-        stacked = view.rules.stacked
+        kit = _kit(view)
+        stacked = kit.stacked
+        table = values_of(view.table, kit.card_value, stacked)
         totals, points = self._position(view)
-        colours: tuple[str, ...] = comps.colours
+        colours = kit.colours
         options = decision.options
         greedy: Any = None  # the first option whose arrest is worth most now
         greedy_v = 0
@@ -666,8 +727,9 @@ class ExpertStrategy(FbiStrategy):
                     break
         if tables and all(first):
             firsts, mine, front, w = self._first_inputs(view, options, table)
-            return first_sums(order, self.seat, step, firsts, mine, tables, front, totals, points, view.comps.bonus, w,
-                              view.rules.bonus_needs_positive)
+            kit = _kit(view)
+            return first_sums(order, self.seat, step, firsts, mine, tables, front, totals, points, kit.bonus, w,
+                              kit.needs)
         sums = [0.0] * len(options)
         inputs: tuple[list[int], list[int], list[list[int]], float] | None = None  # _first_inputs, once
         for j in range(len(tables)):
@@ -683,8 +745,9 @@ class ExpertStrategy(FbiStrategy):
                      totals: list[list[int]], points: list[int], sums: list[float]) -> None:
         """Adds to ``sums`` each option's end score, the rest of the turn
         played out (``play_out``) with these agents held."""
-        colours: tuple[str, ...] = view.comps.colours
-        stacked: bool = view.rules.stacked
+        kit = _kit(view)
+        colours = kit.colours
+        stacked = kit.stacked
         seq = self._seq(view.order, view.step)
         for j in range(len(options)):
             a = [x[:] for x in agents]
@@ -699,8 +762,9 @@ class ExpertStrategy(FbiStrategy):
         """What ``first_scores`` reads the same for every sample of an
         arrest: each option's colour, my two agents, the front of the table
         and the bonus weight."""
-        colours: tuple[str, ...] = view.comps.colours
-        return ([colours.index(o) for o in options], list(view.my_agents), front_first(table, view.rules.stacked),
+        kit = _kit(view)
+        colours = kit.colours
+        return ([colours.index(o) for o in options], list(view.my_agents), front_first(table, kit.stacked),
                 self._weight(view))
 
     def _first_values(self, view: FbiView, inputs: tuple[list[int], list[int], list[list[int]], float],
@@ -709,8 +773,9 @@ class ExpertStrategy(FbiStrategy):
         the second round; the rounds play as ``play_out`` would. Adds each
         option's end score to ``sums``; ``inputs``: ``_first_inputs``."""
         firsts, mine, front, w = inputs
+        kit = _kit(view)
         scores = first_scores(view.order, self.seat, view.step, firsts, mine, agents, front, totals, points,
-                              view.comps.bonus, w, view.rules.bonus_needs_positive)
+                              kit.bonus, w, kit.needs)
         for j in range(len(scores)):
             sums[j] += scores[j]
 
@@ -718,13 +783,12 @@ class ExpertStrategy(FbiStrategy):
         """Per seat, its bid: made, or for a later bidder the rule player's
         (each dumps his worst bystander, the first of equals; ``NO_CARD`` when
         he holds none he may bid); mine ``NOT_YET``."""
-        comps = view.comps
-        val: tuple[int, ...] = comps.card_value
-        purple: tuple[int, ...] = comps.purple
+        kit = _kit(view)
+        val = kit.card_value
+        purple = kit.purple
         slammers: tuple[tuple[int, ...], ...] = view.slammers
         out = list(view.bids)
-        mode: str = view.rules.bid_cards
-        only_purple = mode == "purple"
+        only_purple = kit.only_purple
         me = self.seat
         for s in range(len(out)):
             if s == me or out[s] != NOT_YET:
@@ -771,10 +835,10 @@ class ExpertStrategy(FbiStrategy):
         return rest, places
 
     def on_bid(self, view: FbiView, decision: Decision) -> Any:
-        comps = view.comps
+        kit = _kit(view)
         # typed once here: compiled, the loops below then index natively
-        val: tuple[int, ...] = comps.card_value
-        colour_of: tuple[int, ...] = comps.card_colour
+        val = kit.card_value
+        colour_of = kit.card_colour
         bids: tuple[int, ...] = view.bids
         n: int = view.players
         me = self.seat
@@ -783,7 +847,7 @@ class ExpertStrategy(FbiStrategy):
         k = len(totals)
         # only the pairs that look best on their own: a bid changes the order,
         # rarely which colours are worth taking
-        my_pairs = f.top_cols(int(self.params["bid_pairs"]))
+        my_pairs = f.top_cols(self._bid_pairs)
         bid_of = self._later_bids(view)
         base = flat_position(totals, points)
         bid_val = [0] * n
@@ -805,5 +869,5 @@ class ExpertStrategy(FbiStrategy):
         colours = [NO_CARD if opt == "none" else colour_of[opt] for opt in options]
         rest, places = self._my_places(view, bid_val, values)
         j = best_bid(rest, me, places, values, colours, options.index("none") if "none" in options else -1, my_pairs,
-                     f.rule_cols, f.front, base, comps.bonus, self._weight(view), view.rules.bonus_needs_positive)
+                     f.rule_cols, f.front, base, kit.bonus, self._weight(view), kit.needs)
         return "none" if j < 0 else options[j]

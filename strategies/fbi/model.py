@@ -55,9 +55,12 @@ def second_value(cards: list[int], stacked: bool) -> int:
 def table_values(view: FbiView) -> list[list[int]]:
     """Per colour, the values on the table: in placement order with the variant
     (F15), else sorted best first (only the best card is ever taken, F8)."""
-    value: tuple[int, ...] = view.comps.card_value
-    table: tuple[tuple[int, ...], ...] = view.table
-    stacked: bool = view.rules.stacked
+    return values_of(view.table, view.comps.card_value, view.rules.stacked)
+
+
+def values_of(table: tuple[tuple[int, ...], ...], value: tuple[int, ...], stacked: bool) -> list[list[int]]:
+    """``table_values`` of a table of card ids, given the cards' values and
+    the variant (F15)."""
     out: list[list[int]] = []
     for t in table:
         vs: list[int] = []

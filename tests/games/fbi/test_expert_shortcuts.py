@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rnsim_strategies.fbi.expert import ExpertStrategy, _Pairs, legal_pairs
+from rnsim_strategies.fbi.expert import ExpertStrategy, _kit, _Pairs, legal_pairs
 from rnsim_strategies.fbi.model import (
     evaluate,
     exact_scores,
@@ -32,6 +32,7 @@ from rnsim_strategies.fbi.model import (
 from rnsim.games.fbi.components import load_components
 from rnsim.games.fbi.game import GAME, play
 from rnsim.games.fbi.state import FbiState, _agent_options
+from rnsim.games.fbi.view import build_view
 
 COMPS = load_components("classic")
 K = len(COMPS.colours)
@@ -152,6 +153,24 @@ class _ThenChecked(ExpertStrategy):
         self.checked += 1
         self.shared += kept is not None and kept[3] is got
         return got
+
+
+def test_the_kit_is_the_fields_of_the_views_own_rules_and_components() -> None:
+    # games of other rules share the component set: the kit must follow the
+    # rules too, not only the components
+    for knobs in ({}, {"stacked": True}, {"bid_cards": "purple", "doubler": False},
+                  {"bonus_needs_positive": False}, {}):
+        rules = GAME.rules(knobs)
+        state = FbiState.new(rules, 4, random.Random(1), seed=1)
+        view = build_view(state, 0)
+        kit = _kit(view)
+        assert _kit(build_view(state, 2)) is kit  # one for every seat of the game
+        comps = view.comps
+        assert (kit.colours, kit.k, kit.doubler, kit.card_colour, kit.card_value, kit.bonus, kit.purple) == (
+            comps.colours, len(comps.colours), comps.doubler, comps.card_colour, comps.card_value, comps.bonus,
+            comps.purple)
+        assert (kit.stacked, kit.with_doubler, kit.needs, kit.only_purple) == (
+            rules.stacked, rules.doubler, rules.bonus_needs_positive, rules.bid_cards == "purple")
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
