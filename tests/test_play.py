@@ -177,17 +177,17 @@ class _Fails:
         return self.inner.choose(view, decision)  # type: ignore[attr-defined]
 
 
-def _both_loops(strategies: list[object]) -> list[object]:
-    """Game 2 of seed 7 played by Red Notice's own loop (play_out without
+def _both_loops(strategies: list[object], name: str = "red_notice", setup: object = None) -> list[object]:
+    """Game 2 of seed 7 played by the game's own loop (play_out without
     ``stop``) and by the generic loop (a ``stop`` that never stops): the
     outcome, or the StrategyError's message, seat, decision and seed."""
-    game = get_game("red_notice")
+    game = get_game(name)
     got: list[object] = []
     for stop in (None, lambda state: False):
-        seeds = game_seeds(7, 2, 2)
+        seeds = game_seeds(7, 2, len(strategies))
         for seat, (s, x) in enumerate(zip(strategies, seeds.seats, strict=True)):
             s.new_game(seat, random.Random(x))  # type: ignore[attr-defined]
-        state = game.new_state(game.rules(), random.Random(seeds.chance), seed=seeds.chance)
+        state = game.new_state(game.rules(), random.Random(seeds.chance), setup=setup, seed=seeds.chance)
         try:
             got.append(play_out(game, state, strategies, stop))  # type: ignore[arg-type]
         except StrategyError as e:
@@ -208,3 +208,47 @@ def test_red_notices_own_loop_plays_and_fails_as_the_generic_loop() -> None:
         own, generic = _both_loops([expert, _Fails(rule, 9, illegal)])
         assert isinstance(own, tuple) and own == generic
         assert ("boom" in own[0]) != illegal and own[1] == "jessah"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_fbis_own_loop_plays_and_fails_as_the_generic_loop(players: int) -> None:
+    """FBI plays its decisions in its own (compiled) loop
+    (``Game.play_decisions``): the same games, decision counts and
+    StrategyErrors as rnsim.play's loop, for a raising strategy and for an
+    illegal answer, at each player count."""
+    game = get_game("fbi")
+    assert game.play_decisions is not None  # type: ignore[attr-defined]
+    seats = [load_strategy(("expert", "rule", "random")[i % 3], None, game) for i in range(players)]
+    own, generic = _both_loops(seats, "fbi", players)
+    assert own == generic and own.decisions > 0 and own.end_reason != "unfinished"  # type: ignore[attr-defined]
+    for illegal in (False, True):
+        failing = [*seats[:-1], _Fails(seats[-1], 7, illegal)]
+        own, generic = _both_loops(failing, "fbi", players)
+        assert isinstance(own, tuple) and own == generic
+        assert ("boom" in own[0]) != illegal and own[1] == game.seats(None, players)[-1]
+
+
+def test_fbis_own_loop_calls_a_view_builder_it_does_not_know() -> None:
+    """FBI's loop hands a seat the view of whatever builder play_out gives
+    it, not only the engine's own (which it calls natively)."""
+    from rnsim.games.fbi.view import build_view, play_decisions
+
+    game = get_game("fbi")
+    seeds = game_seeds(7, 2, 3)
+    shown: list[object] = []
+
+    def builder(state: object, seat: int) -> object:
+        shown.append(build_view(state, seat))  # type: ignore[arg-type]
+        return shown[-1]
+
+    rule = load_strategy("rule", None, game)
+    rule.new_game(0, random.Random(seeds.seats[0]))
+    seen: list[object] = []
+
+    def choose(view: object, d: object) -> object:
+        seen.append(view)
+        return rule.choose(view, d)  # type: ignore[arg-type]
+
+    state = game.new_state(game.rules(), random.Random(seeds.chance), setup=3, seed=seeds.chance)
+    n = play_decisions(state, [builder, builder, builder], [choose] * 3, [None, False])
+    assert n == len(seen) == len(shown) > 0 and all(a is b for a, b in zip(seen, shown, strict=True))

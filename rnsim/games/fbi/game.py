@@ -20,7 +20,7 @@ from rnsim.games.fbi import narrative, position
 from rnsim.games.fbi.components import DATA_DIR, MAX_PLAYERS, MIN_PLAYERS, Components, component_folder
 from rnsim.games.fbi.rules import KNOB_BY_NAME, KNOBS, FbiRules
 from rnsim.games.fbi.state import SEAT_NAMES, FbiState, check_players
-from rnsim.games.fbi.view import build_view
+from rnsim.games.fbi.view import build_view, play_decisions
 
 
 class FbiGame:
@@ -50,6 +50,9 @@ class FbiGame:
 
     # the engine's builder itself: the play loop pays no extra call per decision
     view = staticmethod(build_view)
+    # The play loop's decisions, compiled (rnsim.play.play_out): the
+    # interpreted loop costs more per decision than the view and the rules.
+    play_decisions = staticmethod(play_decisions)
 
     def __repr__(self) -> str:
         return "<game fbi>"

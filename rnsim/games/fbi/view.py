@@ -10,6 +10,8 @@ or released is in the deck), so ``unseen()`` offers it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rnsim.games.fbi.components import Components
 from rnsim.games.fbi.rules import FbiRules
 from rnsim.games.fbi.state import NO_CARD, PHASES, FbiState
@@ -133,4 +135,28 @@ def build_view(state: FbiState, seat: int) -> FbiView:
     )
 
 
-__all__ = ["FbiView", "build_view", "NO_CARD"]
+def play_decisions(state: FbiState, views: list[Any], chooses: list[Any], at: list[Any]) -> int:
+    """rnsim.play's decision loop for an FBI state, compiled: each pending
+    decision goes to ``chooses[seat]`` with the view ``views[seat]`` builds
+    (None: no view; this module's build_view is called natively), and its
+    answer to the state, until the game is over. Returns the number of
+    decisions answered. ``at`` holds the decision playing and whether its
+    answer is being applied, so that the caller can tell a strategy's
+    failure from the engine's (rnsim.play.play_out)."""
+    # per seat: 0 reads no view, 1 this module's builder, 2 another builder
+    kinds = [0 if v is None else 1 if v is build_view else 2 for v in views]
+    first = state.decisions  # the state counts every answer it applies
+    while not state.over:
+        d = state.pending
+        assert d is not None
+        seat = d.seat
+        at[0], at[1] = d, False
+        kind = kinds[seat]
+        shown: object = build_view(state, seat) if kind == 1 else None if kind == 0 else views[seat](state, seat)
+        answer = chooses[seat](shown, d)
+        at[1] = True
+        state.apply(answer)
+    return state.decisions - first
+
+
+__all__ = ["FbiView", "build_view", "play_decisions", "NO_CARD"]
