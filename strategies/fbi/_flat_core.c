@@ -412,33 +412,46 @@ ALWAYS int lead_of(const long *col, int n, int needs) {
    arrest) and the leaders of its colours asked so far (``known``: their
    bits). */
 typedef struct {
-    const long *mid;
+    long *mid;
     unsigned known;
     int lead[MAXK];
 } Mid;
 
 /* The end position my pair keeping ``keep`` leaves from g's mid: its
-   totals and points (the first k*n + n ints) played into st by the second
-   round's arrests of my seat and the seats before me; the colours whose
-   cards were taken. */
-ALWAYS unsigned tail(const Turns *t, const Mid *g, long keep, long *st, int n, int k) {
+   totals and points (the first k*n + n ints) played into mid by the second
+   round's arrests of my seat and the seats before me, each that takes a
+   card kept in ac/as/av (colour, seat, value; *na of them) to be undone
+   (untail); the colours whose cards were taken. */
+ALWAYS unsigned tail(const Turns *t, Mid *g, long keep, int n, int k, int *ac, int *as, long *av, int *na) {
     long taken = (long)k * n + n, kept = taken + k;
+    long *mid = g->mid;
     unsigned used = 0; /* the colours a card was taken from: next[c] holds their next card */
     long next[MAXK];
-    memcpy(st, g->mid, sizeof(long) * (size_t)taken);
+    *na = 0;
     for (int j = t->p; j >= 0; j--) {
         int seat = t->order[j];
-        long c = j == t->p ? keep : g->mid[kept + seat];
+        long c = j == t->p ? keep : mid[kept + seat];
         if (c < 0) continue;
-        long i = used >> c & 1 ? next[c] : g->mid[taken + c];
+        long i = used >> c & 1 ? next[c] : mid[taken + c];
         if (i >= t->f.off[c + 1] - t->f.off[c]) continue;
         long v = t->f.val[t->f.off[c] + i];
         next[c] = i + 1;
         used |= 1u << c;
-        st[c * n + seat] += v;
-        st[(long)k * n + seat] += v;
+        mid[c * n + seat] += v;
+        mid[(long)k * n + seat] += v;
+        ac[*na] = (int)c;
+        as[*na] = seat;
+        av[(*na)++] = v;
     }
     return used;
+}
+
+/* The arrests tail played into mid, taken back. */
+ALWAYS void untail(long *mid, int n, int k, const int *ac, const int *as, const long *av, int na) {
+    for (int a = 0; a < na; a++) {
+        mid[(long)ac[a] * n + as[a]] -= av[a];
+        mid[(long)k * n + as[a]] -= av[a];
+    }
 }
 
 /* score of st, the end position a pair of g's group leaves (``touched``:
@@ -476,40 +489,42 @@ ALWAYS void pair_ends_nk(const Turns *t, const long *st0, const Agents *held, co
     int me = t->me, p = t->p;
     long kept = (long)k * n + n + k;
     size_t len = sizeof(long) * (size_t)(kept + n);
-    long mid[MAXST], st[MAXST], keep[MAXPAIRS];
+    long mid[MAXST], keep[MAXPAIRS];
     int first[MAXPAIRS], lead[MAXK];
-    char done[MAXPAIRS];
+    int after[MAXPAIRS], last[MAXK + 1]; /* after[i]: the next pair whose first arrest is first[i] (-1: none) */
     Mid g = {mid, 0, {0}}; /* lead read only where known says it was written */
-    for (Py_ssize_t i = 0; i < t->m; i++) {
+    for (int c = 0; c <= k; c++) last[c] = -1;
+    for (Py_ssize_t i = t->m - 1; i >= 0; i--) {
         first[i] = first_of(st0, &t->mine[i], &t->f, n, k, st0[kept + me], &keep[i]);
-        done[i] = 0;
+        after[i] = last[first[i] + 1];
+        last[first[i] + 1] = (int)i;
     }
-    for (Py_ssize_t i = 0; i < t->m; i++) {
-        if (done[i]) continue;
+    for (int c = 0; c <= k; c++) {
+        if (last[c] < 0) continue;
         memcpy(mid, st0, len);
-        if (first[i] >= 0) arrest(mid, me, first[i], &t->f, n, k);
+        if (c > 0) arrest(mid, me, c - 1, &t->f, n, k);
         for (int j = p + 1; j < n; j++) step_(mid, t->order[j], &held[t->order[j]], &t->f, n, k);
         for (int j = n - 1; j > p; j--) {
             int seat = t->order[j];
-            long c = mid[kept + seat];
-            if (c >= 0) arrest(mid, seat, (int)c, &t->f, n, k);
+            long kc = mid[kept + seat];
+            if (kc >= 0) arrest(mid, seat, (int)kc, &t->f, n, k);
         }
         g.known = 0;
-        for (Py_ssize_t h = i; h < t->m; h++) {
-            if (done[h] || first[h] != first[i]) continue;
-            done[h] = 1;
-            unsigned touched = tail(t, &g, keep[h], st, n, k);
-            out[h] = tail_score(me, st, touched, &g, bw, needs, leads ? leads[h] : lead, n, k);
+        for (int h = last[c]; h >= 0; h = after[h]) {
+            int ac[MAXN], as[MAXN], na;
+            long av[MAXN];
+            unsigned touched = tail(t, &g, keep[h], n, k, ac, as, av, &na);
+            out[h] = tail_score(me, mid, touched, &g, bw, needs, leads ? leads[h] : lead, n, k);
             if (ends) { /* the whole end position, as play_pair leaves it */
                 long *end = ends + h * stride;
-                memcpy(end, st, sizeof(long) * (size_t)(k * n + n));
-                memcpy(end + k * n + n, mid + k * n + n, sizeof(long) * (size_t)(k + n));
+                memcpy(end, mid, len);
                 for (int j = p; j >= 0; j--) {
-                    long c = j == p ? keep[h] : mid[kept + t->order[j]];
-                    if (c >= 0 && end[k * n + n + c] < t->f.off[c + 1] - t->f.off[c]) end[k * n + n + c]++;
+                    long kc = j == p ? keep[h] : mid[kept + t->order[j]];
+                    if (kc >= 0 && end[k * n + n + kc] < t->f.off[kc + 1] - t->f.off[kc]) end[k * n + n + kc]++;
                 }
                 end[kept + me] = keep[h];
             }
+            untail(mid, n, k, ac, as, av, na);
         }
     }
 }
