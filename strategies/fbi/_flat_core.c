@@ -382,48 +382,173 @@ static void play_before(const Turns *t, const Agents *held, long *st0) {
     for (int j = 0; j < t->p; j++) step_(st0, t->order[j], &held[t->order[j]], &t->f, t->n, t->k);
 }
 
-/* Each of my pairs' end position, scored into out[i] (its leaders into
-   leads[i] when given; each end position kept at ends + i * stride when
-   given), the seats before me already played into st0: as play_pair plays.
-   My pairs whose first arrest is in the same colour share the turn up to my
-   second arrest (the seats after me take the same cards whatever I keep),
-   so that part is played once per colour. */
-static void pair_ends(const Turns *t, const long *st0, const Agents *held, const long *bonus, double w, int needs,
-                      double *out, int (*leads)[MAXK], long *ends, long stride) {
-    int n = t->n, k = t->k, me = t->me, p = t->p;
+#if defined(__GNUC__)
+#define ALWAYS static inline __attribute__((always_inline))
+#define UNROLL _Pragma("GCC unroll 12")
+#else
+#define ALWAYS static inline
+#define UNROLL
+#endif
+
+/* column_leader of the n totals at col: the seat of the single highest
+   total, if above 0 or not ``needs`` (-1: nobody). The seat is the sum of
+   the seats holding the highest total, which is that seat when it is the
+   only one: the answer of score's scan, without its branches. */
+ALWAYS int lead_of(const long *col, int n, int needs) {
+    long top = col[0];
+    UNROLL
+    for (int s = 1; s < n; s++) top = col[s] > top ? col[s] : top;
+    int ties = 0, who = 0;
+    UNROLL
+    for (int s = 0; s < n; s++) {
+        int eq = col[s] == top;
+        ties += eq;
+        who += eq * s;
+    }
+    return ties == 1 && (top > 0 || !needs) ? who : -1;
+}
+
+/* A group of my pairs played to mid (the position before my second
+   arrest) and the leaders of its colours asked so far (``known``: their
+   bits). */
+typedef struct {
+    long *mid;
+    unsigned known;
+    int lead[MAXK];
+} Mid;
+
+/* The end position my pair keeping ``keep`` leaves from g's mid: its
+   totals and points (the first k*n + n ints) played into mid by the second
+   round's arrests of my seat and the seats before me, each that takes a
+   card kept in ac/as/av (colour, seat, value; *na of them) to be undone
+   (untail); the colours whose cards were taken. */
+ALWAYS unsigned tail(const Turns *t, Mid *g, long keep, int n, int k, int *ac, int *as, long *av, int *na) {
+    long taken = (long)k * n + n, kept = taken + k;
+    long *mid = g->mid;
+    unsigned used = 0; /* the colours a card was taken from: next[c] holds their next card */
+    long next[MAXK];
+    *na = 0;
+    for (int j = t->p; j >= 0; j--) {
+        int seat = t->order[j];
+        long c = j == t->p ? keep : mid[kept + seat];
+        if (c < 0) continue;
+        long i = used >> c & 1 ? next[c] : mid[taken + c];
+        if (i >= t->f.off[c + 1] - t->f.off[c]) continue;
+        long v = t->f.val[t->f.off[c] + i];
+        next[c] = i + 1;
+        used |= 1u << c;
+        mid[c * n + seat] += v;
+        mid[(long)k * n + seat] += v;
+        ac[*na] = (int)c;
+        as[*na] = seat;
+        av[(*na)++] = v;
+    }
+    return used;
+}
+
+/* The arrests tail played into mid, taken back. */
+ALWAYS void untail(long *mid, int n, int k, const int *ac, const int *as, const long *av, int na) {
+    for (int a = 0; a < na; a++) {
+        mid[(long)ac[a] * n + as[a]] -= av[a];
+        mid[(long)k * n + as[a]] -= av[a];
+    }
+}
+
+/* score of st, the end position a pair of g's group leaves (``touched``:
+   the colours taken from after mid), its leaders into lead: score's leaders
+   and float operations in score's order, a colour not touched leading as in
+   mid (found once a group). bw[c]: bonus[c] * w, the product score
+   computes each time. */
+ALWAYS double tail_score(int me, const long *st, unsigned touched, Mid *g, const double *bw, int needs, int *lead,
+                         int n, int k) {
+    double pts[MAXN];
+    UNROLL
+    for (int s = 0; s < n; s++) pts[s] = (double)st[(long)k * n + s];
+    UNROLL
+    for (int c = 0; c < k; c++) {
+        int who;
+        if (touched >> c & 1) {
+            who = lead_of(st + (long)c * n, n, needs);
+        } else {
+            if (!(g->known >> c & 1)) {
+                g->lead[c] = lead_of(st + (long)c * n, n, needs);
+                g->known |= 1u << c;
+            }
+            who = g->lead[c];
+        }
+        lead[c] = who;
+        if (who >= 0) pts[who] += bw[c];
+    }
+    return margin(me, pts, n);
+}
+
+/* pair_ends for n seats and k colours (constants where pair_ends
+   specialises it). */
+ALWAYS void pair_ends_nk(const Turns *t, const long *st0, const Agents *held, const double *bw, int needs,
+                         double *out, int (*leads)[MAXK], long *ends, long stride, int n, int k) {
+    int me = t->me, p = t->p;
     long kept = (long)k * n + n + k;
     size_t len = sizeof(long) * (size_t)(kept + n);
-    long mid[MAXST], scratch[MAXST], keep[MAXPAIRS];
+    long mid[MAXST], keep[MAXPAIRS];
     int first[MAXPAIRS], lead[MAXK];
-    char done[MAXPAIRS];
-    for (Py_ssize_t i = 0; i < t->m; i++) {
+    int after[MAXPAIRS], last[MAXK + 1]; /* after[i]: the next pair whose first arrest is first[i] (-1: none) */
+    Mid g = {mid, 0, {0}}; /* lead read only where known says it was written */
+    for (int c = 0; c <= k; c++) last[c] = -1;
+    for (Py_ssize_t i = t->m - 1; i >= 0; i--) {
         first[i] = first_of(st0, &t->mine[i], &t->f, n, k, st0[kept + me], &keep[i]);
-        done[i] = 0;
+        after[i] = last[first[i] + 1];
+        last[first[i] + 1] = (int)i;
     }
-    for (Py_ssize_t i = 0; i < t->m; i++) {
-        if (done[i]) continue;
+    for (int c = 0; c <= k; c++) {
+        if (last[c] < 0) continue;
         memcpy(mid, st0, len);
-        if (first[i] >= 0) arrest(mid, me, first[i], &t->f, n, k);
+        if (c > 0) arrest(mid, me, c - 1, &t->f, n, k);
         for (int j = p + 1; j < n; j++) step_(mid, t->order[j], &held[t->order[j]], &t->f, n, k);
         for (int j = n - 1; j > p; j--) {
             int seat = t->order[j];
-            long c = mid[kept + seat];
-            if (c >= 0) arrest(mid, seat, (int)c, &t->f, n, k);
+            long kc = mid[kept + seat];
+            if (kc >= 0) arrest(mid, seat, (int)kc, &t->f, n, k);
         }
-        for (Py_ssize_t h = i; h < t->m; h++) {
-            if (done[h] || first[h] != first[i]) continue;
-            done[h] = 1;
-            long *st = ends ? ends + h * stride : scratch;
-            memcpy(st, mid, len);
-            st[kept + me] = keep[h];
-            for (int j = p; j >= 0; j--) {
-                int seat = t->order[j];
-                long c = st[kept + seat];
-                if (c >= 0) arrest(st, seat, (int)c, &t->f, n, k);
+        g.known = 0;
+        for (int h = last[c]; h >= 0; h = after[h]) {
+            int ac[MAXN], as[MAXN], na;
+            long av[MAXN];
+            unsigned touched = tail(t, &g, keep[h], n, k, ac, as, av, &na);
+            out[h] = tail_score(me, mid, touched, &g, bw, needs, leads ? leads[h] : lead, n, k);
+            if (ends) { /* the whole end position, as play_pair leaves it */
+                long *end = ends + h * stride;
+                memcpy(end, mid, len);
+                for (int j = p; j >= 0; j--) {
+                    long kc = j == p ? keep[h] : mid[kept + t->order[j]];
+                    if (kc >= 0 && end[k * n + n + kc] < t->f.off[kc + 1] - t->f.off[kc]) end[k * n + n + kc]++;
+                }
+                end[kept + me] = keep[h];
             }
-            out[h] = score(me, st, n, k, bonus, w, needs, leads ? leads[h] : lead);
+            untail(mid, n, k, ac, as, av, na);
         }
     }
+}
+
+/* Each of my pairs' end position, scored into out[i] (its leaders into
+   leads[i] when given; each end position kept at ends + i * stride when
+   given), the seats before me already played into st0: as play_pair plays,
+   scored as score scores. My pairs whose first arrest is in the same colour
+   share the turn up to my second arrest (the seats after me take the same
+   cards whatever I keep), so that part is played once per colour; each pair
+   then plays the rest (tail) and is scored where it changed the leaders
+   (tail_score). */
+static void pair_ends(const Turns *t, const long *st0, const Agents *held, const long *bonus, double w, int needs,
+                      double *out, int (*leads)[MAXK], long *ends, long stride) {
+    double bw[MAXK];
+    for (int c = 0; c < t->k; c++) bw[c] = (double)bonus[c] * w;
+    if (t->k == 5 && t->n == 3)
+        pair_ends_nk(t, st0, held, bw, needs, out, leads, ends, stride, 3, 5);
+    else if (t->k == 5 && t->n == 4)
+        pair_ends_nk(t, st0, held, bw, needs, out, leads, ends, stride, 4, 5);
+    else if (t->k == 5 && t->n == 5)
+        pair_ends_nk(t, st0, held, bw, needs, out, leads, ends, stride, 5, 5);
+    else
+        pair_ends_nk(t, st0, held, bw, needs, out, leads, ends, stride, t->n, t->k);
 }
 
 /* Held scores of my pairs into out[0..m) (doubles). */

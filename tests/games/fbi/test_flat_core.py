@@ -66,14 +66,14 @@ def agents(k: int) -> st.SearchStrategy[list[int]]:
     return st.one_of(st.just([]), st.lists(colour, min_size=1, max_size=1), st.lists(colour, min_size=2, max_size=2))
 
 
-def _turn(data: st.DataObject, table: list[list[int]], stacked: bool, n: int) -> tuple[Any, ...]:
+def _turn(data: st.DataObject, table: list[list[int]], stacked: bool, n: int, k: int = K) -> tuple[Any, ...]:
     if not stacked:
         table = [sorted(t, reverse=True) for t in table]
     order = tuple(data.draw(st.permutations(list(range(n)))))
     me = data.draw(st.integers(min_value=0, max_value=n - 1))
-    pairs = data.draw(st.lists(agents(K), min_size=1, max_size=6))
+    pairs = data.draw(st.lists(agents(k), min_size=1, max_size=6))
     points = data.draw(st.lists(values, min_size=n, max_size=n))
-    totals = data.draw(st.lists(st.lists(values, min_size=n, max_size=n), min_size=K, max_size=K))
+    totals = data.draw(st.lists(st.lists(values, min_size=n, max_size=n), min_size=k, max_size=k))
     return order, me, pairs, front_first(table, stacked), totals, points
 
 
@@ -143,6 +143,32 @@ def test_the_bids_choice_is_its_twins(data: st.DataObject, table: list[list[int]
     others = data.draw(agents(K))
     got = _same("best_bid", rest, me, places, values_, colours, keep, pairs, others, front,
                 flat_position(totals, points), COMPS.bonus, weight, needs)
+    assert -1 <= got < count
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), stacked=st.booleans(), n=st.integers(min_value=2, max_value=8),
+       k=st.integers(min_value=1, max_value=12), needs=st.booleans(), weight=weights)
+def test_play_outs_at_every_size_are_their_twins(data: st.DataObject, stacked: bool, n: int, k: int, needs: bool,
+                                                 weight: float) -> None:
+    """Held scores and the bid's choice at every count of seats (up to 8)
+    and colours (up to 12) the C takes, not only the classic set's five
+    colours at 3-5 seats its play-outs are specialised for."""
+    table = data.draw(st.lists(st.lists(values, max_size=4), min_size=k, max_size=k))
+    order, me, pairs, front, totals, points = _turn(data, table, stacked, n, k)
+    bonus = tuple(data.draw(st.lists(values, min_size=k, max_size=k)))
+    base = flat_position(totals, points)
+    held = [data.draw(agents(k)) for _ in range(n)]
+    got = _same("held_scores", order, me, pairs, held, front, base, bonus, weight, needs)
+    assert isinstance(got, tuple) and len(got) == len(pairs)
+    count = data.draw(st.integers(min_value=1, max_value=8))
+    options = [[data.draw(st.integers(-4, 7)) for _ in range(count)], [data.draw(st.integers(-1, k - 1))
+                                                                        for _ in range(count)],
+               [data.draw(st.integers(0, n - 1)) for _ in range(count)]]
+    keep = data.draw(st.integers(-1, count - 1))
+    rest = [s for s in order if s != me]
+    got = _same("best_bid", rest, me, options[2], options[0], options[1], keep, pairs, data.draw(agents(k)), front,
+                base, bonus, weight, needs)
     assert -1 <= got < count
 
 
