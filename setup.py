@@ -27,8 +27,9 @@ editable install and of `make install`.
 Each game's engine and expert are one mypyc build (compiled.py's
 ``native_deps``): two shared libraries, the expert's reading the engine's
 native classes (the view, the decisions, the options) as C structs; building
-either builds both. The generated C of a build stays in
-build/temp.*/mypyc/UNIT (engine+strategies, fbi-engine+fbi-strategies) (for
+either builds both; the engines' shared chance draws (rnsim/chance) are a
+build of their own. The generated C of a build stays in
+build/temp.*/mypyc/UNIT (engine+strategies, fbi-engine+fbi-strategies, chance) (for
 `callgrind_annotate --auto=yes OUT FILE.c`).
 """
 

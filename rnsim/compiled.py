@@ -1,9 +1,10 @@
 """Optional compiled builds of the hot modules, and the choice between a build
 and its Python source.
 
-Four module sets (targets) have one: Red Notice's engine (rules, about 3x
+Five module sets (targets) have one: Red Notice's engine (rules, about 3x
 faster) and expert strategy with its dossier (about 1.4x, its inner loops
-in C), FBI's engine and expert strategy (its flat play-outs in C). setup.py compiles them with mypyc when
+in C), FBI's engine and expert strategy (its flat play-outs in C), and the
+chance draws both engines share (rnsim/chance). setup.py compiles them with mypyc when
 a wheel is built (`pip install .`, `python -m build`) or in place in a checkout
 (`make install`, `python setup.py build_ext --inplace`), and writes beside
 each build a stamp: the hash of the sources it was built from. Each game's
@@ -189,6 +190,10 @@ def targets(rnsim_dir: Path, strategies_dir: Path) -> dict[str, CompiledBuild]:
             "rnsim_strategies.fbi", fbi_strategies, ("model", "expert"), "FBI expert strategy",
             depends=(fbi_strategies / "__init__.py", rnsim_dir / "strategy.py", *fbi_engine.sources()),
             c_modules=("_flat_core",), native_deps=(fbi_engine,)),
+        # the engines' library draws, built on its own: each engine calls it
+        # through Python (a few calls a game), so neither engine's build is
+        # tied to it nor to the other game's
+        "chance": CompiledBuild("rnsim.chance", rnsim_dir / "chance", ("draws",), "chance draws"),
     }
 
 

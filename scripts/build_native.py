@@ -5,7 +5,7 @@ setup.py and rnsim/compiled.py).
 
     python scripts/build_native.py                 # rebuild them all
     python scripts/build_native.py --stale         # only those missing or older than their sources
-    python scripts/build_native.py fbi-strategies  # some: engine, strategies, fbi-engine, fbi-strategies
+    python scripts/build_native.py fbi-strategies  # some: engine, strategies, fbi-engine, fbi-strategies, chance
     python scripts/build_native.py --jobs 1        # one compiler at a time (default: 2)
     python scripts/build_native.py --clean         # remove them (the Python source is used)
 

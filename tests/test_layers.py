@@ -1,6 +1,6 @@
 """The architecture, read from the source (docs/architecture.md, "Layers"):
 
-    game.py, errors, seeding, compiled  <-  games/*  <-  strategy, play, results
+    game.py, errors, seeding, chance, compiled  <-  games/*  <-  strategy, play, results
     <-  config, examples, tournament/*  <-  analysis  <-  report  <-  drift  <-  cli
 
 A module may import its own layer or any layer below it, never one above
@@ -28,7 +28,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent / "rnsim"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("rnsim.game", "rnsim.errors", "rnsim.schema", "rnsim.seeding", "rnsim.compiled"),
+    ("rnsim.game", "rnsim.errors", "rnsim.schema", "rnsim.seeding", "rnsim.chance", "rnsim.compiled"),
     ("rnsim.games",),
     ("rnsim.strategy", "rnsim.play", "rnsim.results"),
     ("rnsim.config", "rnsim.examples", "rnsim.provenance", "rnsim.tournament", "rnsim.band"),

@@ -99,7 +99,7 @@ def test_the_installed_copy_runs_pure_and_its_manifest_says_why(built: tuple[Pat
                        env={**env, "PYTHONPATH": str(site)})
     assert r.returncode == 0, r.stderr[-3000:]
     p = json.loads((cwd / "run" / "manifest.json").read_text())["invocations"][0]["provenance"]
-    assert p["build"] == dict.fromkeys(("engine", "strategies", "fbi-engine", "fbi-strategies"), "pure")
+    assert p["build"] == dict.fromkeys(("engine", "strategies", "fbi-engine", "fbi-strategies", "chance"), "pure")
     assert set(p["build_pure_why"].values()) == {"not built"}
     assert p["git"] is None
 

@@ -741,6 +741,19 @@ static double fsum_partials(const double *xs, int count) {
    anything else goes through CPython's partials. */
 #define LIMBS 40 /* 2,560 bits: any span of normal exponents, plus carries */
 
+/* x's biased exponent, and its mantissa with the hidden bit in *m, when x is
+   a positive normal number (what the integer sums below add); 0 for anything
+   else (zero, which the sums skip first; negative, subnormal, inf, nan, which
+   fsum's partials take). */
+static inline int normal_parts(double x, uint64_t *m) {
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    int be = (int)(b >> 52 & 0x7ff);
+    *m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
+    if ((b >> 63) || be == 0 || be == 0x7ff) return 0;
+    return be;
+}
+
 /* The 128-bit case in one pass: each term's mantissa shifted by its
    exponent above the smallest met so far (the sum shifted up when a smaller
    one comes), while the exponents met span at most 57: every term is then
@@ -753,11 +766,9 @@ static int fsum_narrow(const double *xs, int count, double *out) {
     for (int i = 0; i < count; i++) {
         double x = xs[i];
         if (x == 0.0) continue;
-        uint64_t b;
-        memcpy(&b, &x, sizeof b);
-        int be = (int)(b >> 52 & 0x7ff);
-        if ((b >> 63) || be == 0 || be == 0x7ff) return 0; /* negative, subnormal, inf, nan */
-        uint64_t m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
+        uint64_t m;
+        int be = normal_parts(x, &m);
+        if (!be) return 0;
         if (emax < 0) {
             emin = emax = be;
         } else if (be < emin) {
@@ -798,10 +809,9 @@ static double fsum(const double *xs, int count) {
     for (int i = 0; i < count; i++) {
         double x = xs[i];
         if (x == 0.0) continue;
-        uint64_t b;
-        memcpy(&b, &x, sizeof b);
-        int be = (int)(b >> 52 & 0x7ff);
-        if ((b >> 63) || be == 0 || be == 0x7ff) return fsum_partials(xs, count); /* negative, subnormal, inf, nan */
+        uint64_t m;
+        int be = normal_parts(x, &m);
+        if (!be) return fsum_partials(xs, count);
         if (be < emin) emin = be;
         if (be > emax) emax = be;
     }
@@ -815,10 +825,8 @@ static double fsum(const double *xs, int count) {
     for (int i = 0; i < count; i++) {
         double x = xs[i];
         if (x == 0.0) continue;
-        uint64_t b;
-        memcpy(&b, &x, sizeof b);
-        uint64_t m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
-        int sh = (int)(b >> 52 & 0x7ff) - emin;
+        uint64_t m;
+        int sh = normal_parts(x, &m) - emin; /* every term is positive normal here */
         int k = sh >> 6, off = sh & 63;
         uint64_t lo = m << off, hi = off ? m >> (64 - off) : 0;
         uint64_t before = L[k];

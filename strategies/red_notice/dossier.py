@@ -418,9 +418,11 @@ class Dossier:
         # What the view says wins over what the events were read to say.
         self.jessah = jessah
         self.radars = list(radars)
-        # else keep the tuple _bkey was taken of; views share the state's tuple
-        # until a barrier moves, so identity settles most views
-        if barriers is not self.barriers and barriers != self.barriers:
+        # The view's own tuple, even when equal to the one the events made:
+        # views share the state's tuple until a barrier moves, and the expert
+        # asks the board about view.barriers, the dossier about its own, so
+        # the board's last answer (Board.open_masks) settles by identity.
+        if barriers is not self.barriers:
             self.barriers = tuple(barriers)
         self.pub = belief
         self.up = up

@@ -78,6 +78,7 @@ import random
 from typing import Any, ClassVar
 
 from rnsim_strategies.red_notice.board import board_for
+from rnsim_strategies.red_notice.dossier import stream_from
 from rnsim_strategies.red_notice.expert import Expert, play_to_end, play_until
 from rnsim_strategies.red_notice.value import ValueModel, shipped
 
@@ -282,7 +283,7 @@ class Search(Strategy):
         # The search's stream is seeded from the seat stream's state without
         # drawing from it, so the expert inside plays on the very stream it
         # would have alone (iterations = 0 is the expert, decision for decision).
-        self._search_rng = random.Random("search " + " ".join(map(str, rng.getstate()[1][:16])))
+        self._search_rng = stream_from("search", rng)
         self.expert.new_game(seat, rng)
         self._moving = ""
         self._weights = None

@@ -40,6 +40,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
+from rnsim.chance.draws import shuffle
 from rnsim.errors import IllegalOption, RulesError
 from rnsim.games.fbi.components import MIN_PLAYERS, Components
 from rnsim.games.fbi.rules import FbiRules
@@ -136,25 +137,6 @@ def _purple_card(comps: Components, value: int) -> int:
         if values[c] == value:
             return c
     return comps.purple_card(value)
-
-
-def below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for n > 0, the same draws (CPython's
-    ``_randbelow_with_getrandbits``) without its Python-level frames."""
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def shuffle(rng: random.Random, x: list[int]) -> None:
-    """``rng.shuffle(x)``, the same draws and swaps (see ``below``): the
-    setup's deck shuffle is most of a new game's cost run by the library's
-    Python-level shuffle (tests/games/fbi/test_rulebook.py holds them equal)."""
-    for i in range(len(x) - 1, 0, -1):
-        j = below(rng, i + 1)
-        x[i], x[j] = x[j], x[i]
 
 
 class FbiState:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final, cast
 
+from rnsim.chance.draws import shuffle, take
 from rnsim.errors import IllegalOption
 from rnsim.games.red_notice.engine import belief as bel
 from rnsim.games.red_notice.engine import frames as fr
@@ -637,10 +638,7 @@ class GameState:
             self.slots = [[None, None] for _ in range(n)]
             self.revealed = [False] * n
             for seat in (ANGELA, JESSAH):
-                pool = self.token_pool[seat]
-                hand = []
-                for _ in range(rules.tokens_per_round):
-                    hand.append(pool.pop(below(self.rng, len(pool))))
+                hand = take(self.rng, self.token_pool[seat], rules.tokens_per_round)
                 hand.sort()
                 self.token_hand[seat] = hand
             self._seat_t = None
@@ -1371,24 +1369,6 @@ def _offers(options: Any, option: Option) -> bool:
             if o is option:
                 return True
     return option in options
-
-
-def below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for n > 0, the same draws (CPython's
-    ``_randbelow_with_getrandbits``) without its Python-level frames: the
-    round's token draws are the hottest chance of a search's rollouts."""
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def shuffle(rng: random.Random, x: list[int]) -> None:
-    """``rng.shuffle(x)``, the same draws and swaps (see ``below``)."""
-    for i in range(len(x) - 1, 0, -1):
-        j = below(rng, i + 1)
-        x[i], x[j] = x[j], x[i]
 
 
 class _Options:
