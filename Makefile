@@ -11,8 +11,9 @@ EXTRAS ?= test,ray,docs
 # setup.py is the one build (of the wheel, `pip install .` and this): the
 # packages, and the compiled builds of the hot modules (rnsim/compiled.py
 # TARGETS: Red Notice's engine and expert, with the dossier's C core, FBI's
-# engine and expert; about 3x, 1.4x and 2x faster), compiled here in place,
-# each game's engine and expert in one build (rnsim/compiled.py native_deps).
+# engine and expert, and the engines' shared chance draws; about 3x, 1.4x and
+# 2x faster), compiled here in place, each game's engine and expert in one
+# build (rnsim/compiled.py native_deps).
 # The build requirements go into .venv first, so the editable install builds
 # with them (--no-build-isolation) and the compiled builds are made once.
 $(STAMP): pyproject.toml setup.py

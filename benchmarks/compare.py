@@ -96,7 +96,8 @@ builds = {}
 for label, name in (("Red Notice engine", "rnsim.games.red_notice.engine.state"),
                     ("Red Notice expert", "rnsim_strategies.red_notice.expert"),
                     ("dossier core", "rnsim_strategies.red_notice._dossier_core"),
-                    ("FBI engine", "rnsim.games.fbi.state"), ("FBI expert", "rnsim_strategies.fbi.expert")):
+                    ("FBI engine", "rnsim.games.fbi.state"), ("FBI expert", "rnsim_strategies.fbi.expert"),
+                    ("chance draws", "rnsim.chance.draws")):
     try:
         f = getattr(importlib.import_module(name), "__file__", "") or ""
         builds[label] = "compiled" if not f.endswith(".py") else "Python"
