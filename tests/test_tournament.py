@@ -355,7 +355,8 @@ def test_bench_command_reports_every_measurement() -> None:
     r = CliRunner().invoke(main, ["bench", "--games", "20", "--repeat", "1", "--workers", "1"])
     assert r.exit_code == 0, r.output
     for text in ("plain loop over run_game", "runner, serial backend", "process backend, 1 w",
-                 "overhead vs plain loop", "CPU", "games/CPU-s"):
+                 "overhead vs plain loop", "CPU", "games/CPU-s", "CPU per game once a run is going",
+                 "the run's fixed cost"):
         assert text in r.output
 
 
