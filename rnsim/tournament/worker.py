@@ -165,10 +165,12 @@ def _play_chunk(ws: WorkerState, chunk: Chunk) -> ChunkOutput:
 
 def _frame(cols: dict[str, list[Any]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
     """``pl.DataFrame(cols, schema=schema)``: the same values and Parquet bytes.
-    A list column whose values are all lists is built from its values laid end
-    to end, then sliced back into rows, rather than row by row (Polars makes a
-    Series of each row's list: about 5 us a row, 25 us of a Red Notice game's
-    row in the table)."""
+    A list column whose values are all lists (or tuples) is built from their
+    items laid end to end, then sliced back into rows, rather than row by row
+    (Polars makes a Series of each row's list: about 5.6 us a row, 28 of the
+    30 us a Red Notice expert game's row took in the table; docs/performance.md,
+    "The runner's own cost"). A column holding None (a game that ended in an
+    error) is left to the constructor."""
     lists = [k for k, dt in schema.items() if isinstance(dt, pl.List) and cols[k]
              and set(map(type, cols[k])) <= {list, tuple}]
     if not lists:
