@@ -96,3 +96,13 @@ def test_every_matchup_is_a_valid_one_cell_config(name: str) -> None:
     cfg = matchup.config(3)
     assert len(cfg.cells()) == 1
     assert len(cfg.game_obj.seats(cfg.variants[0].rules, cfg.cells()[0].setup)) == len(matchup.seats)
+
+
+@pytest.mark.parametrize("case", ["expert", "fbi"])
+def test_runner_cost_plays_its_games_in_either_mode(case: str) -> None:
+    from benchmarks.runner_cost import main
+
+    main([case, "loop", "2"])
+    main([case, "run", "2"])
+    with pytest.raises(KeyError):
+        main(["chess", "run", "2"])

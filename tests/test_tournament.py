@@ -187,6 +187,31 @@ def test_strategy_faults_become_error_rows(tmp_path: Path) -> None:
     assert (joined["seed"] == joined["seed_right"]).all()
 
 
+# a chunk's list column: its rows (lists or tuples; None for a game that ended in an error)
+_list_rows = st.lists(st.one_of(st.lists(st.integers(-128, 127), max_size=5),
+                                st.lists(st.integers(-128, 127), max_size=5).map(tuple), st.none()),
+                      min_size=1, max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ints=_list_rows, names=st.lists(st.lists(st.sampled_from(["ava", "bo", "", "z\u00e9"]), max_size=4),
+                                       min_size=1, max_size=12))
+def test_a_chunks_table_is_the_dataframe_constructors_to_the_parquet_byte(
+    ints: list[Any], names: list[list[str]]
+) -> None:
+    # _frame builds list columns its own way: the shard must not tell
+    from rnsim.tournament.worker import _frame, _parquet
+
+    n = min(len(ints), len(names))
+    schema: dict[str, pl.DataType] = {"game_index": pl.Int64(), "by_round": pl.List(pl.Int8()),
+                                      "identities": pl.List(pl.String()), "burnt": pl.List(pl.String())}
+    cols = {"game_index": list(range(n)), "by_round": ints[:n], "identities": names[:n],
+            "burnt": [None if r is None else [str(x) for x in r] for r in ints[:n]]}
+    made = _frame(cols, schema)
+    assert made.schema == pl.Schema(schema)
+    assert _parquet(made) == _parquet(pl.DataFrame(cols, schema=schema))
+
+
 def test_dead_worker_chunk_is_replayed(tmp_path: Path) -> None:
     marker = tmp_path / "died"
     raw = raw_config(identities="random", games=40)
@@ -330,7 +355,8 @@ def test_bench_command_reports_every_measurement() -> None:
     r = CliRunner().invoke(main, ["bench", "--games", "20", "--repeat", "1", "--workers", "1"])
     assert r.exit_code == 0, r.output
     for text in ("plain loop over run_game", "runner, serial backend", "process backend, 1 w",
-                 "overhead vs plain loop", "CPU", "games/CPU-s"):
+                 "overhead vs plain loop", "CPU", "games/CPU-s", "CPU per game once a run is going",
+                 "the run's fixed cost"):
         assert text in r.output
 
 

@@ -90,6 +90,20 @@ def _cpu() -> float:
     return time.process_time() + c.ru_utime + c.ru_stime
 
 
+def _echo_going(serial: float, fixed: float, n_run: int, n_one: int, plain: float) -> None:
+    """The serial runner's CPU per game once a run is going, over the plain
+    loop's (``plain``: CPU per game), and the run's fixed cost (config,
+    manifest, provenance, the worker's set-up, the final check and summary)
+    apart, as benchmarks/games.py reports them: ``serial`` is the CPU of the
+    run of ``n_run`` games, ``fixed`` that of the same run with one game per
+    cell (``n_one`` games). Nothing when the run has no more games than that."""
+    if n_run <= n_one:
+        return
+    per_game = (serial - fixed) / (n_run - n_one)
+    click.echo(f"    CPU per game once a run is going: {100 * (per_game / plain - 1):+.1f}% over the plain loop; "
+               f"the run's fixed cost {fixed - n_one * plain:.3f} CPU-s (its {n_one} game(s) apart)")
+
+
 @click.command(cls=SeatOptions, per_seat=_strategy_aliases, after="setup_value")
 @click.option("--games", type=int, default=3000, show_default=True, help="Games per measurement.")
 @click.option("--game", "game_name", default=None, help="The game (a registered name; default: Red Notice).")
@@ -110,7 +124,9 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     Each rate is given over wall time; the process backend's also without the
     pool's fixed start-up (spawning workers, importing rnsim), which a long run
     pays once. Overheads are also given in CPU time (this process plus its
-    workers), which other load on a shared machine does not distort.
+    workers), which other load on a shared machine does not distort; the
+    serial runner's also per game once a run is going, with the run's fixed
+    cost (a one-game run's CPU) apart.
     """
     import statistics
 
@@ -169,6 +185,7 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     for _ in range(repeat):
         note("plain", plain())
         note("serial", runner("serial", 1))
+        note("fixed", runner("serial", 1, n=1))  # the run's fixed cost: one game per cell
         for w in counts:
             note(f"p{w}", runner("process", w))
             note(f"s{w}", runner("process", w, n=w))  # start-up: the same pool, one game per worker
@@ -194,6 +211,8 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     click.echo(f"  plain loop over run_game        {rate['plain']:8.1f} games/s, {1 / mc['plain']:8.1f} games/CPU-s")
     click.echo(f"  runner, serial backend          {rate['serial']:8.1f} games/s  "
                f"(overhead: wall {pct(rate['plain'], rate['serial'])}, CPU {pct(mc['serial'], mc['plain'])})")
+    _echo_going(statistics.median(cpu["serial"]), statistics.median(cpu["fixed"]), n_run,
+                config_from_mapping(raw, src="bench", games=1).total_games, mc["plain"])
     steady: dict[int, float] = {}
     for w in counts:
         start = mw[f"s{w}"]

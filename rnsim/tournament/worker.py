@@ -14,7 +14,8 @@ import random
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any
+from itertools import accumulate, chain
+from typing import Any, cast
 
 import polars as pl
 
@@ -106,40 +107,33 @@ def _play_chunk(ws: WorkerState, chunk: Chunk) -> ChunkOutput:
     labels = {f"{seat}_strategy": plan.strategies[n][idx].label
               for n, (seat, idx) in enumerate(zip(plan.seats, cell.strategies, strict=False))}
     seat_labels = [(c, labels.get(c)) for c in ws.seat_columns]
-    cols: dict[str, list[Any]] = {k: [] for k in ws.schema}
     errs: dict[str, list[Any]] = {k: [] for k in ws.error_schema}
-    own = [(cols[k].append, k) for k in ws.own]
+    # Per game, one tuple of the columns that vary (setup, seed, winner, end
+    # reason, rounds) and one of the game's own columns, read off its record
+    # in one C-level pass (map): the columns are the tuples transposed at the
+    # end, and the ones constant over the chunk are built there once.
+    core: list[tuple[Any, ...]] = []
+    own: list[tuple[Any, ...]] = []
+    keys = ws.own
+    no_record = (None,) * len(keys)
     setup_col = ws.setup_column
     master = plan.master_seed
     n_err = 0
 
     for i in range(chunk.start, chunk.stop):
-        err: dict[str, Any] | None = None
         try:
             out = run_game(game, rules, strategies, master, i, setup=cell.setup)
         except StrategyError as e:
-            err = {"seat": e.seat, "strategy": e.strategy, "decision": e.decision, "message": str(e),
-                   "traceback": e.traceback}
+            err: dict[str, Any] = {"seat": e.seat, "strategy": e.strategy, "decision": e.decision,
+                                   "message": str(e), "traceback": e.traceback}
         except Exception as e:  # an engine fault must not stop the run either
             err = {"seat": None, "strategy": None, "decision": None, "message": f"{type(e).__name__}: {e}",
                    "traceback": traceback.format_exc()}
-        c = cols
-        c["run_id"].append(plan.run_id)
-        c["variant"].append(var.name)
-        for k, v in seat_labels:
-            c[k].append(v)
-        c["game_index"].append(i)
-        c["rules_hash"].append(var.digest)
-        if err is None:
+        else:
             rec = out.record
             # a setup drawn by chance is in the record; a given one is the cell's
-            c[setup_col].append(rec.get(setup_col, cell.setup_label))
-            c["seed"].append(out.seed)
-            c["winner"].append(out.winner)
-            c["end_reason"].append(out.end_reason)
-            c["rounds"].append(out.rounds)
-            for append, k in own:
-                append(rec.get(k))
+            core.append((rec.get(setup_col, cell.setup_label), out.seed, out.winner, out.end_reason, out.rounds))
+            own.append(tuple(map(rec.get, keys)))
             continue
         n_err += 1
         seed = game_seeds(master, i, len(strategies)).chance
@@ -147,22 +141,54 @@ def _play_chunk(ws: WorkerState, chunk: Chunk) -> ChunkOutput:
             label = game.setup_label(rules, cell.setup, random.Random(seed))
         except Exception:
             label = cell.setup_label
-        c[setup_col].append(label)
-        c["seed"].append(seed)
-        c["winner"].append(None)
-        c["end_reason"].append("error")
-        c["rounds"].append(None)
-        for append, _ in own:
-            append(None)
+        core.append((label, seed, None, "error", None))
+        own.append(no_record)
         for k, v in (("run_id", plan.run_id), ("variant", var.name), (setup_col, label), *seat_labels,
                      ("game_index", i), ("seed", seed)):
             errs[k].append(v)
         for k, v in err.items():
             errs[k].append(v)
 
-    rows = _parquet(pl.DataFrame(cols, schema=ws.schema))
+    n = chunk.games
+    made: dict[str, list[Any]] = {"run_id": [plan.run_id] * n, "variant": [var.name] * n,
+                                  "game_index": list(range(chunk.start, chunk.stop)), "rules_hash": [var.digest] * n}
+    for k, v in seat_labels:
+        made[k] = [v] * n
+    names = (setup_col, "seed", "winner", "end_reason", "rounds", *keys)
+    for k, column in zip(names, chain(zip(*core, strict=True), zip(*own, strict=True)), strict=False):
+        made[k] = list(column)
+    cols = {k: made.get(k, []) for k in ws.schema}
+    rows = _parquet(_frame(cols, ws.schema))
     errors = _parquet(pl.DataFrame(errs, schema=ws.error_schema)) if n_err else None
     return ChunkOutput(chunk, rows, errors, chunk.games, n_err, time.perf_counter() - t0)
+
+
+def _frame(cols: dict[str, list[Any]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    """``pl.DataFrame(cols, schema=schema)``: the same values and Parquet bytes.
+    A list column whose values are all lists (or tuples) is built from their
+    items laid end to end, then sliced back into rows, rather than row by row
+    (Polars makes a Series of each row's list: about 5.6 us a row, 28 of the
+    30 us a Red Notice expert game's row took in the table; docs/performance.md,
+    "The runner's own cost"). A column holding None (a game that ended in an
+    error) is left to the constructor."""
+    lists = [k for k, dt in schema.items() if isinstance(dt, pl.List) and cols[k]
+             and set(map(type, cols[k])) <= {list, tuple}]
+    if not lists:
+        return pl.DataFrame(cols, schema=schema)
+    rest = pl.DataFrame({k: v for k, v in cols.items() if k not in lists},
+                        schema={k: dt for k, dt in schema.items() if k not in lists})
+    sliced = pl.select(*(_sliced(k, cols[k], schema[k]) for k in lists))
+    return pl.concat([rest, sliced], how="horizontal").select(list(schema))
+
+
+def _sliced(name: str, values: list[Any], dtype: pl.DataType) -> pl.Expr:
+    """The list column ``name`` of ``values`` (every one a list), as an expression:
+    its items in one Series, each row a slice of it (start, length)."""
+    lengths = list(map(len, values))
+    starts = list(accumulate(lengths, initial=0))
+    starts.pop()
+    items = pl.Series(name, list(chain.from_iterable(values)), dtype=cast(pl.List, dtype).inner)
+    return pl.lit(items.implode()).list.slice(pl.lit(pl.Series(starts)), pl.lit(pl.Series(lengths))).alias(name)
 
 
 def _parquet(df: pl.DataFrame) -> bytes:
