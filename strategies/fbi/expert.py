@@ -440,6 +440,21 @@ class ExpertStrategy(FbiStrategy):
 
     # --------------------------------------------------------------- decisions
 
+    def choose(self, view: Any, decision: Any) -> Any:
+        """Strategy.choose for the three decisions of FBI: each goes to its
+        ``on_<kind>`` method (a subclass's override of it included: compiled,
+        the call goes through the class's method table), without the name and
+        bound method Strategy.choose builds for every decision; any other
+        kind is Strategy.choose's."""
+        kind: str = decision.kind
+        if kind == "arrest":
+            return self.on_arrest(view, decision)
+        if kind == "agents":
+            return self.on_agents(view, decision)
+        if kind == "bid":
+            return self.on_bid(view, decision)
+        return super().choose(view, decision)
+
     def on_agents(self, view: FbiView, decision: Decision) -> Any:
         options = decision.options
         if len(options) == 1:

@@ -7,6 +7,7 @@ are exact, and the shared pair facts against ``rule_pair``."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -31,7 +32,7 @@ from rnsim_strategies.fbi.model import (
 
 from rnsim.games.fbi.components import load_components
 from rnsim.games.fbi.game import GAME, play
-from rnsim.games.fbi.state import FbiState, _agent_options
+from rnsim.games.fbi.state import Decision, FbiState, _agent_options
 from rnsim.games.fbi.view import build_view
 
 COMPS = load_components("classic")
@@ -215,3 +216,39 @@ def test_prebuilt_options_are_the_options_built_anew(knobs: dict[str, Any]) -> N
                 seen += 1
             state.apply(rng.choice(d.options))
     assert seen > 0
+
+
+class _Overridden(ExpertStrategy):
+    """The expert with each decision's method overridden (recording the kinds
+    asked, then answering as the expert does)."""
+
+    def new_game(self, seat: int, rng: random.Random) -> None:
+        super().new_game(seat, rng)
+        self.asked: Counter[str] = Counter()
+
+    def on_bid(self, view: Any, decision: Any) -> Any:
+        self.asked["bid"] += 1
+        return super().on_bid(view, decision)
+
+    def on_agents(self, view: Any, decision: Any) -> Any:
+        self.asked["agents"] += 1
+        return super().on_agents(view, decision)
+
+    def on_arrest(self, view: Any, decision: Any) -> Any:
+        self.asked["arrest"] += 1
+        return super().on_arrest(view, decision)
+
+
+def test_choose_answers_each_decision_through_its_method_a_subclass_override_included() -> None:
+    lineup = [_Overridden() for _ in range(4)]
+    _, outcome = play(GAME.rules({}), 4, lineup, 5, 0)
+    asked = sum((s.asked for s in lineup), Counter())
+    assert set(asked) == {"bid", "agents", "arrest"}
+    assert sum(asked.values()) == outcome.decisions
+    # a kind the expert has no method for: Strategy.choose's random legal option
+    e, plain = ExpertStrategy(), ExpertStrategy()
+    e.new_game(0, random.Random(4))
+    plain.new_game(0, random.Random(4))
+    odd = Decision(0, "other", ["a", "b", "c", "d"])
+    assert [e.choose(None, odd) for _ in range(8)] == [plain.default(None, odd) for _ in range(8)]
+
