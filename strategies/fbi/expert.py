@@ -240,7 +240,7 @@ class _Model:
     position; emptied when the next table's model is built (bytes: no work
     for the cyclic collector)."""
 
-    __slots__ = ("index", "cols", "cums", "odds", "ends", "kept")
+    __slots__ = ("index", "cols", "cums", "odds", "ends")
 
     def __init__(self, index: list[int], cols: list[list[int]], cums: list[list[float]],
                  ends: dict[int, bytes] | None = None, odds: list[list[float]] | None = None) -> None:
@@ -251,9 +251,6 @@ class _Model:
         # (``_rival_model``); its mix when none are given
         self.odds = cums if odds is None else odds
         self.ends: dict[int, bytes] = {} if ends is None else ends
-        # ``_kept``'s answers by seat * 256 + the agent played, each with the
-        # pairs and rival temperature its fallback read
-        self.kept: dict[int, tuple[_Pairs, float, tuple[list[list[int]], list[float]]]] = {}
 
 
 class _Kit:
@@ -774,20 +771,6 @@ class ExpertStrategy(FbiStrategy):
         if not played:
             return model.cols, cum
         p = played[0]
-        # the same for every arrest of the turn: kept with the model (the
-        # experts of a table share it), as pure as the rest of it
-        key = seat * 256 + p
-        got = model.kept.get(key)
-        rival_t = self._rival_t
-        if got is not None and got[0] is then and got[1] == rival_t:
-            return got[2]
-        answer = self._kept_of(model, p, cum, then)
-        model.kept[key] = (then, rival_t, answer)
-        return answer
-
-    def _kept_of(self, model: _Model, p: int, cum: list[float], then: _Pairs) -> tuple[list[list[int]], list[float]]:
-        """``_kept`` for a rival who has played the agent of colour ``p``;
-        ``cum``: his odds in the model."""
         kept: list[list[int]] = []
         weights: list[float] = []
         last = 0.0
