@@ -7,13 +7,27 @@ are exact, and the shared pair facts against ``rule_pair``."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rnsim_strategies.fbi.expert import ExpertStrategy, _kit, _Pairs, legal_pairs
+from rnsim_strategies.fbi.expert import (
+    _FACTS,
+    _LAST_FACTS,
+    _LAST_MODEL,
+    _LAST_POSITION,
+    _MODELS,
+    _POSITIONS,
+    ExpertStrategy,
+    _facts,
+    _kit,
+    _Pairs,
+    legal_pairs,
+)
 from rnsim_strategies.fbi.model import (
+    colour_totals,
     evaluate,
     exact_scores,
     first_round,
@@ -27,11 +41,12 @@ from rnsim_strategies.fbi.model import (
     second_round,
     second_value,
     take_value,
+    values_of,
 )
 
 from rnsim.games.fbi.components import load_components
 from rnsim.games.fbi.game import GAME, play
-from rnsim.games.fbi.state import FbiState, _agent_options
+from rnsim.games.fbi.state import Decision, FbiState, _agent_options
 from rnsim.games.fbi.view import build_view
 
 COMPS = load_components("classic")
@@ -215,3 +230,118 @@ def test_prebuilt_options_are_the_options_built_anew(knobs: dict[str, Any]) -> N
                 seen += 1
             state.apply(rng.choice(d.options))
     assert seen > 0
+
+
+class _Overridden(ExpertStrategy):
+    """The expert with each decision's method overridden (recording the kinds
+    asked, then answering as the expert does)."""
+
+    def new_game(self, seat: int, rng: random.Random) -> None:
+        super().new_game(seat, rng)
+        self.asked: Counter[str] = Counter()
+
+    def on_bid(self, view: Any, decision: Any) -> Any:
+        self.asked["bid"] += 1
+        return super().on_bid(view, decision)
+
+    def on_agents(self, view: Any, decision: Any) -> Any:
+        self.asked["agents"] += 1
+        return super().on_agents(view, decision)
+
+    def on_arrest(self, view: Any, decision: Any) -> Any:
+        self.asked["arrest"] += 1
+        return super().on_arrest(view, decision)
+
+
+def test_choose_answers_each_decision_through_its_method_a_subclass_override_included() -> None:
+    lineup = [_Overridden() for _ in range(4)]
+    _, outcome = play(GAME.rules({}), 4, lineup, 5, 0)
+    asked = sum((s.asked for s in lineup), Counter())
+    assert set(asked) == {"bid", "agents", "arrest"}
+    assert sum(asked.values()) == outcome.decisions
+    # a kind the expert has no method for: Strategy.choose's random legal option
+    e, plain = ExpertStrategy(), ExpertStrategy()
+    e.new_game(0, random.Random(4))
+    plain.new_game(0, random.Random(4))
+    odd = Decision(0, "other", ["a", "b", "c", "d"])
+    assert [e.choose(None, odd) for _ in range(8)] == [plain.default(None, odd) for _ in range(8)]
+
+
+class _CacheChecked(ExpertStrategy):
+    """The expert, checking that each answer kept for the next seat (the last
+    pairs, position or model) is the one computed anew, and the one its full
+    key finds in the caches (the same values)."""
+
+    def new_game(self, seat: int, rng: random.Random) -> None:
+        super().new_game(seat, rng)
+        self.checked: Counter[str] = Counter()
+
+    def _position(self, view: Any) -> tuple[list[list[int]], list[int]]:
+        got = super()._position(view)
+        kit = _kit(view)
+        assert got == colour_totals(view.slammers, kit.card_colour, kit.card_value, kit.k)
+        assert _POSITIONS.get((view.slammers, kit)) in (None, got)
+        pairs = _facts(view)
+        assert pairs.values == values_of(view.table, kit.card_value, kit.stacked)
+        kept = _FACTS.get((view.table, kit))
+        assert kept is None or (kept.values, kept.cols, kept.score) == (pairs.values, pairs.cols, pairs.score)
+        self.checked["position"] += 1
+        return got
+
+    def _rival_model(self, view: Any, f: _Pairs, totals: list[list[int]], points: list[int], samples: int) -> Any:
+        got = super()._rival_model(view, f, totals, points, samples)
+        key = (f, view.slammers, view.order, view.last_turn, _kit(view).needs, samples, self._rounds,
+               self._temperature, self._rival_t, self._bonus_weight, self.candidates(view.players), self._pick_t,
+               self._arrest_mix)
+        kept = _MODELS.get(key)
+        assert kept is None or (kept.index, kept.cums, kept.odds) == (got.index, got.cums, got.odds)
+        self.checked["model"] += kept is not None
+        return got
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_answers_kept_for_the_next_seat_are_those_of_their_keys(players: int) -> None:
+    # seats of other knobs share a table: the last model must be theirs
+    knobs = [{}, {"temperature": 2.0}, {"rival_temperature": 1.0, "arrest_mix": 0.25}, {}, {"pick_temperature": 1.0}]
+    checked: Counter[str] = Counter()
+    for g, rules in enumerate(({}, {"stacked": True})):
+        lineup = [_CacheChecked(**knobs[s]) for s in range(players)]
+        play(GAME.rules(rules), players, lineup, 17, g)
+        checked = sum((s.checked for s in lineup), checked)
+    assert checked["position"] > 0 and checked["model"] > 0
+
+
+class _Recorded(ExpertStrategy):
+    """The expert, recording its answers."""
+
+    def new_game(self, seat: int, rng: random.Random) -> None:
+        super().new_game(seat, rng)
+        self.answers: list[Any] = []
+
+    def choose(self, view: Any, decision: Any) -> Any:
+        got = super().choose(view, decision)
+        self.answers.append(got)
+        return got
+
+
+class _Forgetful(_Recorded):
+    """The expert without the answers kept for the next seat: it finds each
+    by its full key."""
+
+    def choose(self, view: Any, decision: Any) -> Any:
+        _LAST_FACTS.of = _LAST_POSITION.of = None
+        _LAST_MODEL.model = None
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_answers_kept_for_the_next_seat_change_no_choice(players: int) -> None:
+    # seats of other knobs share each table: what one kept must not answer another
+    knobs = [{}, {"temperature": 2.0}, {"rival_temperature": 1.0, "arrest_mix": 0.25}, {"pick_temperature": 1.0},
+             {"agent_pairs_5": 9, "bonus_weight": 0.25}]
+    for g in range(2):
+        kept = [_Recorded(**knobs[s]) for s in range(players)]
+        anew = [_Forgetful(**knobs[s]) for s in range(players)]
+        play(GAME.rules({}), players, kept, 29, g)
+        play(GAME.rules({}), players, anew, 29, g)
+        assert [s.answers for s in kept] == [s.answers for s in anew]
