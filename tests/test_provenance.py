@@ -96,6 +96,31 @@ def test_a_manifest_whose_rules_no_longer_match_is_refused(played: tuple[Path, d
         config_from_manifest(bad, out=tmp_path / "x")
 
 
+def test_source_hash_covers_the_files_a_plain_walk_finds_in_path_order(tmp_path: Path) -> None:
+    """The hash is that of every source file (by suffix), bytecode caches and
+    a wheel's example configs left out, in the order sorted paths give: a
+    manifest's source_sha256 stays comparable with one written by any
+    version of the walk."""
+    import hashlib
+
+    from rnsim.provenance import NOT_SOURCE, SOURCE_SUFFIXES
+
+    files = ["m.py", "a-c.py", "a/b.py", "a/z/y.c", "a.b/t.toml", "tpl/x.j2", "configs/c.toml", "sub/configs/k.toml",
+             "__pycache__/m.py", "a/__pycache__/q.py", "notes.txt", "a/.hidden.py"]
+    roots = {"rnsim": tmp_path / "rnsim", "rnsim_strategies": tmp_path / "strategies"}
+    for root in roots.values():
+        for i, f in enumerate(files):
+            (root / f).parent.mkdir(parents=True, exist_ok=True)
+            (root / f).write_text(f"{root.name} {i}\n")
+
+    h = hashlib.sha256()
+    for name, root in sorted(roots.items()):
+        for p in sorted(p for p in root.rglob("*") if p.suffix in SOURCE_SUFFIXES and "__pycache__" not in p.parts
+                        and (name, p.relative_to(root).parts[0]) != NOT_SOURCE):
+            h.update(f"{name}/{p.relative_to(root).as_posix()}\0".encode() + p.read_bytes() + b"\0")
+    assert source_hash(roots) == h.hexdigest()
+
+
 def test_source_hash_follows_the_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import rnsim.provenance as prov
 
