@@ -164,8 +164,9 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     given over the plain loop in this process and, like for like, over the
     same games played in plain loops (no rows, tables or shards) in as many
     worker processes, spawned as the backend spawns its own, start-up apart
-    in both: fresh processes sharing the machine play slower than one warm
-    process alone, and that is not the runner's cost. Each overhead is the
+    in both: fresh processes sharing the machine play at another speed than
+    one warm process alone (a few percent either way), which is not the
+    runner's cost. Each overhead is the
     median of the rounds' paired ratios, with its interval in brackets.
     """
     from rnsim.cli.play import seat_args, setup_arg
