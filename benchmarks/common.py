@@ -1,5 +1,7 @@
 """What the benchmarks share: the mode's sizes, matchups, CPU clocks, the
-toy yardstick, and medians with a distribution-free interval.
+toy yardstick, and medians with a distribution-free interval
+(``median_interval``, which lives in rnsim.analysis.stats so that `rnsim bench`
+shares it).
 
 Rates are over CPU time (``time.process_time``, plus reaped children where a
 measurement has workers), not wall time: on a shared machine other load
@@ -15,9 +17,7 @@ developer tracks over commits, and the million-game runs).
 
 from __future__ import annotations
 
-import math
 import os
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import toy
+from rnsim.analysis.stats import median_interval as median_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 MODE = os.environ.get("RNSIM_BENCH", "full")
@@ -175,26 +176,6 @@ def interleaved(measures: dict[str, Callable[[], float]], repeats: int) -> dict[
 def ratios(num: Sequence[float], den: Sequence[float]) -> list[float]:
     """Paired ratios: repeat by repeat."""
     return [a / b for a, b in zip(num, den, strict=True)]
-
-
-def median_interval(xs: Sequence[float], level: float = 0.95) -> tuple[float, float, float]:
-    """(median, low, high): the sample median with the distribution-free
-    interval of order statistics x(k), x(n+1-k), k the largest rank whose
-    binomial(n, 1/2) tail stays within (1 - level) / 2 (the sign test's
-    inversion; assumes only independent draws of one distribution). Fewer
-    than 6 values give no 95% interval: (median, -inf, inf)."""
-    from scipy.stats import binom
-
-    s = sorted(xs)
-    n = len(s)
-    med = statistics.median(s)
-    alpha = (1 - level) / 2
-    k = 0
-    while k + 1 <= n and binom.cdf(k, n, 0.5) <= alpha:
-        k += 1
-    if k < 1:
-        return med, -math.inf, math.inf
-    return med, s[k - 1], s[n - k]
 
 
 def process_tree(pid: int) -> list[int]:

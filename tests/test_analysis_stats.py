@@ -1,9 +1,11 @@
 """Wilson intervals: known values, agreement with scipy, the numpy and Polars
-forms, and invariants (hypothesis)."""
+forms, and invariants (hypothesis); the median's distribution-free interval
+covers as it says."""
 
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 import polars as pl
@@ -12,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from rnsim.analysis.stats import Z95, rate_columns, wilson, wilson_exprs, z_for
+from rnsim.analysis.stats import Z95, median_interval, rate_columns, wilson, wilson_exprs, z_for
 
 # computed with 40-digit decimal arithmetic from the closed form (z = 1.959963984540054)
 KNOWN = [
@@ -235,3 +237,39 @@ def test_cell_verdicts_by_chance_stay_near_alpha_and_a_real_imbalance_survives()
     assert sum(any("corrected for chance" in v for v in vs) for vs in said) / runs > 0.15
     real = [run([0.62] + [0.5] * (cells - 1)) for _ in range(100)]
     assert sum(vs[0].startswith("Variant v0: Angela is favoured") for vs in real) >= 95
+
+
+def _coverage(draw, true_median: float, n: int, trials: int, seed: int) -> float:
+    rng = random.Random(seed)
+    hits = 0
+    for _ in range(trials):
+        _, lo, hi = median_interval([draw(rng) for _ in range(n)])
+        hits += lo <= true_median <= hi
+    return hits / trials
+
+
+@pytest.mark.parametrize("n", [6, 15, 40])
+def test_median_interval_covers_on_skewed_and_bimodal_draws(n: int) -> None:
+    """The order-statistics interval covers the median at least 95% of the
+    time whatever the distribution (here a skewed and a two-humped one), and
+    no more than its exact binomial level (so it is not needlessly wide)."""
+    from scipy.stats import binom
+
+    k = max(j for j in range(1, n) if binom.cdf(j - 1, n, 0.5) <= 0.025)
+    exact = 1 - 2 * binom.cdf(k - 1, n, 0.5)
+    trials = 4000
+    se = math.sqrt(exact * (1 - exact) / trials)
+    skewed = _coverage(lambda r: r.expovariate(1.0), math.log(2), n, trials, seed=n)
+    # humps N(0, 1) and N(10, 1) weighing 40% and 60%: the median is where the
+    # upper hump holds a sixth of its mass below: 10 + z(1/6)
+    upper_q = 10 - 0.9674215661017013
+    bimodal = _coverage(lambda r: r.gauss(0, 1) if r.random() < 0.4 else r.gauss(10, 1), upper_q, n, trials,
+                        seed=100 + n)
+    for cov in (skewed, bimodal):
+        assert cov >= 0.95 - 4 * se
+        assert abs(cov - exact) < 4 * se
+
+
+def test_median_interval_needs_six_values_for_95_percent() -> None:
+    assert median_interval([1.0, 2.0, 3.0, 4.0, 5.0])[1:] == (-math.inf, math.inf)
+    assert median_interval([3.0, 1.0, 2.0, 6.0, 5.0, 4.0]) == (3.5, 1.0, 6.0)

@@ -1,13 +1,11 @@
 """The benchmark suite's own arithmetic and bookkeeping (benchmarks/): the
-median's interval covers as it says, the toy yardstick never changes, the
-profile puts a sample in its group, the comparison refuses a checkout it
-cannot run. The suite itself runs in CI's short mode (`make bench MODE=short`)."""
+toy yardstick never changes, the profile puts a sample in its group, the
+comparison refuses a checkout it cannot run (the median's interval is tested
+with rnsim.analysis.stats). The suite itself runs in CI's short mode (`make bench MODE=short`)."""
 
 from __future__ import annotations
 
 import hashlib
-import math
-import random
 import sys
 from pathlib import Path
 
@@ -16,45 +14,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import toy  # noqa: E402
-from benchmarks.common import ROOT, median_interval  # noqa: E402
+from benchmarks.common import ROOT  # noqa: E402
 from benchmarks.compare import CASES  # noqa: E402
 from benchmarks.profile import classify, groups_for  # noqa: E402
-
-
-def _coverage(draw, true_median: float, n: int, trials: int, seed: int) -> float:
-    rng = random.Random(seed)
-    hits = 0
-    for _ in range(trials):
-        _, lo, hi = median_interval([draw(rng) for _ in range(n)])
-        hits += lo <= true_median <= hi
-    return hits / trials
-
-
-@pytest.mark.parametrize("n", [6, 15, 40])
-def test_median_interval_covers_on_skewed_and_bimodal_draws(n: int) -> None:
-    """The order-statistics interval covers the median at least 95% of the
-    time whatever the distribution (here a skewed and a two-humped one), and
-    no more than its exact binomial level (so it is not needlessly wide)."""
-    from scipy.stats import binom
-
-    k = max(j for j in range(1, n) if binom.cdf(j - 1, n, 0.5) <= 0.025)
-    exact = 1 - 2 * binom.cdf(k - 1, n, 0.5)
-    trials = 4000
-    se = math.sqrt(exact * (1 - exact) / trials)
-    skewed = _coverage(lambda r: r.expovariate(1.0), math.log(2), n, trials, seed=n)
-    # humps N(0, 1) and N(10, 1) weighing 40% and 60%: the median is where the
-    # upper hump holds a sixth of its mass below: 10 + z(1/6)
-    upper_q = 10 - 0.9674215661017013
-    bimodal = _coverage(lambda r: r.gauss(0, 1) if r.random() < 0.4 else r.gauss(10, 1), upper_q, n, trials,
-                        seed=100 + n)
-    for cov in (skewed, bimodal):
-        assert cov >= 0.95 - 4 * se
-        assert abs(cov - exact) < 4 * se
-
-
-def test_median_interval_needs_six_values_for_95_percent() -> None:
-    assert median_interval([1.0, 2.0, 3.0, 4.0, 5.0])[1:] == (-math.inf, math.inf)
-    assert median_interval([3.0, 1.0, 2.0, 6.0, 5.0, 4.0]) == (3.5, 1.0, 6.0)
 
 
 def test_toy_yardstick_is_the_same_game_forever() -> None:

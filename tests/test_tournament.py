@@ -356,7 +356,9 @@ def test_bench_command_reports_every_measurement() -> None:
     assert r.exit_code == 0, r.output
     for text in ("plain loop over run_game", "runner, serial backend", "process backend, 1 w",
                  "overhead vs plain loop", "CPU", "games/CPU-s", "CPU per game once a run is going",
-                 "the run's fixed cost"):
+                 "the run's fixed cost", "plain loops in 1 worker process:",
+                 "over the plain loop in this process", "overhead vs plain loops in 1 worker process: CPU",
+                 "(like for like)"):
         assert text in r.output
 
 

@@ -4,12 +4,16 @@ Every win rate rnsim reports comes with a 95% Wilson score interval: unlike the
 normal ("Wald") interval it stays inside [0, 1] and keeps its coverage at rates
 near 0 or 1 and at small game counts, which is exactly where balance questions
 live (a pair that almost never wins, a cell with 40 games).
+
+Speed measurements (``rnsim bench``, benchmarks/) read medians of paired
+ratios with the distribution-free interval of :func:`median_interval`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import statistics
+from collections.abc import Callable, Sequence
 from typing import overload
 
 import numpy as np
@@ -314,3 +318,23 @@ def chance_words(tests: int, things: str, flag: str = "flag", alpha: float = ALP
             f"{flag} about {tests * alpha:.2g} of them (one or more in about {100 * anyone:.0f}% of runs). Here a "
             f"flag must survive Holm's correction across the {tests}, which keeps the chance of even one false flag "
             f"among them under {100 * alpha:.0f}%; the raw p-values are shown beside the corrected ones.")
+
+
+def median_interval(xs: Sequence[float], level: float = 0.95) -> tuple[float, float, float]:
+    """(median, low, high): the sample median with the distribution-free
+    interval of order statistics x(k), x(n+1-k), k the largest rank whose
+    binomial(n, 1/2) tail stays within (1 - level) / 2 (the sign test's
+    inversion; assumes only independent draws of one distribution). Fewer
+    than 6 values give no 95% interval: (median, -inf, inf)."""
+    from scipy.stats import binom
+
+    s = sorted(xs)
+    n = len(s)
+    med = statistics.median(s)
+    alpha = (1 - level) / 2
+    k = 0
+    while k + 1 <= n and binom.cdf(k, n, 0.5) <= alpha:
+        k += 1
+    if k < 1:
+        return med, -math.inf, math.inf
+    return med, s[k - 1], s[n - k]

@@ -26,6 +26,7 @@ def main() -> None:
     """rnsim: play board games (Red Notice, FBI, ...) by the million to measure their balance."""
 
 
+from rnsim.cli.bench import bench  # noqa: E402
 from rnsim.cli.drift import baseline, check, compare  # noqa: E402
 from rnsim.cli.exploit import exploit  # noqa: E402
 from rnsim.cli.init import init  # noqa: E402
@@ -33,7 +34,7 @@ from rnsim.cli.ladder import ladder  # noqa: E402
 from rnsim.cli.levers import levers, sweep, tune  # noqa: E402
 from rnsim.cli.play import play, replay  # noqa: E402
 from rnsim.cli.report import report  # noqa: E402
-from rnsim.cli.run import bench, run  # noqa: E402
+from rnsim.cli.run import run  # noqa: E402
 from rnsim.cli.verify import verify  # noqa: E402
 
 main.add_command(init)
