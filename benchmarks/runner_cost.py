@@ -16,9 +16,12 @@ experts; the games are those of master seed 0 from index 0 in both modes.
 
 Mode ``rows`` prints the CPU of the worker's own part of a chunk of 250
 games (rows, table, Parquet; ``rows 1000`` a chunk of 1,000): the chunk
-played with its games' outcomes computed beforehand, median of 40. Run
-from this checkout with another's virtualenv (``/other/.venv/bin/python -m
-benchmarks.runner_cost expert rows``) it measures the other's runner.
+played with its games' outcomes computed beforehand, median of 40
+(``rows 250 R``: of R). Under callgrind, ``rows 250 22`` less ``rows 250
+2``, over 20, is a chunk's instructions. Run with another checkout's
+virtualenv from a folder holding only a link to this ``benchmarks/``
+(``/other/.venv/bin/python -m benchmarks.runner_cost expert rows``), it
+measures the other's runner.
 """
 
 from __future__ import annotations
@@ -36,12 +39,13 @@ MATCHUPS = {"expert": RED_NOTICE_EXPERT, "fbi": FBI_EXPERT_4}
 
 def main(argv: list[str]) -> None:
     case, mode, games = argv[0], argv[1], int(argv[2]) if len(argv) > 2 else 250
+    repeats = int(argv[3]) if len(argv) > 3 else 40
     matchup = MATCHUPS[case]
     if mode == "loop":
         Loop(matchup).play(games)
         return
     if mode == "rows":
-        print(f"{matchup.title}: the worker's own part of a chunk of {games} games {rows_ms(matchup, games):.2f} ms (CPU)")
+        print(f"{matchup.title}: the worker's own part of a chunk of {games} games {rows_ms(matchup, games, repeats):.2f} ms (CPU)")
         return
     from rnsim.tournament import run_tournament
 
