@@ -68,3 +68,10 @@ def test_runner_cost_plays_its_games_in_either_mode(case: str) -> None:
     main([case, "run", "2"])
     with pytest.raises(KeyError):
         main(["chess", "run", "2"])
+
+
+def test_runner_cost_rows_times_a_chunk_of_the_size_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.runner_cost import main
+
+    main(["fbi", "rows", "3"])
+    assert "a chunk of 3 games" in capsys.readouterr().out

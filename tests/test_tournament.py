@@ -195,21 +195,37 @@ _list_rows = st.lists(st.one_of(st.lists(st.integers(-128, 127), max_size=5),
 
 @settings(max_examples=300, deadline=None)
 @given(ints=_list_rows, names=st.lists(st.lists(st.sampled_from(["ava", "bo", "", "z\u00e9"]), max_size=4),
-                                       min_size=1, max_size=12))
+                                       min_size=1, max_size=12),
+       width=st.integers(0, 3), scores=st.lists(st.one_of(st.integers(-99, 99), st.none()), min_size=12, max_size=12))
 def test_a_chunks_table_is_the_dataframe_constructors_to_the_parquet_byte(
-    ints: list[Any], names: list[list[str]]
+    ints: list[Any], names: list[list[str]], width: int, scores: list[int | None]
 ) -> None:
-    # _frame builds list columns its own way: the shard must not tell
-    from rnsim.tournament.worker import _frame, _parquet
+    # _frame builds list columns its own way, and the columns of one dtype
+    # as slices of one Series: the shard must not tell
+    from rnsim.tournament.worker import FrameLayout, _frame, _parquet
 
     n = min(len(ints), len(names))
-    schema: dict[str, pl.DataType] = {"game_index": pl.Int64(), "by_round": pl.List(pl.Int8()),
-                                      "identities": pl.List(pl.String()), "burnt": pl.List(pl.String())}
-    cols = {"game_index": list(range(n)), "by_round": ints[:n], "identities": names[:n],
-            "burnt": [None if r is None else [str(x) for x in r] for r in ints[:n]]}
-    made = _frame(cols, schema)
-    assert made.schema == pl.Schema(schema)
-    assert _parquet(made) == _parquet(pl.DataFrame(cols, schema=schema))
+    schema: dict[str, pl.DataType] = {
+        "game_index": pl.Int64(), "by_round": pl.List(pl.Int8()), "identities": pl.List(pl.String()),
+        "score_a": pl.Int16(), "burnt": pl.List(pl.String()), "label": pl.String(), "score_b": pl.Int16(),
+        "pair": pl.List(pl.Int16()), "cash_by_round": pl.List(pl.Int32()), "seed": pl.Int64()}
+    cols = {"game_index": list(range(n)), "by_round": ints[:n], "identities": names[:n], "score_a": scores[:n],
+            "burnt": [None if r is None else [str(x) for x in r] for r in ints[:n]], "label": ["x"] * n,
+            "score_b": scores[::-1][:n], "pair": [[i] * width for i in range(n)],
+            # the same lengths as by_round, where there are lists: the rows' bounds are shared
+            "cash_by_round": [[7 * x for x in r] if r is not None else [] for r in ints[:n]],
+            "seed": [2**62 + i for i in range(n)]}
+    for made in (_frame(cols, schema), _frame(cols, schema, FrameLayout.of(schema))):
+        assert made.schema == pl.Schema(schema)
+        assert _parquet(made) == _parquet(pl.DataFrame(cols, schema=schema))
+
+
+def test_an_empty_chunks_table_is_the_dataframe_constructors() -> None:
+    from rnsim.tournament.worker import _frame, _parquet
+
+    schema: dict[str, pl.DataType] = {"game_index": pl.Int64(), "by_round": pl.List(pl.Int8())}
+    cols: dict[str, Any] = {"game_index": range(3, 3), "by_round": ()}
+    assert _parquet(_frame(cols, schema)) == _parquet(pl.DataFrame({"game_index": [], "by_round": []}, schema=schema))
 
 
 def test_dead_worker_chunk_is_replayed(tmp_path: Path) -> None:
