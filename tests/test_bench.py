@@ -81,3 +81,26 @@ def test_plain_loops_stop_on_a_failing_game_with_its_traceback() -> None:
     chunks = plan_chunks(len(cfg.cells()), cfg.games, cfg.chunk_size)
     with pytest.raises(RuntimeError, match="(?s)a plain-loop worker failed:.*deliberate failure"):
         play_plain(Plan.from_config(cfg, "t"), chunks, 2)
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--workers", "1,2", "--games", "200"], "--workers: 2 workers need at least 2 chunks, and --games 200 makes 1"),
+    (["--workers", "2", "--games", "30", "--chunk-size", "20"], None),
+    (["--workers", "0"], "--workers: expected comma-separated worker counts of 1 or more"),
+    (["--workers", "one"], "--workers: expected comma-separated worker counts of 1 or more"),
+])
+def test_worker_counts_the_run_cannot_use_are_refused_before_anything_plays(args: list[str], says: str | None) -> None:
+    """The runner never starts more workers than chunks: a line labelled
+    "2 w" measured with one worker would be a false number."""
+    from click.testing import CliRunner
+
+    from rnsim.cli import main
+
+    r = CliRunner().invoke(main, ["bench", "--repeat", "1", *args])
+    if says is None:
+        assert r.exit_code == 0, r.output
+        assert "runner, process backend, 2 w" in r.output
+    else:
+        assert r.exit_code == 2, r.output
+        assert r.output.strip().splitlines()[-1].startswith(f"error: {says}")
+        assert "plain loop" not in r.output  # refused before any measurement

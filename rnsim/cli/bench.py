@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from rnsim.cli.seats import SeatOptions, game_label, given_seats, seat_title
+from rnsim.errors import RnsimError
 
 
 def _strategy_aliases(game: Any, seat: str, _i: int) -> list[click.Option]:
@@ -136,6 +137,23 @@ def _echo_scaling(r: Rounds, counts: list[int]) -> None:
         click.echo(f"  scaling {w} workers / 1 worker: {times(wall)} wall, {times(steady)} without start-up")
 
 
+def _worker_counts(text: str, n_chunks: int, games: int, chunk_size: int) -> list[int]:
+    """The worker counts of --workers; refused (exit 2, before anything is
+    played) when one is not a positive whole number, or exceeds the run's
+    chunks: the runner never starts more workers than chunks, so its line
+    would be measured with fewer workers than it says."""
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise RnsimError(f"--workers: expected comma-separated worker counts of 1 or more, like 1,2; got {text!r}")
+    if max(counts) > n_chunks:
+        raise RnsimError(f"--workers: {max(counts)} workers need at least {max(counts)} chunks, and --games {games:,} "
+                         f"makes {n_chunks} of --chunk-size {chunk_size:,}; give more games or a smaller chunk size")
+    return counts
+
+
 @click.command(cls=SeatOptions, per_seat=_strategy_aliases, after="setup_value")
 @click.option("--games", type=int, default=3000, show_default=True, help="Games per measurement.")
 @click.option("--game", "game_name", default=None, help="The game (a registered name; default: Red Notice).")
@@ -174,8 +192,8 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
     from rnsim.compiled import chosen
     from rnsim.config import config_from_mapping
     from rnsim.games import DEFAULT_GAME, get_game
+    from rnsim.tournament.schedule import plan_chunks
 
-    counts = [int(x) for x in worker_counts.split(",") if x.strip()]
     g = get_game(game_name or DEFAULT_GAME)
     refs = seat_args(g, seat_refs, g.seats(None), given_seats(default_game(), seat_options))
     run: dict[str, object] = {"game": g.name, "games": games, "seed": 0, "chunk_size": chunk_size}
@@ -190,7 +208,9 @@ def bench(games: int, game_name: str | None, seat_refs: tuple[str, ...], setup_v
         raw["run"] = {**run, g.setup_key: cell.setup}  # one cell: the first setup
     lineup = [cfg0.strategies[seat][i] for seat, i in zip(cfg0.seats, cell.strategies, strict=False)]
     # a runner plays every cell of the setup (a rotating game: each rotation of the lineup)
-    r = Rounds(games, config_from_mapping(raw, src="bench").total_games)
+    cfg = config_from_mapping(raw, src="bench")
+    counts = _worker_counts(worker_counts, len(plan_chunks(len(cfg.cells()), cfg.games, chunk_size)), games, chunk_size)
+    r = Rounds(games, cfg.total_games)
     _measure(r, raw, cell, lineup, counts, repeat, chunk_size)
 
     click.echo(f"bench: {games:,} {g.name} games of {' vs '.join(s.label for s in lineup)} ({g.setup_column} "
