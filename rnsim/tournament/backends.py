@@ -23,7 +23,7 @@ from rnsim.tournament.schedule import Chunk
 from rnsim.tournament.worker import ChunkOutput, Plan, WorkerState, play_chunk
 
 __all__ = ["BACKENDS", "Backend", "Pool", "ProcessBackend", "RunnerError", "SerialBackend", "Terminated", "get_backend",
-           "open_pool"]
+           "open_pool", "spawn_worker"]
 
 # A chunk whose worker dies this many times is not tried again: the run stops
 # (resumable) and names the chunk, rather than looping forever.
@@ -187,6 +187,19 @@ def _main_module_hidden(hide: bool) -> Iterator[None]:
         main.__dict__.update(saved)
 
 
+def spawn_worker(ctx: Any, target: Callable[[Any, Plan], None], plan: Plan) -> tuple[Any, Any]:
+    """A started worker process running ``target(conn, plan)`` and the
+    parent's end of its pipe: spawned from ``ctx`` with the parent's main
+    module hidden (unless a strategy lives in it), as every worker of the
+    process backend is."""
+    parent_end, child_end = ctx.Pipe()
+    p = ctx.Process(target=target, args=(child_end, plan), daemon=True)
+    with _main_module_hidden(not _needs_main(plan)):
+        p.start()
+    child_end.close()
+    return p, parent_end
+
+
 class _Slot:
     __slots__ = ("proc", "conn", "chunk", "retired", "ready")
 
@@ -279,12 +292,7 @@ class ProcessBackend:
 
     def _start(self) -> _Slot:
         assert self._plan is not None, "open() first"
-        parent_end, child_end = self._ctx.Pipe()
-        p = self._ctx.Process(target=_worker_main, args=(child_end, self._plan), daemon=True)
-        with _main_module_hidden(not _needs_main(self._plan)):
-            p.start()
-        child_end.close()
-        return _Slot(p, parent_end)
+        return _Slot(*spawn_worker(self._ctx, _worker_main, self._plan))
 
     def play(self, chunks: Sequence[Chunk], on_result: Callable[[ChunkOutput], None]) -> None:
         from multiprocess.connection import wait

@@ -57,7 +57,7 @@ def play_plain(plan: Plan, chunks: Sequence[Chunk], workers: int) -> int:
     import multiprocess as mp
     from multiprocess.connection import wait
 
-    from rnsim.tournament.backends import _main_module_hidden, _needs_main
+    from rnsim.tournament.backends import spawn_worker
 
     ctx = mp.get_context("spawn")
     pending: deque[Chunk] = deque(chunks)
@@ -66,11 +66,7 @@ def play_plain(plan: Plan, chunks: Sequence[Chunk], workers: int) -> int:
     played = 0
     try:
         for _ in range(min(workers, len(pending))):
-            parent_end, child_end = ctx.Pipe()
-            p = ctx.Process(target=_plain_main, args=(child_end, plan), daemon=True)
-            with _main_module_hidden(not _needs_main(plan)):
-                p.start()
-            child_end.close()
+            p, parent_end = spawn_worker(ctx, _plain_main, plan)
             procs.append(p)
             conns.append(parent_end)
             parent_end.send(pending.popleft())
